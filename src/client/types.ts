@@ -1,0 +1,87 @@
+/**
+ * The client's public surface. One `PlaClient` owns base URL, key, user agent,
+ * JSON, envelopes, pages, retries and the undici dispatcher; commands call it and
+ * never speak HTTP themselves.
+ */
+import type { Readable } from 'node:stream';
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Sent as `x-api-key`; never printed. */
+  apiKey?: string;
+  /** Retries after the first attempt (default 3, so 4 attempts at most). */
+  retries?: number;
+  /** Per-attempt timeout in milliseconds (default 30 000). */
+  timeoutMs?: number;
+  /** Request trace on this function (stderr in the CLI), key redacted. */
+  trace?: (line: string) => void;
+  /** undici dispatcher to send through; tests may inject one. */
+  dispatcher?: unknown;
+  userAgent?: string;
+  /** Aborts every request in flight (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** Paging request: zero-based page, size, sort criteria `field,asc|desc`. */
+export interface PageRequest {
+  page?: number;
+  size?: number;
+  sort?: string[];
+}
+
+export interface CallOptions {
+  /** Path parameters by name, e.g. `{ id: 7 }`. */
+  params?: Record<string, string | number>;
+  /** Extra query parameters (non-paging). */
+  query?: Record<string, string | number | boolean | undefined>;
+  paging?: PageRequest;
+  /** JSON body. */
+  body?: unknown;
+  /** Multipart body for the image upload. */
+  upload?: ImageUpload;
+  signal?: AbortSignal;
+}
+
+export interface ImageUpload {
+  /** File bytes as a stream or buffer, with the file name and media type to send. */
+  file: Readable | Buffer;
+  fileName: string;
+  contentType?: string;
+  /** ImageDto, sent as the `image` part (application/json). */
+  image: Record<string, unknown>;
+}
+
+/** A successful response, envelope unwrapped. */
+export interface CallResult<T = unknown> {
+  status: number;
+  /** The envelope's `data` when there is an envelope, else the body; `undefined` when no body. */
+  data: T;
+  /** The envelope's `message`, when there is one. */
+  message?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** One page, whatever shape (A or B) the service answered with. */
+export interface Page<T = Record<string, unknown>> {
+  items: T[];
+  number: number;
+  size: number;
+  totalElements?: number;
+  totalPages?: number;
+  last: boolean;
+}
+
+export interface PlaClient {
+  /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
+  call<T = unknown>(operationId: string, options?: CallOptions): Promise<CallResult<T>>;
+  /** Reads one page of a paged operation, normalised. */
+  page<T = Record<string, unknown>>(operationId: string, options?: CallOptions): Promise<Page<T>>;
+  /**
+   * Yields every page of a paged operation from `paging.page` on, until the last
+   * page or `maxItems` records; constant memory.
+   */
+  pages<T = Record<string, unknown>>(operationId: string, options?: CallOptions & { maxItems?: number }): AsyncIterable<Page<T>>;
+  /** Raw call for `pla api`: any method and path, JSON body; envelope not unwrapped. */
+  raw(method: string, path: string, options?: { body?: unknown; query?: Record<string, string>; signal?: AbortSignal }): Promise<CallResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,122 @@
+/**
+ * zod schemas for the contract: request bodies and parameters. The local server
+ * validates with them (a failure is a 400 naming the field paths); the client uses
+ * them to check input files before sending anything.
+ *
+ * Kept apart from `operations.ts` so that reading the table does not load zod.
+ */
+import { z } from 'zod';
+import type { BodyKind, Operation, PathParamType } from './types.js';
+
+/** Largest page size the local server accepts by default (`--max-page-size`). */
+export const DEFAULT_MAX_PAGE_SIZE = 1000;
+
+const int64 = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const dateTime = z.iso.datetime({ offset: true });
+const strings = z.array(z.string());
+
+/**
+ * Accounting records (determinations, settings, tasks) are open objects: the spec
+ * does not show their fields, so any field is kept. The server owns `id`,
+ * `createdAt` and `updatedAt`; an `id` in a body selects the record to update.
+ */
+export const accountingRecord = z.looseObject({ id: int64.optional() });
+export const accountingRecords = z.array(accountingRecord).min(1);
+export const idList = z.array(int64).min(1);
+
+/**
+ * Transfer-task search filter: each field matches by equality, an array means
+ * "any of", and `{from, to}` a range (either end optional).
+ */
+export const taskFilter = z.record(z.string(), z.unknown());
+
+/** NotificationDto (spec 2.1). Unknown fields are refused so typos do not vanish. */
+export const notificationDto = z.strictObject({
+  createdDate: dateTime.optional(),
+  lastModifiedDate: dateTime.optional(),
+  id: int64.optional(),
+  forUserId: z.string().optional(),
+  byUserId: z.string().optional(),
+  type: z.string().optional(),
+  service: z.string().optional(),
+  triggerEvent: z.string().optional(),
+  triggerEventParams: strings.optional(),
+  clickEvent: z.string().optional(),
+  clickEventParams: strings.optional(),
+  titleCode: z.string().optional(),
+  titleParams: strings.optional(),
+  descriptionCode: z.string().optional(),
+  descriptionParams: strings.optional(),
+  viewed: z.boolean().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+
+/** EmailNotificationDto (spec 2.4). */
+export const emailNotificationDto = z.strictObject({
+  createdDate: dateTime.optional(),
+  lastModifiedDate: dateTime.optional(),
+  id: int64.optional(),
+  forUserEmail: z.email().optional(),
+  byUserEmail: z.email().optional(),
+  service: z.string().optional(),
+  subjectCode: z.string().optional(),
+  subjectParams: strings.optional(),
+  langCode: z.string().optional(),
+  bodyCode: z.string().optional(),
+  bodyParams: strings.optional(),
+  templateName: z.string().optional(),
+  sent: z.boolean().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+
+/** ImageDto (spec 2.6), the `image` part of an upload. */
+export const imageDto = z.strictObject({
+  createdDate: dateTime.optional(),
+  lastModifiedDate: dateTime.optional(),
+  id: int64.optional(),
+  name: z.string().optional(),
+  service: z.string().optional(),
+  type: z.string().optional(),
+  content: z.looseObject({}).optional(),
+});
+
+/** Work order notification body (spec 2.8): free-form names, object values. */
+export const workOrder = z.record(z.string(), z.looseObject({}));
+
+/** Body schema per body kind (multipart is validated part by part). */
+export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> = {
+  record: accountingRecord,
+  records: accountingRecords,
+  ids: idList,
+  'task-filter': taskFilter,
+  notification: notificationDto,
+  'email-notification': emailNotificationDto,
+  'work-order': workOrder,
+};
+
+const PATH_PARAM_SCHEMAS: Record<PathParamType, z.ZodType> = {
+  int64: z.coerce.number().pipe(int64),
+  integer: z.coerce.number().pipe(int64),
+  string: z.string().min(1),
+  'date-time': dateTime,
+  'int64-or-string': z.string().min(1),
+};
+
+/** Schema of an operation's path parameters (values arrive as strings). */
+export function pathParamsSchema(op: Operation): z.ZodType<Record<string, unknown>> {
+  return z.object(Object.fromEntries(op.pathParams.map((p) => [p.name, PATH_PARAM_SCHEMAS[p.type]])));
+}
+
+/** `field,asc|desc` — the sort form of spec 4.3 (direction optional, case-insensitive). */
+export const sortParam = z.string().regex(/^[A-Za-z_][\w.]*(,(asc|desc))?$/i, 'sort must be field or field,asc|desc');
+
+/** Paging query (`page`, `size`, `sort`), with the size ceiling the server runs with. */
+export function pagingSchema(defaultSize: number, maxSize: number) {
+  return z.object({
+    page: z.coerce.number().int().min(0, 'page must be 0 or more').default(0),
+    size: z.coerce.number().int().min(1, 'size must be at least 1').max(maxSize, `size must be at most ${maxSize}`).default(defaultSize),
+    sort: z.union([sortParam, z.array(sortParam)]).optional(),
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Every failure `pla` reports is a `PlaError`. Each subclass owns its exit code, so
+ * the mapping from failure to exit code lives here and nowhere else; `bin/pla.js`
+ * (through `src/cli/run.ts`) prints `message` as one line and exits with `exitCode`.
+ *
+ * Exit codes: 0 ok · 1 unexpected · 2 usage/bad input · 3 auth · 4 not found ·
+ * 5 rejected by the service · 6 rate limited · 7 server error · 8 network/timeout ·
+ * 9 partial failure of a bulk run · 130 interrupted.
+ */
+
+export const EXIT_CODES = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rejected: 5,
+  rateLimited: 6,
+  server: 7,
+  network: 8,
+  partial: 9,
+  interrupted: 130,
+} as const;
+
+/** One field-level problem, as the local server's problem bodies list them. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/** Thrown when something went wrong that no more specific class describes (exit 1). */
+export class PlaError extends Error {
+  readonly exitCode: number = EXIT_CODES.unexpected;
+  /** Extra lines shown with `--verbose` (e.g. the full problem body). */
+  detail?: unknown;
+  /** A short hint on what to do next, printed after the message. */
+  hint?: string;
+
+  constructor(message: string, options?: { cause?: unknown; detail?: unknown; hint?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.detail = options?.detail;
+    this.hint = options?.hint;
+  }
+}
+
+/** Thrown when the command line or an input file is wrong: bad flag, malformed JSON or CSV (exit 2). */
+export class UsageError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.usage;
+}
+
+/** Thrown when an input file has a bad record; carries its 1-based line number (exit 2). */
+export class InputError extends UsageError {
+  constructor(
+    message: string,
+    readonly line?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(line === undefined ? message : `line ${line}: ${message}`, options);
+  }
+}
+
+/** Thrown when the service answered with an error status; base of the HTTP failures. */
+export class ApiError extends PlaError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly problem?: unknown,
+    options?: { hint?: string },
+  ) {
+    super(message, { detail: problem, hint: options?.hint });
+  }
+}
+
+/** Thrown on 401 or 403: missing, wrong or revoked key, or a key without the permission (exit 3). */
+export class AuthError extends ApiError {
+  override readonly exitCode: number = EXIT_CODES.auth;
+}
+
+/** Thrown on 404: unknown id or path (exit 4). */
+export class NotFoundError extends ApiError {
+  override readonly exitCode: number = EXIT_CODES.notFound;
+}
+
+/** Thrown on 400, 409, 413, 415, 422 and other 4xx: the service refused the request (exit 5). */
+export class RejectedError extends ApiError {
+  override readonly exitCode: number = EXIT_CODES.rejected;
+}
+
+/** Thrown on 429 once retries are used up (exit 6). */
+export class RateLimitError extends ApiError {
+  override readonly exitCode: number = EXIT_CODES.rateLimited;
+}
+
+/** Thrown on 5xx once retries are used up (exit 7). */
+export class ServerError extends ApiError {
+  override readonly exitCode: number = EXIT_CODES.server;
+}
+
+/** Thrown when the service could not be reached or did not answer in time (exit 8). */
+export class NetworkError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.network;
+}
+
+/** Thrown when a bulk run finished but some records failed (exit 9). */
+export class PartialFailureError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.partial;
+}
+
+/** Thrown when the user interrupted the run (Ctrl-C) after it wound down cleanly (exit 130). */
+export class InterruptedError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.interrupted;
+}
+
+/** Exit code for anything thrown: a `PlaError`'s own, else 1. */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof PlaError ? error.exitCode : EXIT_CODES.unexpected;
+}
+
+/** Human descriptions of the exit codes, for `pla help exit-codes` and the README. */
+export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
+  [0, 'success'],
+  [1, 'unexpected error (a bug: please report it with --verbose output)'],
+  [2, 'usage error or bad input file (bad flag, malformed JSON/CSV, wrong types)'],
+  [3, 'authentication or permission refused (401/403): check the key with `pla config show`'],
+  [4, 'not found (404): unknown id or path'],
+  [5, 'rejected by the service (400/409/413/415/422): fix the request and retry'],
+  [6, 'rate limited (429) after all retries'],
+  [7, 'server error (5xx) after all retries'],
+  [8, 'network error or timeout: is the base URL right and the service up?'],
+  [9, 'partial failure of a bulk run: see the rejects file'],
+  [130, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
+];
