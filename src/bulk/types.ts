@@ -1,0 +1,47 @@
+/**
+ * The bulk runner's surface: commands hand it a stream of records or ids and the
+ * bulk operation to send them through; it batches, runs batches concurrently,
+ * retries through the client, splits failing batches to find the bad records,
+ * writes rejects, keeps a checkpoint, and reports progress and a summary.
+ */
+import type { PlaClient } from '../client/types.js';
+import type { InputFormat, SourceItem } from '../io/input/types.js';
+
+export interface BulkOptions {
+  client: PlaClient;
+  /** A bulk operation of the contract, e.g. `determinations.upsertBulk`, `tasks.cancelBulk`. */
+  operationId: string;
+  /** Records (objects) or ids (numbers), with their input lines. */
+  items: AsyncIterable<SourceItem>;
+  /** Default 500. */
+  batchSize?: number;
+  /** Batches in flight at once, default 4. */
+  concurrency?: number;
+  /** Failed records go here, in `rejectsFormat` (default: the input's), each with its error. */
+  rejectsPath?: string;
+  rejectsFormat?: InputFormat;
+  /** Finished batches are recorded here; a re-run with the same file skips them. */
+  checkpointPath?: string;
+  /** Once aborted, no new batch starts; batches in flight finish, the checkpoint is written. */
+  signal?: AbortSignal;
+  /** Where progress goes; a bar is drawn only when `isTTY`. */
+  progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
+  /** Total item count when known (for ETA). */
+  total?: number;
+}
+
+export interface BulkSummary {
+  operationId: string;
+  /** Items sent and accepted. */
+  succeeded: number;
+  /** Of the succeeded records: without an id in the input (created) / with one (updated). */
+  created: number;
+  updated: number;
+  failed: number;
+  /** Bad input rows skipped plus batches skipped thanks to the checkpoint. */
+  skipped: number;
+  batches: number;
+  elapsedMs: number;
+  rejectsPath?: string;
+  interrupted: boolean;
+}
