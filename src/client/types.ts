@@ -18,6 +18,14 @@ export interface ClientOptions {
   /** undici dispatcher to send through; tests may inject one. */
   dispatcher?: unknown;
   userAgent?: string;
+  /** Environment name, used in hints (`pla config set-key --env <env>`). */
+  env?: string;
+  /**
+   * Send an `idempotency-key` (a random UUID per logical call) on every POST, which
+   * also makes POSTs safe to retry on 5xx and network errors. Default true; false
+   * for a service that refuses unknown headers (POSTs are then retried on 429 only).
+   */
+  idempotencyKeys?: boolean;
   /** Aborts every request in flight (Ctrl-C). */
   signal?: AbortSignal;
 }

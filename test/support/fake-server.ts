@@ -32,8 +32,8 @@ export interface FakeRoute {
   method?: string;
   /** Exact path or a pattern tested against the path. */
   path: string | RegExp;
-  /** A fixed reply, a list consumed one per request (last one repeats), or a function. */
-  reply: FakeReply | FakeReply[] | ((req: LoggedRequest) => FakeReply);
+  /** A fixed reply, a list consumed one per request (last one repeats), or a function (which may answer later). */
+  reply: FakeReply | FakeReply[] | ((req: LoggedRequest) => FakeReply | Promise<FakeReply>);
 }
 
 export interface FakeServer {
@@ -78,7 +78,7 @@ export async function startFakeServer(routes: FakeRoute[] = []): Promise<FakeSer
     if (route) {
       const n = served.get(route) ?? 0;
       served.set(route, n + 1);
-      reply = typeof route.reply === 'function' ? route.reply(logged) : Array.isArray(route.reply) ? (route.reply[Math.min(n, route.reply.length - 1)] ?? DEFAULT_REPLY) : route.reply;
+      reply = typeof route.reply === 'function' ? await route.reply(logged) : Array.isArray(route.reply) ? (route.reply[Math.min(n, route.reply.length - 1)] ?? DEFAULT_REPLY) : route.reply;
     }
     const headers: Record<string, string> = { ...reply.headers };
     let payload: string | Buffer | undefined;

@@ -1,0 +1,151 @@
+/**
+ * The one client object: base URL (with any path prefix), key, user agent, JSON
+ * in and out, envelopes, pages, retries, timeouts and the undici dispatcher. Paths
+ * come only from the contract table.
+ */
+import { randomUUID } from 'node:crypto';
+import { expandPath, operation } from '../contract/operations.js';
+import { RejectedError } from '../errors.js';
+import { parseBody, unwrapEnvelope } from './envelope.js';
+import { httpError } from './error-mapping.js';
+import { buildImageUpload } from './multipart.js';
+import { toPage } from './page-shapes.js';
+import { redactSecret } from './redact.js';
+import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
+import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PlaClient } from './types.js';
+import { defaultUserAgent } from './user-agent.js';
+
+const DEFAULT_RETRIES = 3;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+type QueryValues = Record<string, string | number | boolean | undefined>;
+
+/** `page`, `size` and repeated `sort` (Spring's Pageable flattened, spec 4.3), then the extra query. */
+function queryString(paging: PageRequest | undefined, query: QueryValues | undefined): string {
+  const params = new URLSearchParams();
+  if (paging?.page !== undefined) params.set('page', String(paging.page));
+  if (paging?.size !== undefined) params.set('size', String(paging.size));
+  for (const criterion of paging?.sort ?? []) params.append('sort', criterion);
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.append(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Creates a client; nothing is connected until the first call. */
+export function createClient(options: ClientOptions): PlaClient {
+  const base = new URL(options.baseUrl);
+  // The base URL may carry a path prefix (spec 5: `{base_url}/data/api/v1/…`).
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const apiKey = options.apiKey;
+  const transport = createTransport({
+    origin: base.origin,
+    retries: options.retries ?? DEFAULT_RETRIES,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+    ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const userAgent = options.userAgent ?? defaultUserAgent();
+
+  function signalFor(callSignal: AbortSignal | undefined): AbortSignal | undefined {
+    if (options.signal && callSignal) return AbortSignal.any([options.signal, callSignal]);
+    return callSignal ?? options.signal;
+  }
+
+  /** Sends a request and returns the parsed body; throws the mapped error on a non-2xx answer. */
+  async function exchange(
+    method: string,
+    path: string,
+    body: { payload: string | Buffer; contentType: string } | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: RawResponse; parsed: unknown }> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+    if (apiKey) headers['x-api-key'] = apiKey;
+    if (body) headers['content-type'] = body.contentType;
+    // One key per logical call: undici's retry handler replays these same headers.
+    if (method === 'POST' && options.idempotencyKeys !== false) headers['idempotency-key'] = randomUUID();
+    const request: OutgoingRequest = { method, path: prefix + path, headers, ...(body ? { body: body.payload } : {}) };
+    const abort = signalFor(signal);
+    if (abort) request.signal = abort;
+
+    const response = await transport.send(request);
+    const ok = response.status >= 200 && response.status < 300;
+    const contentType = response.headers['content-type'];
+    const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
+    if (!ok) {
+      const error = httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts));
+      throw apiKey ? redactSecret(error, apiKey) : error;
+    }
+    return { response, parsed };
+  }
+
+  async function requestBody(callOptions: CallOptions) {
+    if (callOptions.upload) {
+      const multipart = await buildImageUpload(callOptions.upload);
+      return { payload: multipart.body, contentType: multipart.contentType };
+    }
+    if (callOptions.body === undefined) return undefined;
+    return { payload: JSON.stringify(callOptions.body), contentType: 'application/json' };
+  }
+
+  async function call<T>(operationId: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
+    const op = operation(operationId);
+    const path = expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query);
+    const { response, parsed } = await exchange(op.method, path, await requestBody(callOptions), callOptions.signal);
+    const unwrapped = unwrapEnvelope(parsed);
+    if (unwrapped.success === false) {
+      // A 2xx whose envelope says it failed is still a refusal.
+      throw new RejectedError(`the service reported a failure: ${unwrapped.message ?? 'no message'} (${op.method} ${prefix}${path})`, response.status, parsed);
+    }
+    return {
+      status: response.status,
+      data: unwrapped.data as T,
+      ...(unwrapped.message !== undefined ? { message: unwrapped.message } : {}),
+      headers: response.headers,
+    };
+  }
+
+  async function page<T>(operationId: string, callOptions: CallOptions = {}): Promise<Page<T>> {
+    const result = await call(operationId, callOptions);
+    return toPage<T>(result.data, callOptions.paging ?? {}, operationId);
+  }
+
+  async function* pages<T>(operationId: string, callOptions: CallOptions & { maxItems?: number } = {}): AsyncGenerator<Page<T>> {
+    const { maxItems, ...rest } = callOptions;
+    if (maxItems !== undefined && maxItems <= 0) return;
+    let number = rest.paging?.page ?? 0;
+    let seen = 0;
+    for (;;) {
+      const current = await page<T>(operationId, { ...rest, paging: { ...rest.paging, page: number } });
+      if (maxItems !== undefined && seen + current.items.length >= maxItems) {
+        yield { ...current, items: current.items.slice(0, maxItems - seen), last: true };
+        return;
+      }
+      seen += current.items.length;
+      yield current;
+      if (current.last || current.items.length === 0) return;
+      number += 1;
+    }
+  }
+
+  async function raw(
+    method: string,
+    path: string,
+    rawOptions: { body?: unknown; query?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<CallResult> {
+    const relative = path.startsWith('/') ? path : `/${path}`;
+    const query = queryString(undefined, rawOptions.query);
+    const fullPath = query && relative.includes('?') ? `${relative}&${query.slice(1)}` : relative + query;
+    const body = rawOptions.body === undefined ? undefined : { payload: JSON.stringify(rawOptions.body), contentType: 'application/json' };
+    const { response, parsed } = await exchange(method.toUpperCase(), fullPath, body, rawOptions.signal);
+    return { status: response.status, data: parsed, headers: response.headers };
+  }
+
+  return {
+    call,
+    page,
+    pages,
+    raw,
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Turns failed requests into the error classes of src/errors.ts (which own the exit
+ * codes), each with one clear line, a hint on what to do, and the full problem body
+ * as `detail` for --verbose.
+ */
+import { STATUS_CODES } from 'node:http';
+import {
+  ApiError,
+  AuthError,
+  InterruptedError,
+  NetworkError,
+  NotFoundError,
+  PlaError,
+  RateLimitError,
+  RejectedError,
+  ServerError,
+} from '../errors.js';
+import { isObject } from './envelope.js';
+import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
+
+/** What the message says about the request: `GET /api/v1/…`, and how many attempts it took. */
+export interface RequestLabel {
+  method: string;
+  path: string;
+  origin: string;
+  attempts: number;
+  /** Environment name for hints (`<env>` when unknown). */
+  env?: string;
+  timeoutMs: number;
+}
+
+function label(request: RequestLabel): string {
+  const tries = request.attempts > 1 ? `, ${request.attempts} attempts` : '';
+  return `(${request.method} ${request.path}${tries})`;
+}
+
+/** The service's own words: problem+json `detail`/`title`, envelope `message`, `error`, or a short text body. */
+export function serviceMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().split('\n')[0]?.slice(0, 200) || undefined;
+  if (!isObject(body)) return undefined;
+  for (const key of ['detail', 'title', 'message', 'error'] as const) {
+    const value = body[key];
+    if (typeof value === 'string' && value) return value;
+    if (isObject(value) && typeof value.message === 'string') return value.message;
+  }
+  return undefined;
+}
+
+/** The first field problems (`errors[].path: message`), at most three. */
+function fieldProblems(body: unknown): string | undefined {
+  if (!isObject(body) || !Array.isArray(body.errors)) return undefined;
+  const problems = body.errors
+    .filter(isObject)
+    .slice(0, 3)
+    .map((e) => {
+      const where = typeof e.path === 'string' ? e.path : typeof e.field === 'string' ? e.field : undefined;
+      const what = typeof e.message === 'string' ? e.message : undefined;
+      return where && what ? `${where}: ${what}` : (what ?? where);
+    })
+    .filter((text): text is string => Boolean(text));
+  if (problems.length === 0) return undefined;
+  const more = body.errors.length > problems.length ? ` (+${body.errors.length - problems.length} more)` : '';
+  return problems.join('; ') + more;
+}
+
+/** Maps a non-2xx answer to its error class. */
+export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
+  const reason = statusText || STATUS_CODES[status] || 'Error';
+  // Collapsed to one line: a service message may span several.
+  const said = [serviceMessage(body), fieldProblems(body)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
+  const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
+  const env = request.env ?? '<env>';
+  if (status === 401) return new AuthError(message, status, body, { hint: `check the key: \`pla config show\`, \`pla config set-key --env ${env}\`` });
+  if (status === 403) return new AuthError(message, status, body, { hint: `the key lacks the permission for this operation: use a key that has it (\`pla config set-key --env ${env}\`)` });
+  if (status === 404) return new NotFoundError(message, status, body, { hint: 'check the id, and the base URL with its path prefix (`pla config show`)' });
+  if (status === 429) return new RateLimitError(message, status, body, { hint: 'the service is rate limiting this key: wait, or allow more retries with --retries' });
+  if (status >= 500) return new ServerError(message, status, body, { hint: 'the service failed: try again later; --verbose shows its full answer' });
+  return new RejectedError(message, status, body, { hint: 'fix the request; --verbose shows the full problem' });
+}
+
+/** Maps a failure to reach the service (or an abort) to its error class. */
+export function transportError(error: unknown, request: RequestLabel, aborted: boolean): PlaError {
+  if (aborted) return new InterruptedError(`interrupted ${label(request)}`, { cause: error });
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
+    return new NetworkError(`no answer from ${request.origin} within ${request.timeoutMs / 1000} s (${code}) ${label(request)}`, {
+      cause: error,
+      hint: 'the service is slow or unreachable: try again, or allow more time with --timeout',
+    });
+  }
+  if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) {
+    return new NetworkError(`cannot reach ${request.origin} (${code}) ${label(request)}`, {
+      cause: error,
+      hint: 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`',
+    });
+  }
+  return new PlaError(`request failed: ${(error as Error).message ?? String(error)} ${label(request)}`, { cause: error });
+}

@@ -1,0 +1,185 @@
+/**
+ * Sends one logical request through undici: a RetryHandler (undici's own retry
+ * support) around the dispatcher, with our retry rules as its `retry` function,
+ * per-attempt timeouts, abort, and the trace. Returns any answer the service gave
+ * (error statuses included, with their bodies: the retry handler runs with
+ * `throwOnError: false` so the final answer's body reaches us); throws only when
+ * there was no answer.
+ */
+import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import RetryHandler from 'undici/lib/handler/retry-handler.js';
+import { transportError, type RequestLabel } from './error-mapping.js';
+import { retryDelay } from './retry-policy.js';
+import { retryLine, tracedDispatch } from './trace.js';
+
+export interface OutgoingRequest {
+  method: string;
+  /** Path and query, base URL prefix included. */
+  path: string;
+  headers: Record<string, string>;
+  /** Strings and buffers only: the retry handler replays them, which a consumed stream cannot be. */
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** Attempts it took, for messages. */
+  attempts: number;
+}
+
+export interface TransportOptions {
+  origin: string;
+  retries: number;
+  timeoutMs: number;
+  dispatcher?: unknown;
+  trace?: (line: string) => void;
+  env?: string;
+}
+
+export interface Transport {
+  send(request: OutgoingRequest): Promise<RawResponse>;
+  /** Request details for error messages. */
+  label(request: OutgoingRequest, attempts: number): RequestLabel;
+  close(): Promise<void>;
+}
+
+function isDispatcher(value: unknown): value is Dispatcher {
+  return typeof (value as Dispatcher | undefined)?.dispatch === 'function';
+}
+
+/** Creates the transport; an injected dispatcher is used as is and left open on close (its owner closes it). */
+export function createTransport(options: TransportOptions): Transport {
+  if (options.dispatcher !== undefined && !isDispatcher(options.dispatcher)) {
+    throw new TypeError('options.dispatcher must be an undici Dispatcher');
+  }
+  const owned = options.dispatcher === undefined;
+  const base: Dispatcher = isDispatcher(options.dispatcher) ? options.dispatcher : new Agent({ connect: { timeout: options.timeoutMs } });
+  const plain: Dispatcher['dispatch'] = base.dispatch.bind(base);
+  const dispatch = options.trace ? tracedDispatch(plain, options.trace) : plain;
+
+  const label = (request: OutgoingRequest, attempts: number): RequestLabel => ({
+    method: request.method,
+    path: request.path,
+    origin: options.origin,
+    attempts,
+    timeoutMs: options.timeoutMs,
+    ...(options.env ? { env: options.env } : {}),
+  });
+
+  function send(request: OutgoingRequest): Promise<RawResponse> {
+    const { signal } = request;
+    return new Promise<RawResponse>((resolve, reject) => {
+      let attempts = 1;
+      let responseStarted = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      let status = 0;
+      let statusText = '';
+      let headers: RawResponse['headers'] = {};
+      const chunks: Buffer[] = [];
+      let cancelWait: (() => void) | undefined;
+
+      const onAbort = () => {
+        cancelWait?.();
+        controller?.abort(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      };
+      const settle = (outcome: () => void) => {
+        signal?.removeEventListener('abort', onAbort);
+        outcome();
+      };
+      if (signal?.aborted) {
+        reject(transportError(signal.reason, label(request, 0), true));
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      const collector: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+        },
+        onResponseStart(_c, code, responseHeaders, message) {
+          responseStarted = true;
+          status = code;
+          statusText = message ?? '';
+          headers = responseHeaders;
+        },
+        onResponseData(_c, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          settle(() =>
+            signal?.aborted
+              ? reject(transportError(signal.reason, label(request, attempts), true))
+              : resolve({ status, statusText, headers, body: Buffer.concat(chunks), attempts }),
+          );
+        },
+        onResponseError(_c, error) {
+          settle(() => reject(transportError(error, label(request, attempts), signal?.aborted ?? false)));
+        },
+      };
+
+      const retry: RetryHandlerTypes.RetryCallback = (error, { state }, callback) => {
+        const failure = error as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> };
+        const status = failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined;
+        // Never retry once a body has started to arrive: undici would try to resume it with a Range request.
+        const delay =
+          signal?.aborted || responseStarted
+            ? undefined
+            : retryDelay({
+                method: request.method,
+                hasIdempotencyKey: 'idempotency-key' in request.headers,
+                ...(status !== undefined ? { status } : { code: failure.code ?? '' }),
+                attempt: state.counter,
+                retries: options.retries,
+                retryAfter: failure.headers?.['retry-after'],
+              });
+        if (delay === undefined) {
+          callback(error);
+          return;
+        }
+        options.trace?.(retryLine(state.counter, options.retries, delay, String(status ?? failure.code)));
+        const timer = setTimeout(() => {
+          cancelWait = undefined;
+          attempts = state.counter + 1;
+          callback(null);
+        }, delay);
+        cancelWait = () => {
+          clearTimeout(timer);
+          cancelWait = undefined;
+          callback(error);
+        };
+      };
+
+      const dispatchOptions: Dispatcher.DispatchOptions = {
+        origin: options.origin,
+        path: request.path,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body ?? null,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      };
+      const handler = new RetryHandler(
+        { ...dispatchOptions, retryOptions: { throwOnError: false, retry } },
+        { dispatch, handler: collector },
+      );
+      try {
+        dispatch(dispatchOptions, handler);
+      } catch (error) {
+        settle(() => reject(transportError(error, label(request, attempts), false)));
+      }
+    });
+  }
+
+  return {
+    send,
+    label,
+    close: async () => {
+      if (owned) await base.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+// The client imports undici's Agent and RetryHandler from their own modules rather
+// than from the package index, which loads fetch, WebSocket, caches and more and
+// would roughly triple the import cost of a CLI call. These declarations give those
+// modules the types the package publishes for the same classes.
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent } from 'undici';
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}
+
+declare module 'undici/lib/handler/retry-handler.js' {
+  import type { RetryHandler } from 'undici';
+  const RetryHandlerClass: typeof RetryHandler;
+  export default RetryHandlerClass;
+}

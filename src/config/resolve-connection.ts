@@ -1,0 +1,44 @@
+/**
+ * Works out which environment, base URL and key a command uses:
+ * flag > env var (`PLA_ENV`, `PLA_BASE_URL`, `PLA_API_KEY`) > config > default.
+ */
+import { UsageError } from '../errors.js';
+import { DEFAULT_BASE_URLS } from './conf-store.js';
+import type { ConfigStore, Connection, ConnectionFlags, Source } from './types.js';
+import { checkBaseUrl, checkEnvName } from './validate.js';
+
+/** The first set value with where it came from; empty strings count as unset. */
+function pick(candidates: ReadonlyArray<readonly [string | undefined, Source]>): { value: string; source: Source } | undefined {
+  for (const [value, source] of candidates) if (value) return { value, source };
+  return undefined;
+}
+
+/** Resolves the connection; throws a UsageError when no base URL is known or a value is invalid. */
+export function resolveConnection(flags: ConnectionFlags, config: ConfigStore): Connection {
+  const envVars = process.env;
+  const env = checkEnvName(flags.env || envVars.PLA_ENV || config.currentEnv());
+  const stored = config.get(env);
+
+  const baseUrl = pick([
+    [flags.baseUrl, 'flag'],
+    [envVars.PLA_BASE_URL, 'env-var'],
+    [stored.baseUrl, 'config'],
+    [DEFAULT_BASE_URLS[env], 'default'],
+  ]);
+  if (!baseUrl) {
+    throw new UsageError(`no base URL for environment ${env}`, { hint: `pla config set-url <url> --env ${env}` });
+  }
+  const apiKey = pick([
+    [flags.apiKey, 'flag'],
+    [envVars.PLA_API_KEY, 'env-var'],
+    [stored.apiKey, 'config'],
+  ]);
+
+  return {
+    env,
+    baseUrl: checkBaseUrl(baseUrl.value, env),
+    baseUrlSource: baseUrl.source,
+    // A missing key is allowed: the service answers 401 and the client says how to set one.
+    ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
+  };
+}

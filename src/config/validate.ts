@@ -1,0 +1,43 @@
+/**
+ * Checks shared by the config store (before saving) and connection resolution
+ * (before using a flag or env var): environment names and base URLs.
+ */
+import { UsageError } from '../errors.js';
+
+const ENV_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** Returns the name when valid; throws a UsageError otherwise. */
+export function checkEnvName(env: string): string {
+  if (!ENV_NAME.test(env)) {
+    throw new UsageError(`invalid environment name "${env}"`, {
+      hint: 'names start with a lowercase letter and use only a-z, 0-9 and "-"',
+    });
+  }
+  return env;
+}
+
+/** Returns the URL without trailing slashes when it is an http(s) URL; throws a UsageError otherwise. */
+export function checkBaseUrl(url: string, env?: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`invalid base URL "${url}"${env ? ` for environment ${env}` : ''}`, {
+      hint: 'give a full URL, e.g. https://pla.example.com or http://127.0.0.1:4010',
+    });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`invalid base URL "${url}": only http and https are supported`);
+  }
+  if (parsed.search || parsed.hash) {
+    throw new UsageError(`invalid base URL "${url}": it may carry a path prefix but no query or fragment`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+/** Returns the trimmed key when usable; throws a UsageError on an empty key or one with whitespace inside. */
+export function checkApiKey(key: string): string {
+  const trimmed = key.trim();
+  if (!trimmed || /\s/.test(trimmed)) throw new UsageError('invalid API key: it must be non-empty and contain no whitespace');
+  return trimmed;
+}

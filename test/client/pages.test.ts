@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { LoggedRequest } from '../support/fake-server.js';
+import { useFakeServer } from './helpers.js';
+
+const DET = '/api/v1/asset-transaction-type-determinations';
+const records = Array.from({ length: 25 }, (_, i) => ({ id: i + 1 }));
+
+/** Shape B in an envelope, like the local server. */
+function shapeB(req: LoggedRequest) {
+  const page = Number(req.query.page ?? 0);
+  const size = Number(req.query.size ?? 10);
+  const content = records.slice(page * size, page * size + size);
+  return { body: { success: true, message: 'ok', data: { content, page: { size, number: page, totalElements: records.length, totalPages: Math.ceil(records.length / size) } } } };
+}
+
+/** Shape A, flat and bare, like the notification lists. */
+function shapeA(req: LoggedRequest) {
+  const page = Number(req.query.page ?? 0);
+  const size = Number(req.query.size ?? 10);
+  const content = records.slice(page * size, page * size + size);
+  const totalPages = Math.ceil(records.length / size);
+  return {
+    body: {
+      content,
+      number: page,
+      size,
+      totalElements: records.length,
+      totalPages,
+      numberOfElements: content.length,
+      first: page === 0,
+      last: page + 1 >= totalPages,
+      empty: content.length === 0,
+      sort: { unsorted: true, sorted: false, empty: true },
+      pageable: { paged: true, unpaged: false, pageNumber: page, pageSize: size, offset: page * size },
+    },
+  };
+}
+
+describe('pages', () => {
+  const fake = useFakeServer();
+
+  it('reads shape B inside an envelope', async () => {
+    fake.server().setRoutes([{ path: DET, reply: shapeB }]);
+    const page = await fake.client().page('determinations.list', { paging: { page: 1, size: 10 } });
+    expect(page).toEqual({ items: records.slice(10, 20), number: 1, size: 10, totalElements: 25, totalPages: 3, last: false });
+  });
+
+  it('reads shape A, flat', async () => {
+    fake.server().setRoutes([{ path: '/api/notifications/ann', reply: shapeA }]);
+    const page = await fake.client().page('notifications.list', { params: { userName: 'ann' }, paging: { page: 2, size: 10 } });
+    expect(page).toEqual({ items: records.slice(20), number: 2, size: 10, totalElements: 25, totalPages: 3, last: true });
+  });
+
+  it('reads a bare array as one last page', async () => {
+    fake.server().setRoutes([{ path: DET, reply: { body: records.slice(0, 3) } }]);
+    const page = await fake.client().page('determinations.list');
+    expect(page).toMatchObject({ items: records.slice(0, 3), number: 0, last: true });
+  });
+
+  it('pages() streams every page and stops at the last one', async () => {
+    for (const [path, reply, params] of [
+      [DET, shapeB, {}],
+      ['/api/notifications/ann', shapeA, { userName: 'ann' }],
+    ] as const) {
+      fake.server().setRoutes([{ path, reply }]);
+      const before = fake.server().requests.length;
+      const seen: number[] = [];
+      const op = path === DET ? 'determinations.list' : 'notifications.list';
+      for await (const page of fake.client().pages(op, { params, paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+      expect(seen).toEqual(records.map((r) => r.id));
+      const sent = fake.server().requests.slice(before);
+      expect(sent.map((r) => r.query.page)).toEqual(['0', '1', '2']);
+    }
+  });
+
+  it('pages() stops at a short page when the service gives no totals', async () => {
+    fake.server().setRoutes([
+      {
+        path: DET,
+        reply: (req) => {
+          const page = Number(req.query.page);
+          return { body: { content: records.slice(page * 10, page * 10 + 10) } };
+        },
+      },
+    ]);
+    let count = 0;
+    for await (const page of fake.client().pages('determinations.list', { paging: { size: 10 } })) count += page.items.length;
+    expect(count).toBe(25);
+  });
+
+  it('pages() stops at maxItems, starting from the requested page', async () => {
+    fake.server().setRoutes([{ path: DET, reply: shapeB }]);
+    const before = fake.server().requests.length;
+    const pages = [];
+    for await (const page of fake.client().pages('determinations.list', { paging: { page: 1, size: 10 }, maxItems: 12 })) pages.push(page);
+    expect(pages.map((p) => p.items.length)).toEqual([10, 2]);
+    expect(pages[1]!.items).toEqual(records.slice(20, 22));
+    expect(pages[1]!.last).toBe(true);
+    expect(fake.server().requests.slice(before).map((r) => r.query.page)).toEqual(['1', '2']);
+  });
+
+  it('refuses a body that is not a page', async () => {
+    fake.server().setRoutes([{ path: DET, reply: { body: { success: true, message: 'ok', data: { id: 1 } } } }]);
+    await expect(fake.client().page('determinations.list')).rejects.toThrow(/expected a page/);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODES, InterruptedError, RateLimitError, ServerError } from '../../src/errors.js';
+import { rejectionOf, useFakeServer } from './helpers.js';
+
+const DET = '/api/v1/asset-transaction-type-determinations';
+const unavailable = { status: 503, headers: { 'retry-after': '0' }, body: { detail: 'try later' } };
+
+describe('retries', () => {
+  const fake = useFakeServer();
+  const attemptsAt = (path: string) => fake.server().requests.filter((r) => r.path === path);
+
+  it('retries a GET on 5xx and succeeds', async () => {
+    fake.server().setRoutes([{ path: `${DET}/1`, reply: [unavailable, { status: 502 }, { status: 200, body: { id: 1 } }] }]);
+    const before = attemptsAt(`${DET}/1`).length;
+    const result = await fake.client({ retries: 3 }).call('determinations.get', { params: { id: 1 } });
+    expect(result.data).toEqual({ id: 1 });
+    expect(attemptsAt(`${DET}/1`).length - before).toBe(3);
+  });
+
+  it('uses up the retries and then maps the last answer (4 attempts by default)', async () => {
+    fake.server().setRoutes([{ path: `${DET}/2`, reply: unavailable }]);
+    const error = await rejectionOf(fake.client({ retries: undefined }).call('determinations.get', { params: { id: 2 } }));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.exitCode).toBe(EXIT_CODES.server);
+    expect(error.message).toBe(`503 Service Unavailable: try later (GET ${DET}/2, 4 attempts)`);
+    expect(attemptsAt(`${DET}/2`)).toHaveLength(4);
+  });
+
+  it('retries a POST with its idempotency key, the same key on every attempt', async () => {
+    fake.server().setRoutes([{ path: DET, reply: [unavailable, { status: 200, body: { success: true, data: { id: 3 } } }] }]);
+    await fake.client({ retries: 2 }).call('determinations.create', { body: { code: 'X' } });
+    const [first, second] = attemptsAt(DET).slice(-2);
+    expect(first!.headers['idempotency-key']).toEqual(expect.any(String));
+    expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
+    expect(second!.body).toEqual({ code: 'X' });
+  });
+
+  it('does not retry a POST without an idempotency key on 5xx, but does on 429', async () => {
+    const path = '/api/v1/batch/mass-inter-company-transfer/tasks/cancel/5';
+    fake.server().setRoutes([{ path, reply: unavailable }]);
+    const client = fake.client({ retries: 3, idempotencyKeys: false });
+    const error = await rejectionOf(client.call('tasks.cancel', { params: { id: 5 } }));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(attemptsAt(path)).toHaveLength(1);
+    expect(attemptsAt(path)[0]!.headers['idempotency-key']).toBeUndefined();
+
+    fake.server().setRoutes([{ path, reply: [{ status: 429, headers: { 'retry-after': '0' } }, { status: 200 }] }]);
+    await client.call('tasks.cancel', { params: { id: 5 } });
+    expect(attemptsAt(path)).toHaveLength(3);
+  });
+
+  it('429 after the last retry → RateLimitError (exit 6)', async () => {
+    fake.server().setRoutes([{ path: `${DET}/4`, reply: { status: 429, headers: { 'retry-after': '0' } } }]);
+    const error = await rejectionOf(fake.client({ retries: 1 }).call('determinations.get', { params: { id: 4 } }));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.exitCode).toBe(EXIT_CODES.rateLimited);
+    expect(attemptsAt(`${DET}/4`)).toHaveLength(2);
+  });
+
+  it('does not retry a 4xx other than 429', async () => {
+    fake.server().setRoutes([{ path: `${DET}/5`, reply: { status: 404 } }]);
+    await rejectionOf(fake.client({ retries: 3 }).call('determinations.get', { params: { id: 5 } }));
+    expect(attemptsAt(`${DET}/5`)).toHaveLength(1);
+  });
+
+  it('honours Retry-After in seconds', async () => {
+    const times: number[] = [];
+    fake.server().setRoutes([
+      {
+        path: `${DET}/6`,
+        reply: () => {
+          times.push(Date.now());
+          return times.length === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200, body: { id: 6 } };
+        },
+      },
+    ]);
+    const lines: string[] = [];
+    await fake.client({ retries: 1, trace: (l) => lines.push(l) }).call('determinations.get', { params: { id: 6 } });
+    expect(times).toHaveLength(2);
+    // Lower bound only (timers may fire a little early relative to Date.now() granularity).
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950);
+    expect(lines).toContain('↻ retry 1/1 in 1.0 s after 429');
+  });
+
+  it('backs off with jitter when there is no Retry-After', async () => {
+    fake.server().setRoutes([{ path: `${DET}/7`, reply: [{ status: 500 }, { status: 200, body: { id: 7 } }] }]);
+    const lines: string[] = [];
+    await fake.client({ retries: 1, trace: (l) => lines.push(l) }).call('determinations.get', { params: { id: 7 } });
+    const retry = lines.find((l) => l.startsWith('↻'));
+    expect(retry).toMatch(/^↻ retry 1\/1 in 0\.[0-5] s after 500$/);
+  });
+
+  it('an abort during the wait ends the call with InterruptedError', async () => {
+    fake.server().setRoutes([{ path: `${DET}/8`, reply: { status: 503, headers: { 'retry-after': '30' } } }]);
+    const controller = new AbortController();
+    const call = fake.client({ retries: 1, trace: () => controller.abort() }).call('determinations.get', { params: { id: 8 }, signal: controller.signal });
+    const error = await rejectionOf(call);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(error.exitCode).toBe(EXIT_CODES.interrupted);
+  });
+});
