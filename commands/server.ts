@@ -1,0 +1,70 @@
+/**
+ * `pla server`: the local server (start) and its administration (keys, health,
+ * log, reset) through the running server's `/_admin` endpoints. Declared cheaply:
+ * the server code loads only when `pla server start` runs.
+ */
+import { Command } from 'commander';
+import { lazy } from '../src/cli/lazy-action.js';
+import { commaList } from '../src/cli/global-options.js';
+import { examples } from './options.js';
+
+function addStartCommand(tree: Command): void {
+  const start = tree
+    .command('start')
+    .description('run the whole service interface locally, backed by a JSON-file store')
+    .option('--port <port>', 'port to listen on (0 = any free port)', '4010')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--data <dir>', 'data folder (store, images, outbox)', './pla-data')
+    .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
+    .option('--max-page-size <n>', 'largest page size accepted (default 1000)')
+    .option('--max-body <size>', 'largest request body, e.g. 10mb (default 10mb)')
+    .option('--max-image <size>', 'largest image upload, e.g. 5mb (default 5mb)')
+    .option('--rate-limit <n>', 'requests per second per key, 0 = off (default 0)')
+    .option('--latency <ms>', 'delay added to every API request (default 0)')
+    .option('--fail-rate <p>', 'probability 0–1 of an injected 500 (default 0)')
+    .option('--simulate-tasks [seconds]', 'advance transfer tasks by themselves every N seconds (default 5)')
+    .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/');
+  examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
+  start.action(lazy(() => import('../src/server/start.js'), (h, inv) => h.runServerStart(inv.opts)));
+}
+
+function addKeysCommand(tree: Command): void {
+  const keys = tree.command('keys').description('API keys of the running local server');
+  const create = keys
+    .command('create')
+    .description('create a key; prints it once')
+    .requiredOption('--name <name>', 'a name for the key')
+    .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
+    .option('-e, --env <name>', 'environment the key is meant for (default local)');
+  examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
+  create.action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.createKey(inv)));
+  keys
+    .command('list')
+    .description('list keys (masked)')
+    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.listKeys(inv)));
+  keys
+    .command('revoke <id>')
+    .description('revoke a key; requests with it get 401 from then on')
+    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.revokeKey(inv)));
+}
+
+export function createServerCommand(): Command {
+  const tree = new Command('server').description('run and administer the local server');
+  addStartCommand(tree);
+  addKeysCommand(tree);
+  tree
+    .command('health')
+    .description("the running server's health (no key needed)")
+    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.health(inv)));
+  tree
+    .command('log')
+    .description('recent requests (keys redacted)')
+    .option('--limit <n>', 'how many (default 100, at most 500)')
+    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.requestLog(inv)));
+  const reset = tree
+    .command('reset')
+    .description('delete all data and re-seed (keys are kept)')
+    .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
+  reset.action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.reset(inv)));
+  return tree;
+}

@@ -1,0 +1,84 @@
+/**
+ * The server's own endpoints under `/_admin` (and `/openapi.json`): health (no key),
+ * reset, the recent request log, and API key management. All but health and the
+ * OpenAPI document need a key with the `admin` permission (or `*`).
+ */
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import { OPERATIONS } from '../contract/operations.js';
+import { COLLECTIONS, type Store } from '../store/types.js';
+import { newKey, viewKey, type ApiKeyRecord } from './auth.js';
+import { readJsonBody } from './body.js';
+import type { ServerOptions } from './options.js';
+import { notFound } from './problem.js';
+import { jsonReply, type Reply } from './reply.js';
+import type { RequestLog } from './request-log.js';
+import type { AdminEndpoint } from './routes.js';
+import { validate } from './validation.js';
+
+export interface AdminRuntime {
+  store: Store;
+  options: ServerOptions;
+  log: RequestLog;
+  startedAt: number;
+  /** Clears the store (keys survive), re-seeds unless `--no-seed`, forgets replays. */
+  reset(): Promise<void>;
+  /** The OpenAPI document of the contract. */
+  openapi(): Promise<unknown>;
+}
+
+const RESOURCES = [...new Set(OPERATIONS.map((op) => op.resource))];
+
+/** Every permission a key may carry. */
+export const PERMISSIONS: readonly string[] = ['*', 'admin', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:*`])];
+
+/** Permissions of a key created without `--permissions`: every resource, read and write, not admin. */
+export const DEFAULT_KEY_PERMISSIONS: readonly string[] = RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
+
+const newKeySchema = z.strictObject({
+  name: z.string().min(1),
+  env: z.string().regex(/^[a-z0-9-]+$/i, 'letters, digits and dashes').default('local'),
+  permissions: z
+    .array(z.string().refine((p) => PERMISSIONS.includes(p), { message: `unknown permission; use one of ${PERMISSIONS.join(', ')}` }))
+    .min(1)
+    .optional(),
+});
+
+const envelope = (status: number, message: string, data: unknown = null) => jsonReply(status, { success: true, message, data });
+
+export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, params: Record<string, string>, url: URL, req: IncomingMessage): Promise<Reply> {
+  const { store } = runtime;
+  switch (name) {
+    case 'health':
+      return jsonReply(200, {
+        status: 'ok',
+        uptimeSeconds: Math.round((Date.now() - runtime.startedAt) / 1000),
+        records: Object.fromEntries(COLLECTIONS.filter((c) => c !== 'apiKeys').map((c) => [c, store.count(c)])),
+      });
+    case 'openapi':
+      return jsonReply(200, await runtime.openapi());
+    case 'reset':
+      await runtime.reset();
+      return envelope(200, runtime.options.seed ? 'store reset and seeded' : 'store reset (no seed)');
+    case 'requests': {
+      const limit = validate(z.coerce.number().int().min(1).max(500).default(100), url.searchParams.get('limit') ?? undefined, 'limit');
+      return envelope(200, 'recent requests, oldest first', runtime.log.recent(limit));
+    }
+    case 'keys.list':
+      return envelope(200, 'API keys', [...store.all('apiKeys')].map((k) => viewKey(k as ApiKeyRecord)));
+    case 'keys.create': {
+      const input = validate(newKeySchema, await readJsonBody(req, runtime.options.maxBodyBytes), 'body');
+      const created = newKey(store, { name: input.name, env: input.env, permissions: input.permissions ?? [...DEFAULT_KEY_PERMISSIONS] });
+      await store.commit([created.change]);
+      return envelope(201, `key ${input.name} created; it is shown only now`, { ...viewKey(created.record), secret: created.secret });
+    }
+    case 'keys.revoke': {
+      const id = Number(params.id);
+      const key = Number.isSafeInteger(id) ? (store.get('apiKeys', id) as ApiKeyRecord | undefined) : undefined;
+      if (!key) throw notFound('API key', [params.id ?? '']);
+      const revoked: ApiKeyRecord = { ...key, revokedAt: key.revokedAt ?? new Date().toISOString() };
+      await store.commit([{ op: 'put', collection: 'apiKeys', record: revoked }]);
+      return envelope(200, `key ${key.name} revoked`, viewKey(revoked));
+    }
+  }
+}

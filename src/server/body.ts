@@ -1,0 +1,65 @@
+/**
+ * Reading request bodies under a size limit. A declared Content-Length above the
+ * limit is refused before a byte is read; a streamed body is counted as it comes
+ * and reading stops at the limit, so nothing past it is ever buffered.
+ */
+import type { IncomingMessage } from 'node:http';
+import { HttpProblem } from './problem.js';
+
+/** The request's media type without parameters, lower case ('' when none). */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** True when the request announces a body (length > 0 or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/** 413 problem for a body over `limit` bytes. */
+export function tooLarge(what: string, limit: number): HttpProblem {
+  return new HttpProblem(413, `${what} is larger than the limit of ${limit} bytes`, { slug: 'too-large', headers: { connection: 'close' } });
+}
+
+/** Refuses a request whose declared length is over the limit, before reading it. */
+export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > limit) throw tooLarge('request body', limit);
+}
+
+/** Reads the whole body, at most `limit` bytes. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  checkDeclaredLength(req, limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      // Stop reading here; `connection: close` on the reply drops the rest.
+      req.pause();
+      throw tooLarge('request body', limit);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413 otherwise. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (!hasBody(req)) return undefined;
+  const type = mediaType(req);
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new HttpProblem(415, `expected a body of type application/json, got ${type || 'none'}`, { slug: 'unsupported-media-type' });
+  }
+  const raw = await readBody(req, limit);
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HttpProblem(400, `malformed JSON: ${reason}`, { slug: 'malformed-json', errors: [{ path: 'body', message: reason }] });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Email notifications: creating one really sends the e-mail (outbox file or
+ * SMTP), then stores the EmailNotificationDto with `sent: true`. Subject and text
+ * are the DTO's `title` and `description`, else its codes with their parameters.
+ */
+import type { StoredRecord } from '../../store/types.js';
+import type { OperationHandler } from '../context.js';
+import { HttpProblem, badField, notFound } from '../problem.js';
+
+/** Sender used when the DTO has no `byUserEmail`. */
+export const DEFAULT_SENDER = 'pla-local@localhost';
+
+function codeText(code: unknown, params: unknown): string | undefined {
+  if (typeof code !== 'string') return undefined;
+  return Array.isArray(params) && params.length ? `${code} (${params.join(', ')})` : code;
+}
+
+export const emailNotificationHandlers: Record<string, OperationHandler> = {
+  create: async ({ body, now }, { store, mailer }) => {
+    const dto = body as Record<string, unknown>;
+    if (typeof dto.forUserEmail !== 'string') throw badField('body.forUserEmail', 'the recipient address is required to send the e-mail');
+    const { id: _ignored, ...fields } = dto;
+    const record: StoredRecord = { id: store.allocateId('emailNotifications'), ...fields, createdDate: now, lastModifiedDate: now, sent: false };
+    try {
+      await mailer.send({
+        id: record.id,
+        from: typeof dto.byUserEmail === 'string' ? dto.byUserEmail : DEFAULT_SENDER,
+        to: dto.forUserEmail,
+        subject: (dto.title as string | undefined) ?? codeText(dto.subjectCode, dto.subjectParams) ?? `Notification ${record.id}`,
+        text: (dto.description as string | undefined) ?? codeText(dto.bodyCode, dto.bodyParams) ?? codeText(dto.templateName, dto.bodyParams) ?? '',
+        ...(typeof dto.langCode === 'string' ? { language: dto.langCode } : {}),
+      });
+    } catch (error) {
+      throw new HttpProblem(502, `the e-mail could not be sent: ${error instanceof Error ? error.message : String(error)}`, { slug: 'mail-failed' });
+    }
+    record.sent = true;
+    await store.commit([{ op: 'put', collection: 'emailNotifications', record }]);
+    return { data: [record] };
+  },
+
+  delete: async ({ params }, { store }) => {
+    const id = params.id as number;
+    if (!store.get('emailNotifications', id)) throw notFound('email notification', [id]);
+    await store.commit([{ op: 'delete', collection: 'emailNotifications', id }]);
+    return {};
+  },
+};

@@ -1,0 +1,116 @@
+/**
+ * Image upload (multipart: a `file` part with the bytes and an `image` part with
+ * the ImageDto as JSON, as a field or a file part) and delete. The 201 has no
+ * body, so it carries `Location: /api/images/<id>`.
+ */
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { imageDto } from '../../contract/schemas.js';
+import type { StoredRecord } from '../../store/types.js';
+import { checkDeclaredLength } from '../body.js';
+import type { OperationHandler, ServerContext } from '../context.js';
+import type { SavedImage } from '../image-files.js';
+import { HttpProblem, badField, notFound } from '../problem.js';
+import { validate } from '../validation.js';
+
+/** Room for the `image` part and multipart framing on top of the file limit. */
+const FRAMING_BYTES = 1024 * 1024;
+
+interface Upload {
+  file?: SavedImage & { fileName: string; mimeType: string };
+  imageText?: string;
+}
+
+function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
+  const limit = ctx.options.maxImageBytes;
+  return new Promise((resolve, reject) => {
+    const upload: Upload = {};
+    let saving: Promise<void> | undefined;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.pause();
+      reject(error);
+    };
+    const parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
+    parser.on('file', (name, stream, info) => {
+      if (name === 'file' && !saving) {
+        saving = ctx.images.save(stream, limit).then((saved) => {
+          upload.file = { ...saved, fileName: info.filename ?? 'upload', mimeType: info.mimeType };
+        });
+        saving.catch(fail);
+      } else if (name === 'image') {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => (upload.imageText = Buffer.concat(chunks).toString('utf8')));
+      } else {
+        stream.resume();
+      }
+    });
+    parser.on('field', (name, value) => {
+      if (name === 'image') upload.imageText = value;
+    });
+    parser.on('close', () => {
+      Promise.resolve(saving).then(() => resolve(upload), fail);
+    });
+    parser.on('error', (error: Error) => fail(new HttpProblem(400, `malformed multipart body: ${error.message}`, { slug: 'malformed-multipart' })));
+    req.pipe(parser);
+  });
+}
+
+function parseImagePart(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) throw badField('image', 'the image part (ImageDto as JSON) is required');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badField('image', 'the image part is not valid JSON');
+  }
+  return validate(imageDto, value, 'image');
+}
+
+/** Drops the bytes of a hash once no image record refers to them. */
+async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void> {
+  if (ctx.store.findBy('images', 'sha256', sha256).length === 0) await ctx.images.release(sha256);
+}
+
+export const imageHandlers: Record<string, OperationHandler> = {
+  upload: async ({ req, now }, ctx) => {
+    checkDeclaredLength(req, Math.max(ctx.options.maxBodyBytes, ctx.options.maxImageBytes + FRAMING_BYTES));
+    const upload = await readUpload(req, ctx);
+    const { file } = upload;
+    let image: Record<string, unknown>;
+    try {
+      if (!file) throw badField('file', 'the file part (the image bytes) is required');
+      image = parseImagePart(upload.imageText);
+    } catch (error) {
+      if (file) await releaseIfUnused(ctx, file.sha256);
+      throw error;
+    }
+    const { id: _ignored, ...fields } = image;
+    const record: StoredRecord = {
+      id: ctx.store.allocateId('images'),
+      ...fields,
+      name: image.name ?? file.fileName,
+      type: image.type ?? file.mimeType,
+      createdDate: now,
+      lastModifiedDate: now,
+      fileName: file.fileName,
+      contentType: file.mimeType,
+      size: file.size,
+      sha256: file.sha256,
+    };
+    await ctx.store.commit([{ op: 'put', collection: 'images', record }]);
+    return { headers: { location: `/api/images/${record.id}` } };
+  },
+
+  delete: async ({ params }, ctx) => {
+    const record = ctx.store.get('images', params.id as number);
+    if (!record) throw notFound('image', [params.id as number]);
+    await ctx.store.commit([{ op: 'delete', collection: 'images', id: record.id }]);
+    await releaseIfUnused(ctx, String(record.sha256));
+    return {};
+  },
+};

@@ -1,0 +1,117 @@
+/**
+ * Transfer tasks: `status` PENDING → RUNNING → COMPLETED | FAILED, and cancel from
+ * PENDING or RUNNING → CANCELLED; any other change of status is a 409. Search
+ * filters by equality, "any of" (array) and `{from, to}` ranges, sorted by
+ * `createdAt` ascending unless the query says otherwise.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { StoredRecord } from '../../store/types.js';
+import { ChangeSet } from '../change-set.js';
+import type { OperationHandler } from '../context.js';
+import { pageB } from '../paging.js';
+import { HttpProblem, badField, notFound } from '../problem.js';
+import { recordHandlers } from './accounting-records.js';
+
+export const TASK_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** The statuses each status may move to (staying put is always allowed). */
+export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
+  PENDING: ['RUNNING', 'CANCELLED'],
+  RUNNING: ['COMPLETED', 'FAILED', 'CANCELLED'],
+  COMPLETED: [],
+  FAILED: [],
+  CANCELLED: [],
+};
+
+/** Timestamp field stamped when a task enters a status. */
+const STAMPS: Partial<Record<TaskStatus, string>> = { RUNNING: 'startedAt', COMPLETED: 'finishedAt', FAILED: 'finishedAt', CANCELLED: 'cancelledAt' };
+
+/** The task in its next status, stamped; 409 when the transition is not allowed. */
+export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = 'status'): StoredRecord {
+  const from = (task.status ?? 'PENDING') as TaskStatus;
+  if (from === to) return task;
+  if (!TASK_TRANSITIONS[from]?.includes(to)) {
+    throw new HttpProblem(409, `task ${task.id} cannot go from ${from} to ${to}`, { slug: 'conflict', errors: [{ path: at, message: `${from} → ${to} is not allowed` }] });
+  }
+  const stamp = STAMPS[to];
+  return { ...task, status: to, updatedAt: now, ...(stamp ? { [stamp]: now } : {}) };
+}
+
+const records = recordHandlers({
+  collection: 'tasks',
+  noun: 'task',
+  typeName: 'MassInterCompanyTransferTaskDto',
+  prepare(next, previous, at, now) {
+    const status = next.status ?? previous?.status ?? 'PENDING';
+    if (!TASK_STATUSES.includes(status as TaskStatus)) throw badField(`${at}.status`, `must be one of ${TASK_STATUSES.join(', ')}`);
+    if (!previous) return { ...next, status };
+    return moveTask({ ...next, status: previous.status }, status as TaskStatus, now, `${at}.status`);
+  },
+});
+
+type Condition = (value: unknown) => boolean;
+
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+function isRange(value: unknown): value is { from?: unknown; to?: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k === 'from' || k === 'to');
+}
+
+/** One filter field: array = any of, `{from, to}` = inclusive range, else equality. */
+function condition(expected: unknown): Condition {
+  if (Array.isArray(expected)) return (value) => expected.some((e) => isDeepStrictEqual(e, value));
+  if (isRange(expected)) {
+    return (value) =>
+      value !== undefined &&
+      value !== null &&
+      (expected.from === undefined || compare(value, expected.from) >= 0) &&
+      (expected.to === undefined || compare(value, expected.to) <= 0);
+  }
+  return (value) => isDeepStrictEqual(expected, value);
+}
+
+function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRecord) => boolean) | undefined {
+  const entries = Object.entries(filter ?? {}).map(([field, expected]) => [field, condition(expected)] as const);
+  if (!entries.length) return undefined;
+  return (task) => entries.every(([field, test]) => test(task[field]));
+}
+
+async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
+  const missing = ids.filter((id) => !set.get(id));
+  if (missing.length) throw notFound('task', missing);
+  for (const [i, id] of ids.entries()) set.put(moveTask(set.get(id) as StoredRecord, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id'));
+  await set.commit();
+}
+
+export const taskHandlers: Record<string, OperationHandler> = {
+  get: records.get,
+  list: records.list,
+  update: records.update,
+  updateBulk: records.updateBulk,
+  upsert: records.upsert,
+  upsertBulk: records.upsertBulk,
+
+  search: ({ body, paging }, { store }) => {
+    const request = paging ?? { page: 0, size: 100, sort: [] };
+    const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
+    const where = matcher(body as Record<string, unknown> | undefined);
+    const result = store.page('tasks', { offset: request.page * request.size, limit: request.size, sort, ...(where ? { where } : {}) });
+    return { data: pageB(result.items, result, request) };
+  },
+
+  cancel: async ({ params, now }, { store }) => {
+    await cancel(new ChangeSet(store, 'tasks'), [params.id as number], now);
+    return {};
+  },
+
+  cancelBulk: async ({ body, now }, { store }) => {
+    await cancel(new ChangeSet(store, 'tasks'), [...new Set((body as number[] | undefined) ?? [])], now);
+    return {};
+  },
+};

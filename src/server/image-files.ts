@@ -1,0 +1,65 @@
+/**
+ * Image bytes, content-addressed: `<data>/images/<sha256>`. An upload streams
+ * into a temporary file while it is hashed, is made durable, then renamed to its
+ * hash; identical uploads share one file. Metadata lives in the store.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { tooLarge } from './body.js';
+
+export interface SavedImage {
+  sha256: string;
+  size: number;
+}
+
+export interface ImageFiles {
+  readonly dir: string;
+  /** Stores the bytes of `stream`; 413 when busboy cut it at `limit` (it then marks the stream truncated). */
+  save(stream: Readable & { truncated?: boolean }, limit: number): Promise<SavedImage>;
+  /** Removes the bytes of a hash no image refers to any more. */
+  release(sha256: string): Promise<void>;
+  /** Removes every image file (admin reset). */
+  clear(): Promise<void>;
+}
+
+export function createImageFiles(dataDir: string): ImageFiles {
+  const dir = join(dataDir, 'images');
+  return {
+    dir,
+    async save(stream, limit) {
+      await mkdir(dir, { recursive: true });
+      const temp = join(dir, `.upload-${randomBytes(6).toString('hex')}`);
+      const hash = createHash('sha256');
+      let size = 0;
+      const hashing = async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          hash.update(chunk);
+          size += chunk.length;
+          yield chunk;
+        }
+      };
+      try {
+        await pipeline(stream, hashing, createWriteStream(temp));
+        if (stream.truncated) throw tooLarge('image file', limit);
+        const file = await open(temp, 'r+');
+        await file.sync().finally(() => file.close());
+        const sha256 = hash.digest('hex');
+        await rename(temp, join(dir, sha256));
+        return { sha256, size };
+      } finally {
+        await rm(temp, { force: true });
+      }
+    },
+    async release(sha256) {
+      await rm(join(dir, sha256), { force: true });
+    },
+    async clear() {
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+

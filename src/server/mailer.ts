@@ -1,0 +1,51 @@
+/**
+ * Sends the e-mail of an email notification with nodemailer: by default a
+ * `streamTransport` whose messages are written as `.eml` files into
+ * `<data>/outbox/`, or a real SMTP server with `--smtp URL`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+  id: number;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  language?: string;
+}
+
+export interface Mailer {
+  /** Where the mail went: the `.eml` file or the SMTP message id. */
+  send(mail: OutgoingMail): Promise<string>;
+  close(): void;
+}
+
+export function createMailer(options: { dataDir: string; smtpUrl?: string }): Mailer {
+  const outbox = join(options.dataDir, 'outbox');
+  const transport = options.smtpUrl
+    ? nodemailer.createTransport(options.smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.language ? { headers: { 'Content-Language': mail.language } } : {}),
+      });
+      if (options.smtpUrl) return String(info.messageId);
+      const message = (info as { message?: Buffer }).message ?? Buffer.alloc(0);
+      await mkdir(outbox, { recursive: true });
+      const file = join(outbox, `${String(mail.id).padStart(6, '0')}.eml`);
+      await writeFile(file, message);
+      return file;
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

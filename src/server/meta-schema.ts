@@ -1,0 +1,47 @@
+/**
+ * The inline schema of the metadata endpoints. The spec does not show it; the
+ * local server describes the resource as its stored records show it: a JSON
+ * Schema object whose `properties` list every field seen, the JSON types seen for
+ * it and in how many records (`x-seenIn`), plus `x-records` and `x-serverOwned`.
+ */
+
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
+
+function jsonType(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'object') return 'object';
+  return typeof value as JsonType;
+}
+
+export function describeRecords(title: string, records: Iterable<Record<string, unknown>>, serverOwned: readonly string[]) {
+  const fields = new Map<string, { types: Set<JsonType>; seenIn: number }>();
+  let count = 0;
+  for (const record of records) {
+    count += 1;
+    for (const [name, value] of Object.entries(record)) {
+      const field = fields.get(name) ?? { types: new Set<JsonType>(), seenIn: 0 };
+      field.types.add(jsonType(value));
+      field.seenIn += 1;
+      fields.set(name, field);
+    }
+  }
+  for (const owned of serverOwned) if (!fields.has(owned)) fields.set(owned, { types: new Set([owned === 'id' ? 'integer' : 'string']), seenIn: 0 });
+  const properties = Object.fromEntries(
+    [...fields].map(([name, field]) => {
+      const types = [...field.types];
+      return [name, { type: types.length === 1 ? types[0] : types, 'x-seenIn': field.seenIn }];
+    }),
+  );
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    type: 'object',
+    additionalProperties: true,
+    required: [...serverOwned],
+    properties,
+    'x-records': count,
+    'x-serverOwned': [...serverOwned],
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Settings of one local server run, as `pla server start` flags give them. Every
+ * default lives here so the command, the docs and the tests agree.
+ */
+import { DEFAULT_MAX_PAGE_SIZE } from '../contract/schemas.js';
+
+export interface ServerOptions {
+  port: number;
+  host: string;
+  /** Data folder: the store's files, `images/` and `outbox/`. */
+  dataDir: string;
+  /** Load demo data into a fresh data folder (and on `/_admin/reset`). */
+  seed: boolean;
+  maxPageSize: number;
+  /** Largest request body accepted, in bytes; larger is 413. */
+  maxBodyBytes: number;
+  /** Largest image file accepted by the upload, in bytes; larger is 413. */
+  maxImageBytes: number;
+  /** Requests per second per key (token bucket); 0 turns the limit off. */
+  rateLimit: number;
+  /** Added delay before every API request, in milliseconds. */
+  latencyMs: number;
+  /** Probability (0–1) that an API request fails with an injected 500. */
+  failRate: number;
+  /** Seconds between automatic task state steps; 0 = tasks only change on request. */
+  simulateTasksSeconds: number;
+  /** SMTP URL for e-mail notifications; without it they go to `<data>/outbox/`. */
+  smtpUrl?: string;
+}
+
+export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
+  port: 4010,
+  host: '127.0.0.1',
+  dataDir: './pla-data',
+  seed: true,
+  maxPageSize: DEFAULT_MAX_PAGE_SIZE,
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxImageBytes: 5 * 1024 * 1024,
+  rateLimit: 0,
+  latencyMs: 0,
+  failRate: 0,
+  simulateTasksSeconds: 0,
+};
+
+const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** Parses a byte size such as `10mb`, `512kb` or `1048576`; throws a readable Error otherwise. */
+export function parseByteSize(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const factor = match ? UNITS[(match[2] ?? '').toLowerCase()] : undefined;
+  if (!match || factor === undefined) throw new Error(`not a size: ${text} (use e.g. 10mb, 512kb or a number of bytes)`);
+  return Math.floor(Number(match[1]) * factor);
+}

@@ -1,0 +1,64 @@
+/**
+ * Errors the server answers with, as RFC 9457 problem details
+ * (`application/problem+json`). Handlers throw an `HttpProblem`; the dispatcher
+ * turns it into the response, so no handler writes an error body itself.
+ */
+import type { FieldProblem } from '../errors.js';
+
+/** Problem `type` URIs, one per class of failure. */
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+};
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  errors?: FieldProblem[];
+}
+
+/** Thrown by handlers and the request pipeline to answer with a problem response. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly options: { errors?: FieldProblem[]; headers?: Record<string, string>; slug?: string } = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+  }
+
+  body(instance: string): ProblemBody {
+    const title = TITLES[this.status] ?? 'Error';
+    const slug = this.options.slug ?? title.toLowerCase().replace(/\s+/g, '-');
+    const body: ProblemBody = { type: `urn:pla:problem:${slug}`, title, status: this.status, detail: this.detail, instance };
+    if (this.options.errors?.length) body.errors = this.options.errors;
+    return body;
+  }
+}
+
+/** 404 for an unknown record, naming the ids that were not found. */
+export function notFound(noun: string, ids: readonly (number | string)[]): HttpProblem {
+  const list = ids.join(', ');
+  return new HttpProblem(404, ids.length === 1 ? `${noun} ${list} not found` : `${noun}s not found: ${list}`, {
+    slug: 'not-found',
+    errors: ids.map((id) => ({ path: 'id', message: `${id} not found` })),
+  });
+}
+
+/** 400 for one bad field. */
+export function badField(path: string, message: string): HttpProblem {
+  return new HttpProblem(400, `${path}: ${message}`, { slug: 'validation', errors: [{ path, message }] });
+}

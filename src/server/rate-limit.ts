@@ -1,0 +1,34 @@
+/**
+ * Per-key token buckets for `--rate-limit N`: each key may burst N requests and
+ * regains N tokens a second. An empty bucket answers 429 with `Retry-After`.
+ */
+import { HttpProblem } from './problem.js';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<number, Bucket>();
+
+  constructor(private readonly perSecond: number) {}
+
+  /** Takes one token for `keyId`; throws a 429 problem when there is none. */
+  take(keyId: number, now = Date.now()): void {
+    if (this.perSecond <= 0) return;
+    const bucket = this.buckets.get(keyId) ?? { tokens: this.perSecond, at: now };
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    this.buckets.set(keyId, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return;
+    }
+    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+    throw new HttpProblem(429, `rate limit of ${this.perSecond} requests per second exceeded; retry after ${retryAfter} s`, {
+      slug: 'rate-limited',
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}

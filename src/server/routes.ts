@@ -1,0 +1,84 @@
+/**
+ * The router, generated from the contract table. Path parameters are registered
+ * under positional names (`p2` = third segment) because the spec names the same
+ * position differently on sibling paths (`{username}/count-by-type` next to
+ * `{userName}/count`, `{id}` next to `{userName}`); each route maps the positional
+ * names back to the contract's.
+ */
+import Router from 'find-my-way';
+import { OPERATIONS } from '../contract/operations.js';
+import type { HttpMethod, Operation } from '../contract/types.js';
+
+/** What a route leads to: a contract operation or one of the server's own endpoints. */
+export type RouteTarget = { kind: 'operation'; op: Operation } | { kind: 'admin'; name: AdminEndpoint };
+
+export type AdminEndpoint = 'health' | 'reset' | 'requests' | 'keys.list' | 'keys.create' | 'keys.revoke' | 'openapi';
+
+interface RouteStore {
+  target: RouteTarget;
+  /** Positional name → contract name. */
+  names: Record<string, string>;
+}
+
+export interface RouteMatch {
+  target: RouteTarget;
+  /** Path parameters under the contract's names, percent-decoded. */
+  params: Record<string, string>;
+}
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string; name: AdminEndpoint }> = [
+  { method: 'GET', path: '/_admin/health', name: 'health' },
+  { method: 'POST', path: '/_admin/reset', name: 'reset' },
+  { method: 'GET', path: '/_admin/requests', name: 'requests' },
+  { method: 'GET', path: '/_admin/keys', name: 'keys.list' },
+  { method: 'POST', path: '/_admin/keys', name: 'keys.create' },
+  { method: 'DELETE', path: '/_admin/keys/{id}', name: 'keys.revoke' },
+  { method: 'GET', path: '/openapi.json', name: 'openapi' },
+];
+
+/** Rewrites `{name}` placeholders to positional `:pN` and remembers the mapping. */
+function positional(template: string): { path: string; names: Record<string, string> } {
+  const names: Record<string, string> = {};
+  const path = template
+    .split('/')
+    .map((segment, index) => {
+      const match = /^\{(\w+)\}$/.exec(segment);
+      if (!match?.[1]) return segment;
+      names[`p${index}`] = match[1];
+      return `:p${index}`;
+    })
+    .join('/');
+  return { path, names };
+}
+
+/** Routes every contract operation and admin endpoint. */
+export function createRouter() {
+  const router = Router({ ignoreTrailingSlash: true, maxParamLength: 500 });
+  const add = (method: HttpMethod, template: string, target: RouteTarget) => {
+    const { path, names } = positional(template);
+    const store: RouteStore = { target, names };
+    router.on(method, path, () => undefined, store);
+  };
+  for (const op of OPERATIONS) add(op.method, op.path, { kind: 'operation', op });
+  for (const admin of ADMIN_ROUTES) add(admin.method, admin.path, { kind: 'admin', name: admin.name });
+
+  return {
+    /** The route for a method and path, or why there is none (unknown path, or the methods it allows). */
+    match(method: string, path: string): RouteMatch | { allowed: HttpMethod[] } {
+      const found = METHODS.includes(method as HttpMethod) ? router.find(method as HttpMethod, path) : null;
+      if (found) {
+        const store = found.store as RouteStore;
+        const params: Record<string, string> = {};
+        for (const [key, value] of Object.entries(found.params)) {
+          if (value !== undefined) params[store.names[key] ?? key] = value;
+        }
+        return { target: store.target, params };
+      }
+      return { allowed: METHODS.filter((m) => router.find(m, path) !== null) };
+    },
+  };
+}
+
+export type ServerRouter = ReturnType<typeof createRouter>;

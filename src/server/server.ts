@@ -1,0 +1,136 @@
+/**
+ * One local server: the store opened on the data folder, demo data and the first
+ * admin key on a fresh folder, the request pipeline on node:http, and an orderly
+ * close (stop accepting, finish requests in flight, close the store).
+ */
+import { createServer } from 'node:http';
+import { mkdir, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { openStore } from '../store/index.js';
+import { COLLECTIONS, type Change, type Store } from '../store/types.js';
+import { newKey } from './auth.js';
+import { createRequestListener, type Runtime } from './dispatch.js';
+import { IdempotencyCache } from './idempotency.js';
+import { createImageFiles } from './image-files.js';
+import { createMailer } from './mailer.js';
+import type { ServerOptions } from './options.js';
+import { RateLimiter } from './rate-limit.js';
+import { RequestLog } from './request-log.js';
+import { createRouter } from './routes.js';
+import { seedChanges } from './seed.js';
+import { startTaskSimulator } from './task-simulator.js';
+
+/** Equality indexes the handlers look records up by. */
+const INDEXES = {
+  notifications: ['forUserId'],
+  apiKeys: ['hash'],
+  topics: ['service'],
+  images: ['sha256'],
+} as const;
+
+export interface RunningServer {
+  /** Base URL clients use, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  /** The admin key created on this start (first start only); shown once, then only its hash exists. */
+  createdAdminKey?: string;
+  /** True when this start loaded the demo data. */
+  seeded: boolean;
+  close(): Promise<void>;
+}
+
+function baseUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn });
+
+  const fresh = COLLECTIONS.every((c) => store.count(c) === 0);
+  const firstChanges: Change[] = fresh && options.seed ? seedChanges(store) : [];
+  let createdAdminKey: string | undefined;
+  if (store.count('apiKeys') === 0) {
+    const admin = newKey(store, { name: 'local-admin', env: 'local', permissions: ['*'] });
+    createdAdminKey = admin.secret;
+    firstChanges.push(admin.change);
+  }
+
+  const images = createImageFiles(dataDir);
+  const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
+  const idempotency = new IdempotencyCache();
+  const runtime: Runtime = {
+    store,
+    options: { ...options, dataDir },
+    mailer,
+    images,
+    router: createRouter(),
+    limiter: new RateLimiter(options.rateLimit),
+    idempotency,
+    log: new RequestLog(),
+    startedAt: Date.now(),
+    warn,
+    async reset() {
+      const keys = [...store.all('apiKeys')];
+      await store.clear();
+      await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
+      const changes: Change[] = keys.map((record) => ({ op: 'put', collection: 'apiKeys', record }));
+      if (options.seed) changes.push(...seedChanges(store));
+      await store.commit(changes);
+      idempotency.clear();
+    },
+    async openapi() {
+      const { createOpenApiDocument } = await import('../contract/openapi.js');
+      return createOpenApiDocument({ serverUrl: url });
+    },
+  };
+
+  // Seed data and the first key are committed only once the port is ours: a
+  // failed start must not leave a folder whose admin key nobody ever saw.
+  let firstCommit: Promise<void> | undefined;
+  const listener = createRequestListener(runtime);
+  const server = createServer((req, res) => {
+    void (firstCommit ?? Promise.resolve()).then(() => listener(req, res));
+  });
+  let url = '';
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolveListen());
+    });
+  } catch (error) {
+    await store.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(`port ${options.port} on ${options.host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
+    }
+    throw error;
+  }
+  url = baseUrl(options.host, (server.address() as AddressInfo).port);
+  firstCommit = firstChanges.length ? store.commit(firstChanges) : undefined;
+  await firstCommit;
+  const simulator = options.simulateTasksSeconds > 0 ? startTaskSimulator(store, options.simulateTasksSeconds, warn) : undefined;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    seeded: fresh && options.seed,
+    ...(createdAdminKey ? { createdAdminKey } : {}),
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((done) => server.close(() => done()));
+        // Keep-alive connections go as soon as they are idle; requests in flight finish first.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.closeIdleConnections();
+        await stopped;
+        clearInterval(idle);
+        await simulator?.stop();
+        mailer.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

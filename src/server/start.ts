@@ -1,0 +1,116 @@
+/**
+ * `pla server start`: turns the flags into server options, starts the server,
+ * saves the key and URL for environment `local`, prints the one ready line on
+ * stdout, and on SIGINT/SIGTERM closes in order and returns (the process then
+ * exits 0 by itself).
+ */
+import { openConfig } from '../config/index.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_SERVER_OPTIONS, parseByteSize, type ServerOptions } from './options.js';
+import { createLocalServer } from './server.js';
+
+/** The flags as commander hands them over (strings, `seed` from `--no-seed`). */
+export interface StartFlags {
+  port?: string;
+  host?: string;
+  data?: string;
+  seed?: boolean;
+  maxPageSize?: string;
+  maxBody?: string;
+  maxImage?: string;
+  rateLimit?: string;
+  latency?: string;
+  failRate?: string;
+  simulateTasks?: string | boolean;
+  smtp?: string;
+}
+
+/** Seconds per task step when `--simulate-tasks` is given without a value. */
+const DEFAULT_TASK_STEP_SECONDS = 5;
+
+function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${flag} must be ${rule}, got ${value}`);
+  return n;
+}
+
+function size(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  try {
+    const bytes = parseByteSize(value);
+    if (bytes < 1) throw new Error('must be at least 1 byte');
+    return bytes;
+  } catch (error) {
+    throw new UsageError(`--${flag}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function toServerOptions(flags: StartFlags): ServerOptions {
+  const d = DEFAULT_SERVER_OPTIONS;
+  const integer = (n: number) => Number.isInteger(n) && n >= 0;
+  const simulate = flags.simulateTasks === true ? String(DEFAULT_TASK_STEP_SECONDS) : flags.simulateTasks || undefined;
+  return {
+    port: number('port', flags.port, d.port, (n) => integer(n) && n <= 65535, 'a port number (0 = any free port)'),
+    host: flags.host ?? d.host,
+    dataDir: flags.data ?? d.dataDir,
+    seed: flags.seed ?? d.seed,
+    maxPageSize: number('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
+    maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
+    maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
+    rateLimit: number('rate-limit', flags.rateLimit, d.rateLimit, (n) => n >= 0, 'requests per second (0 = off)'),
+    latencyMs: number('latency', flags.latency, d.latencyMs, integer, 'milliseconds'),
+    failRate: number('fail-rate', flags.failRate, d.failRate, (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
+    simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
+    ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
+  };
+}
+
+function note(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+export async function runServerStart(flags: StartFlags): Promise<void> {
+  const options = toServerOptions(flags);
+  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
+
+  const config = await openConfig();
+  if (server.createdAdminKey) {
+    config.setKey('local', server.createdAdminKey);
+    note('');
+    note(`  New admin key: ${server.createdAdminKey}`);
+    note('  It is shown only this once and saved for environment "local" in the pla config.');
+    note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
+    note('');
+  }
+  config.setUrl('local', server.url);
+
+  note(`pla server: data in ${options.dataDir}${server.seeded ? ' (seeded with demo data)' : ''}`);
+  const rehearsal = [
+    options.rateLimit ? `rate limit ${options.rateLimit}/s per key` : '',
+    options.latencyMs ? `latency ${options.latencyMs} ms` : '',
+    options.failRate ? `fail rate ${options.failRate}` : '',
+    options.simulateTasksSeconds ? `tasks advance every ${options.simulateTasksSeconds} s` : '',
+    options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
+  ].filter(Boolean);
+  note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
+  process.stdout.write(`pla local server listening on ${server.url}\n`);
+
+  // Listeners stay registered until the store is closed: proper-lockfile's
+  // signal-exit re-raises a signal that has no other listener, which would kill
+  // the process before the store is flushed.
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
+    onSignal = resolveSignal;
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  note(`pla server: ${signal}, finishing requests in flight and closing the store`);
+  try {
+    await server.close();
+    note('pla server: stopped');
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

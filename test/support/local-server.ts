@@ -1,0 +1,160 @@
+/**
+ * Starts the real local server (`node bin/pla.js server start --port 0`) on a
+ * temporary data folder and config folder, and runs `pla` against it with the
+ * same config (environment `local`, which the server points at itself). Shared by
+ * the end-to-end tests of every room.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise, type Result } from 'execa';
+import { openConfig } from '../../src/config/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'pla.js');
+const READY = /^pla local server listening on (http:\/\/\S+)$/m;
+
+export interface LocalServerOptions {
+  /** Load demo data into the fresh folder (default true). */
+  seed?: boolean;
+  /** Extra `pla server start` flags, e.g. `['--rate-limit', '2']`. */
+  args?: string[];
+  /** Reuse a data folder (default: a new temporary one, removed on stop). */
+  dataDir?: string;
+  /** Reuse a config folder (default: a new temporary one, removed on stop). */
+  configDir?: string;
+}
+
+/** What `pla` returned: text stdout/stderr and the exit code (never throws on failure unless `reject`). */
+export type PlaResult = Result<{ reject: false }>;
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON, else the text ('' when none). */
+  body: unknown;
+  text: string;
+}
+
+export interface HttpOptions {
+  /** JSON-encoded unless a string or Buffer (then sent as is). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Key to send; default the admin key, `null` for none. */
+  key?: string | null;
+}
+
+export interface LocalServer {
+  url: string;
+  dataDir: string;
+  configDir: string;
+  adminKey: string;
+  /** Runs the built CLI with the server's config folder (env local). */
+  pla(args: string[], opts?: { input?: string; env?: Record<string, string>; reject?: boolean }): Promise<PlaResult>;
+  http(method: string, path: string, options?: HttpOptions): Promise<HttpResult>;
+  /** Stops the server (SIGTERM by default) and waits for it to exit; removes temporary folders it made. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops with SIGTERM and starts again on the same folders (the port may change). */
+  restart(): Promise<void>;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Exit code of the server process once `stop` returned. */
+  exitCode?: number;
+}
+
+/** Reads the admin key `pla server start` saved for env `local`. */
+async function savedKey(configDir: string): Promise<string> {
+  const previous = process.env.PLA_CONFIG_DIR;
+  process.env.PLA_CONFIG_DIR = configDir;
+  // configDir() is read synchronously when openConfig starts; restore at once.
+  const opening = openConfig();
+  if (previous === undefined) delete process.env.PLA_CONFIG_DIR;
+  else process.env.PLA_CONFIG_DIR = previous;
+  const key = (await opening).get('local').apiKey;
+  if (!key) throw new Error(`no key for env local in ${configDir}`);
+  return key;
+}
+
+/** Spawns the server and resolves with its URL once the ready line is printed. */
+async function spawnServer(args: string[], configDir: string): Promise<{ child: ResultPromise; url: string; stderr: () => string }> {
+  const child = execa('node', [BIN, 'server', 'start', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    reject: false,
+    buffer: false,
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = READY.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void child.then((result) => reject(new Error(`server exited (${String(result.exitCode)}) before it was ready:\n${err}`)));
+  });
+  return { child, url, stderr: () => err };
+}
+
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+  const ownData = options.dataDir === undefined;
+  const ownConfig = options.configDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'pla-data-')));
+  const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'pla-config-')));
+  const args = ['--data', dataDir, ...(options.seed === false ? ['--no-seed'] : []), ...(options.args ?? [])];
+
+  let running = await spawnServer(args, configDir);
+  const server: LocalServer = {
+    url: running.url,
+    dataDir,
+    configDir,
+    adminKey: await savedKey(configDir),
+
+    async pla(cliArgs, opts = {}) {
+      const result = await execa('node', [BIN, ...cliArgs], {
+        cwd: ROOT,
+        env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1', ...opts.env },
+        extendEnv: true,
+        reject: false,
+        ...(opts.input !== undefined ? { input: opts.input } : { stdin: 'ignore' as const }),
+      });
+      if (opts.reject && result.failed) throw new Error(`pla ${cliArgs.join(' ')} failed (${String(result.exitCode)}):\n${result.stderr}`);
+      return result;
+    },
+
+    async http(method, path, { body, headers = {}, key } = {}) {
+      const sent: Record<string, string> = { ...headers };
+      const apiKey = key === undefined ? server.adminKey : key;
+      if (apiKey !== null) sent['x-api-key'] = apiKey;
+      let payload: string | Buffer | undefined;
+      if (body !== undefined) {
+        payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+        if (!Object.keys(sent).some((h) => h.toLowerCase() === 'content-type')) sent['content-type'] = 'application/json';
+      }
+      const response = await fetch(server.url + path, { method, headers: sent, ...(payload !== undefined ? { body: payload } : {}) });
+      const text = await response.text();
+      let parsed: unknown = text;
+      if (/json/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text) as unknown;
+      return { status: response.status, headers: Object.fromEntries(response.headers), body: parsed, text };
+    },
+
+    async stop(signal = 'SIGTERM') {
+      running.child.kill(signal);
+      server.exitCode = (await running.child).exitCode;
+      if (ownData) await rm(dataDir, { recursive: true, force: true });
+      if (ownConfig) await rm(configDir, { recursive: true, force: true });
+    },
+
+    async restart() {
+      running.child.kill('SIGTERM');
+      await running.child;
+      running = await spawnServer(args, configDir);
+      server.url = running.url;
+    },
+
+    stderr: () => running.stderr(),
+  };
+  return server;
+}
