@@ -1,6 +1,45 @@
-declare const __PLA_VERSION__: string;
+/**
+ * Entry point of the bundled CLI. The one place that turns a failure into an exit
+ * code: handlers throw, this prints one line (`report-error.ts`) and sets
+ * `process.exitCode`; `process.exit` is called only on a second Ctrl-C.
+ */
+import { EXIT_CODES, InterruptedError, exitCodeOf } from '../errors.js';
+import { interrupt, interruptSignal } from './interrupt.js';
+import { CommanderError, commanderExitCode, createProgram } from './program.js';
+import { formatError } from './report-error.js';
 
-/** Entry point of the bundled CLI (placeholder until the command tree lands). */
+function onSigint(): void {
+  if (interruptSignal.aborted) process.exit(EXIT_CODES.interrupted);
+  process.stderr.write('\ninterrupted: finishing what is in flight (Ctrl-C again to quit now)\n');
+  interrupt();
+}
+
+/** Keys given on the command line or in the environment, to mask in error output. */
+function knownKeys(argv: string[]): string[] {
+  const keys = argv.filter((a) => a.startsWith('--api-key=')).map((a) => a.slice('--api-key='.length));
+  const at = argv.indexOf('--api-key');
+  if (at !== -1 && argv[at + 1]) keys.push(argv[at + 1] as string);
+  if (process.env.PLA_API_KEY) keys.push(process.env.PLA_API_KEY);
+  return keys;
+}
+
+/** Runs `pla` with `argv` (as `process.argv`). */
 export async function main(argv: string[]): Promise<void> {
-  if (argv[2] === '--version') process.stdout.write(`${__PLA_VERSION__}\n`);
+  process.on('SIGINT', onSigint);
+  try {
+    await createProgram(argv).parseAsync(argv);
+    if (interruptSignal.aborted) process.exitCode = EXIT_CODES.interrupted;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = commanderExitCode(error);
+      return;
+    }
+    const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
+    const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : error;
+    const verbose = argv.includes('--verbose');
+    process.stderr.write(formatError(reported, { verbose, secrets: knownKeys(argv) }));
+    process.exitCode = exitCodeOf(reported);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }

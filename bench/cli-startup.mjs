@@ -1,0 +1,77 @@
+// CLI start-up benchmark: median wall time of `pla --version`, `pla --help` and
+// `pla determinations get 1 -o json` (against a small local server started here),
+// each as a ratio to `node -e 0` on the same machine. Runs are interleaved so
+// that a busy neighbour slows every command alike. Reports only; no assertions.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const WARMUP = 2;
+const bin = fileURLToPath(new URL('../bin/pla.js', import.meta.url));
+
+const server = createServer((req, res) => {
+  const body = JSON.stringify({ success: true, message: 'ok', data: { id: 1, name: 'bench', status: 'ACTIVE' } });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const configDir = await mkdtemp(join(tmpdir(), 'pla-bench-'));
+const env = {
+  ...process.env,
+  PLA_CONFIG_DIR: configDir,
+  PLA_BASE_URL: `http://127.0.0.1:${server.address().port}`,
+  PLA_API_KEY: 'bench-key-0123456789',
+  NO_COLOR: '1',
+};
+
+const cases = [
+  { name: 'node -e 0 (reference)', args: ['-e', '0'] },
+  { name: 'pla --version', args: [bin, '--version'], target: 1.3 },
+  { name: 'pla --help', args: [bin, '--help'], target: 1.5 },
+  { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0 },
+];
+
+function timeOnce(args) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve(Number(process.hrtime.bigint() - start) / 1e6);
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+try {
+  const times = cases.map(() => []);
+  for (let round = 0; round < WARMUP + RUNS; round++) {
+    for (const [i, c] of cases.entries()) {
+      const ms = await timeOnce(c.args);
+      if (round >= WARMUP) times[i].push(ms);
+    }
+  }
+  const reference = median(times[0]);
+  console.log(`CLI start-up, median of ${RUNS} runs (${process.version}, ${process.platform})`);
+  for (const [i, c] of cases.entries()) {
+    const ms = median(times[i]);
+    const ratio = ms / reference;
+    const verdict = c.target === undefined ? '' : `target ≤${c.target.toFixed(1)}×  ${ratio <= c.target ? 'PASS' : 'MISS'}`;
+    console.log(`  ${c.name.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2).padStart(5)}×  ${verdict}`);
+  }
+} finally {
+  server.close();
+  await rm(configDir, { recursive: true, force: true });
+}

@@ -1,0 +1,20 @@
+/** `pla api METHOD PATH`: a raw call, for what the commands do not cover. */
+import { Command } from 'commander';
+import { lazy } from '../src/cli/lazy-action.js';
+import { examples } from './options.js';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function createApiCommand(): Command {
+  const api = new Command('api')
+    .argument('<method>', 'GET, POST, PUT, DELETE …')
+    .argument('<path>', 'path relative to the base URL')
+    .description('call any path of the service; the response envelope is kept')
+    .option('--data <json>', 'JSON body')
+    .option('--file <path>', 'JSON body from a file (- for stdin)')
+    .option('--query <key=value>', 'query parameter, repeatable', collect);
+  examples(api, 'pla api GET /api/v1/asset-transaction-type-determinations --query page=0 --query size=5');
+  return api.action(lazy(() => import('../src/cli/handlers/api.js'), (h, inv) => h.call(inv)));
+}

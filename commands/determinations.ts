@@ -1,0 +1,40 @@
+/** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
+import { Command } from 'commander';
+import { lazy } from '../src/cli/lazy-action.js';
+import { addBulkOptions, addIdOptions, addSafetyOptions, examples } from './options.js';
+import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
+
+const NOUN = ['determination', 'determinations'] as const;
+
+const byDate = lazy(() => import('../src/cli/handlers/decommission.js'), (h, inv) => h.decommissionByDate(inv));
+const byIds = lazy(() => import('../src/cli/handlers/id-actions.js'), (h, inv) =>
+  h.runIdAction(inv, idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN)),
+);
+
+export function createDeterminationsCommand(): Command {
+  const tree = new Command('determinations').alias('det').description('asset transaction type determinations');
+  addRecordVerbs(tree, 'determinations', NOUN);
+
+  addIdVerb(
+    tree,
+    'remove',
+    'delete determinations, or decommission those still in use',
+    idAction('determinations.remove', 'Remove', 'removed', NOUN),
+    'pla determinations remove --ids-file stale.txt --yes',
+  );
+
+  const decommission = tree
+    .command('decommission [ids...]')
+    .description('decommission determinations by id, or every one modified before a date')
+    .option('--modified-before <date>', 'a date (its midnight UTC) or date-time, ISO 8601')
+    .option('--before-now', 'every determination modified before now');
+  addIdOptions(decommission);
+  addBulkOptions(decommission);
+  addSafetyOptions(decommission);
+  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --dry-run');
+  decommission.action(async (...args: unknown[]) => {
+    const opts = (args[args.length - 1] as Command).opts();
+    await (opts.modifiedBefore || opts.beforeNow ? byDate : byIds)(...args);
+  });
+  return tree;
+}

@@ -1,0 +1,60 @@
+/** `pla notifications` (alias `notif`): per-user notifications and, under `email`, e-mails (spec 4.4). */
+import { Command } from 'commander';
+import { lazy } from '../src/cli/lazy-action.js';
+import { addPagingOptions, addSafetyOptions, examples } from './options.js';
+import { addDeleteVerb, addIdVerb, addWriteVerb, idAction } from './record-verbs.js';
+
+const NOUN = ['notification', 'notifications'] as const;
+const load = () => import('../src/cli/handlers/notifications.js');
+
+function createEmailCommand(): Command {
+  const email = new Command('email').description('e-mail notifications');
+  addWriteVerb(
+    email,
+    'send',
+    'email-notifications.create',
+    'create and send e-mail notifications (one call per record)',
+    `pla notifications email send --data '{"forUserEmail": "ana@example.com", "templateName": "lease-expiry"}'`,
+    'sent',
+  );
+  addDeleteVerb(email, 'email-notifications.delete', ['e-mail notification', 'e-mail notifications'], 'pla notifications email delete 31 32 --yes');
+  return email;
+}
+
+export function createNotificationsCommand(): Command {
+  const tree = new Command('notifications').alias('notif').description('notifications of users, e-mail notifications');
+
+  const list = tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing');
+  addPagingOptions(list);
+  examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson');
+  list.action(lazy(load, (h, inv) => h.list(inv)));
+
+  const count = tree
+    .command('count <user>')
+    .description("count a user's notifications")
+    .option('--unread', 'only unread ones')
+    .option('--by-type', 'unread ones per type')
+    .option('--mobile', 'unread ones of the mobile listing');
+  examples(count, 'pla notifications count ana --unread', 'pla notifications count ana --by-type -o json');
+  count.action(lazy(load, (h, inv) => h.count(inv)));
+
+  addIdVerb(tree, 'read', 'mark notifications read (one call per id)', idAction('notifications.markRead', 'Mark read', 'marked read', NOUN), 'pla notifications read 101 102');
+  addWriteVerb(tree, 'create', 'notifications.create', 'create notifications (one call per record)', `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`, 'created');
+  addDeleteVerb(tree, 'notifications.delete', NOUN, 'pla notifications delete 101 102 --yes');
+
+  const clear = tree.command('clear <user>').description('delete every notification of a user');
+  addSafetyOptions(clear);
+  examples(clear, 'pla notifications clear ana --dry-run');
+  clear.action(lazy(load, (h, inv) => h.clear(inv)));
+
+  addWriteVerb(
+    tree,
+    'work-order',
+    'notifications.workOrder',
+    'notify that a work order was created (values of the body are objects)',
+    `pla notifications work-order --data '{"workOrder": {"id": "WO-17", "property": "Main St 4"}}'`,
+    'notified',
+  );
+  tree.addCommand(createEmailCommand());
+  return tree;
+}

@@ -1,0 +1,57 @@
+/**
+ * Option groups shared by the command trees (docs/commands.md), declared once.
+ * Only commander is imported here: declaring options costs nothing at start-up.
+ */
+import { type Command, Option } from 'commander';
+import { wholeNumber } from '../src/cli/global-options.js';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. */
+export function addPagingOptions(command: Command): Command {
+  return command
+    .option('--page <n>', 'page number, zero-based', wholeNumber(0))
+    .option('--size <n>', 'records per page', wholeNumber(1))
+    .option('--sort <field,asc|desc>', 'sort criterion, repeatable', collect)
+    .option('--all', 'stream every page')
+    .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
+}
+
+/** `--data`, `--file`, `--format`, `--raw`, `--strict`. */
+export function addRecordInputOptions(command: Command): Command {
+  return command
+    .option('--data <json>', 'the record (or a JSON array of records)')
+    .option('--file <path>', 'records from a file: json, ndjson or csv (- for stdin)')
+    .addOption(new Option('--format <format>', 'input format when the extension does not say').choices(['json', 'ndjson', 'csv']))
+    .option('--raw', 'keep csv cells as strings')
+    .option('--strict', 'stop at the first bad input row instead of skipping it');
+}
+
+/** `--batch-size`, `--concurrency`, `--rejects`, `--checkpoint` for runs through a bulk endpoint. */
+export function addBulkOptions(command: Command): Command {
+  return command
+    .option('--batch-size <n>', 'records or ids per bulk request (default 500)', wholeNumber(1))
+    .option('--concurrency <n>', 'bulk requests in flight (default 4)', wholeNumber(1))
+    .option('--rejects <file>', 'write failed records here, each with its error')
+    .option('--checkpoint <file>', 'record finished batches here; a re-run resumes');
+}
+
+/** `--ids 1,2,3`, `--ids-file F|-`, `--id-field`, next to positional ids. */
+export function addIdOptions(command: Command): Command {
+  return command
+    .option('--ids <list>', 'comma-separated ids')
+    .option('--ids-file <file>', 'ids from a file, one a line, or a column of json/ndjson/csv (- for stdin)')
+    .option('--id-field <name>', 'the id column in --ids-file (default id)');
+}
+
+/** `-y/--yes`, `--dry-run` on destructive commands. */
+export function addSafetyOptions(command: Command): Command {
+  return command.option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)').option('--dry-run', 'show what would change, change nothing');
+}
+
+/** Adds an "Examples:" section to a command's help. */
+export function examples(command: Command, ...lines: string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+}

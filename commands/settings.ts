@@ -1,0 +1,8 @@
+/** `pla settings` (alias `set`): system financial settings (spec 4.2). */
+import { Command } from 'commander';
+import { addRecordVerbs } from './record-verbs.js';
+
+export function createSettingsCommand(): Command {
+  const tree = new Command('settings').alias('set').description('system financial settings');
+  return addRecordVerbs(tree, 'settings', ['setting', 'settings']);
+}

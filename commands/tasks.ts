@@ -1,0 +1,34 @@
+/** `pla tasks`: mass inter-company transfer tasks (spec 4.3). */
+import { Command } from 'commander';
+import { lazy } from '../src/cli/lazy-action.js';
+import { addIdOptions, addPagingOptions, examples } from './options.js';
+import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
+import { wholeNumber } from '../src/cli/global-options.js';
+
+const NOUN = ['task', 'tasks'] as const;
+const load = () => import('../src/cli/handlers/tasks.js');
+
+export function createTasksCommand(): Command {
+  const tree = new Command('tasks').description('mass inter-company transfer tasks');
+  addRecordVerbs(tree, 'tasks', NOUN);
+
+  const search = tree
+    .command('search')
+    .description('search tasks with a filter (field equality, arrays = any of, {from,to} ranges)')
+    .option('--filter <json>', 'the filter object')
+    .option('--filter-file <file>', 'the filter from a file (- for stdin)');
+  addPagingOptions(search);
+  examples(search, `pla tasks search --filter '{"status": ["PENDING", "RUNNING"]}' --sort createdAt,desc`);
+  search.action(lazy(load, (h, inv) => h.search(inv)));
+
+  addIdVerb(tree, 'cancel', 'cancel tasks by id', idAction('tasks.cancel', 'Cancel', 'cancelled', NOUN), 'pla tasks cancel 12 13 --yes');
+
+  const watch = tree
+    .command('watch [ids...]')
+    .description('poll tasks until each one ends, then show their final status')
+    .option('--interval <seconds>', 'seconds between polls (default 2)', wholeNumber(1));
+  addIdOptions(watch);
+  examples(watch, 'pla tasks watch 12 13 --interval 5');
+  watch.action(lazy(load, (h, inv) => h.watch(inv)));
+  return tree;
+}

@@ -1,0 +1,108 @@
+/**
+ * What a handler works with: its options, the output settings, the connection and
+ * a client made on first use (and closed when the handler ends), and stderr for
+ * human-only lines. Loaded by handlers only, so it may import what they need.
+ */
+import type { PlaClient } from '../client/types.js';
+import type { ConfigStore, Connection } from '../config/types.js';
+import type { OutputFormat, OutputOptions } from '../io/output/index.js';
+import type { GlobalOptions } from './global-options.js';
+import type { Invocation } from './lazy-action.js';
+
+declare const __PLA_VERSION__: string;
+
+export interface CommandContext {
+  /** The command's options merged with the global ones. */
+  readonly opts: GlobalOptions & Record<string, unknown>;
+  readonly args: unknown[];
+  readonly signal: AbortSignal;
+  readonly output: OutputOptions;
+  /** True when stderr is a terminal: spinners, progress and footers only then. */
+  readonly interactive: boolean;
+  /** A human-only line on stderr (confirmations, summaries); silent with -q. */
+  note(line: string): void;
+  config(): Promise<ConfigStore>;
+  connection(): Promise<Connection>;
+  client(): Promise<PlaClient>;
+}
+
+function defaultFormat(opts: GlobalOptions): OutputFormat {
+  return opts.output ?? (process.stdout.isTTY ? 'table' : 'json');
+}
+
+/** A config stand-in with nothing stored, for when flags and PLA_* variables decide everything. */
+const NOTHING_STORED: ConfigStore = {
+  path: '',
+  currentEnv: () => 'local',
+  use() {},
+  get: () => ({}),
+  setKey() {},
+  setUrl() {},
+  list: () => ({}),
+};
+
+/**
+ * The client needs only the base URL and key. When flags or PLA_* variables give
+ * both, the config file cannot change them (they outrank it), so it is not read:
+ * loading conf would cost a fifth of a `get`'s start-up.
+ */
+async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Promise<Connection> {
+  const baseUrl = opts.baseUrl || process.env.PLA_BASE_URL;
+  const apiKey = opts.apiKey || process.env.PLA_API_KEY;
+  if (!baseUrl || !apiKey) return ctx.connection();
+  const { resolveConnection } = await import('../config/resolve-connection.js');
+  return resolveConnection({ env: opts.env || process.env.PLA_ENV || 'local', baseUrl, apiKey }, NOTHING_STORED);
+}
+
+/**
+ * Runs `body` with a context for `invocation`, closing the client afterwards so no
+ * keep-alive socket holds the process open.
+ */
+export async function withContext(invocation: Invocation, body: (ctx: CommandContext) => Promise<void>): Promise<void> {
+  const opts = invocation.opts as GlobalOptions & Record<string, unknown>;
+  const color = opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
+  let configStore: Promise<ConfigStore> | undefined;
+  let connection: Promise<Connection> | undefined;
+  let client: PlaClient | undefined;
+
+  const ctx: CommandContext = {
+    opts,
+    args: invocation.args,
+    signal: invocation.signal,
+    output: { format: defaultFormat(opts), fields: opts.fields, quiet: opts.quiet === true, color, stdout: process.stdout },
+    interactive: process.stderr.isTTY === true,
+    note(line) {
+      if (!opts.quiet) process.stderr.write(`${line}\n`);
+    },
+    config() {
+      configStore ??= import('../config/index.js').then((m) => m.openConfig());
+      return configStore;
+    },
+    connection() {
+      connection ??= (async () => {
+        const { resolveConnection } = await import('../config/index.js');
+        return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, await ctx.config());
+      })();
+      return connection;
+    },
+    async client() {
+      if (client) return client;
+      const [{ createClient }, conn] = await Promise.all([import('../client/index.js'), connectionForClient(opts, ctx)]);
+      client = createClient({
+        baseUrl: conn.baseUrl,
+        apiKey: conn.apiKey,
+        retries: opts.retries,
+        timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+        trace: opts.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+        userAgent: `pla/${__PLA_VERSION__}`,
+        signal: invocation.signal,
+      });
+      return client;
+    },
+  };
+  try {
+    await body(ctx);
+  } finally {
+    await client?.close();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Global options (docs/commands.md): declared on the program, recognised before or
+ * after the subcommand, read by handlers through `optsWithGlobals()`.
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+/** The global options as commander hands them over. */
+export interface GlobalOptions {
+  env?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  output?: 'table' | 'json' | 'ndjson' | 'csv';
+  fields?: string[];
+  quiet?: boolean;
+  retries?: number;
+  timeout?: number;
+  verbose?: boolean;
+  /** false with --no-color. */
+  color: boolean;
+}
+
+/** Parses a whole number ≥ `min` for an option (commander reports the error, exit 2). */
+export function wholeNumber(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
+    return n;
+  };
+}
+
+/** Parses a positive number of seconds. */
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of seconds > 0');
+  return n;
+}
+
+/** `a,b,c` → ['a','b','c']. */
+export function commaList(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option('-e, --env <name>', 'environment: local, development, qa, production or one you added (env PLA_ENV)')
+    .option('--base-url <url>', "override the environment's base URL (env PLA_BASE_URL)")
+    .option('--api-key <key>', 'override the API key; visible in the process list (env PLA_API_KEY)')
+    .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(['table', 'json', 'ndjson', 'csv']))
+    .option('--fields <a,b,c>', 'fields/columns to show', commaList)
+    .option('-q, --quiet', 'print ids only, one per line')
+    .option('--retries <n>', 'retries after the first attempt on 429/5xx/network errors (default 3)', wholeNumber(0))
+    .option('--timeout <seconds>', 'per attempt (default 30)', seconds)
+    .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR=1)');
+}

@@ -1,0 +1,36 @@
+/** `pla api METHOD PATH`: a raw call for what the commands do not cover; envelope kept. */
+import { UsageError } from '../../errors.js';
+import { renderRecord, renderRows } from '../../io/output/index.js';
+import { withContext } from '../context.js';
+import type { Invocation } from '../lazy-action.js';
+import { readJsonArg } from './json-arg.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+function queryOf(pairs: string[]): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new UsageError(`--query takes key=value, got ${pair}`);
+    query[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return query;
+}
+
+export function call(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const method = String(ctx.args[0]).toUpperCase();
+    if (!METHODS.includes(method)) throw new UsageError(`unknown method ${method}`, { hint: `use one of ${METHODS.join(', ')}` });
+    const path = String(ctx.args[1]);
+    if (!path.startsWith('/')) throw new UsageError('the path starts with / and is relative to the base URL, e.g. /api/topics/portfolio');
+    const { data, file, query } = ctx.opts as { data?: string; file?: string; query?: string[] };
+    const result = await (await ctx.client()).raw(method, path, {
+      body: await readJsonArg({ inline: data, file, name: '--data' }),
+      query: queryOf(query ?? []),
+      signal: ctx.signal,
+    });
+    if (Array.isArray(result.data)) return renderRows(result.data, ctx.output);
+    if (result.data !== undefined && result.data !== null && result.data !== '') return renderRecord(result.data, ctx.output);
+    ctx.note(`${result.status} (no body)`);
+  });
+}

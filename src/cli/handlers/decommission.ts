@@ -1,0 +1,74 @@
+/**
+ * `determinations decommission --modified-before DATE | --before-now`: the two
+ * date-based decommissions, with confirmation and a `--dry-run` that lists the
+ * records the cut-off would catch.
+ */
+import { UsageError } from '../../errors.js';
+import { expandPath, operation } from '../../contract/operations.js';
+import { renderRows } from '../../io/output/index.js';
+import { type CommandContext, withContext } from '../context.js';
+import type { Invocation } from '../lazy-action.js';
+import { present } from './present.js';
+import { confirmDestructive } from './safety.js';
+
+/** Fields a record may carry its last modification in (the local server's, then the spec's). */
+const MODIFIED_FIELDS = ['updatedAt', 'lastModifiedDate', 'modifiedDate', 'modifiedAt'];
+
+/** A date (its midnight UTC) or a date-time, as ISO 8601. */
+export function parseCutoff(text: string): string {
+  const value = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
+  const time = Date.parse(value);
+  if (Number.isNaN(time) || !/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    throw new UsageError(`not a date or date-time: ${text}`, { hint: 'use 2024-01-31 (midnight UTC) or 2024-01-31T12:00:00Z' });
+  }
+  return new Date(time).toISOString();
+}
+
+function modifiedAt(record: Record<string, unknown>): number | undefined {
+  for (const field of MODIFIED_FIELDS) {
+    const value = record[field];
+    if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return Date.parse(value);
+  }
+  return undefined;
+}
+
+async function dryRun(ctx: CommandContext, cutoff: string, request: string): Promise<void> {
+  const client = await ctx.client();
+  const limit = Date.parse(cutoff);
+  const caught: Record<string, unknown>[] = [];
+  let dated = 0;
+  for await (const page of client.pages('determinations.list', { paging: { size: 100 }, signal: ctx.signal })) {
+    for (const record of page.items) {
+      const at = modifiedAt(record);
+      if (at === undefined) continue;
+      dated += 1;
+      if (at < limit) caught.push(record);
+    }
+  }
+  const { env } = await ctx.connection();
+  if (dated === 0) {
+    ctx.note(`dry run: the records carry no modification date; would call ${request} on ${env}; nothing was changed`);
+    return;
+  }
+  await renderRows(caught, ctx.output);
+  ctx.note(`dry run: would decommission ${caught.length} determination(s) modified before ${cutoff} on ${env} (${request}); nothing was changed`);
+}
+
+export function decommissionByDate(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const { modifiedBefore, beforeNow } = ctx.opts as { modifiedBefore?: string; beforeNow?: boolean };
+    if (modifiedBefore && beforeNow) throw new UsageError('pass --modified-before or --before-now, not both');
+    if (Array.isArray(ctx.args[0]) && ctx.args[0].length > 0) throw new UsageError('pass ids or a date cut-off, not both');
+    const cutoff = beforeNow ? new Date().toISOString() : parseCutoff(modifiedBefore ?? '');
+    const operationId = beforeNow ? 'determinations.decommissionBeforeNow' : 'determinations.decommissionModifiedBefore';
+    const params: Record<string, string> = beforeNow ? {} : { modified_before: cutoff };
+    const op = operation(operationId);
+    const request = `${op.method} ${expandPath(op, params)}`;
+
+    if (ctx.opts.dryRun) return dryRun(ctx, cutoff, request);
+    await confirmDestructive(ctx, `Decommission every determination modified before ${cutoff}`);
+    const result = await (await ctx.client()).call(operationId, { params, signal: ctx.signal });
+    await present(ctx, operationId, result, 'decommissioned');
+    if (Array.isArray(result.data)) ctx.note(`decommissioned ${result.data.length} determination(s)`);
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Verbs that act on ids: delete, remove, decommission, cancel, mark read. One id
+ * uses the single endpoint; several use the bulk endpoint through the bulk runner,
+ * or one call each where the service has no bulk endpoint. Destructive verbs
+ * confirm first and support `--dry-run`.
+ */
+import type { PlaClient } from '../../client/types.js';
+import { NotFoundError } from '../../errors.js';
+import { expandPath, operation } from '../../contract/operations.js';
+import { renderRows } from '../../io/output/index.js';
+import { type CommandContext, withContext } from '../context.js';
+import type { Invocation } from '../lazy-action.js';
+import { runBulkCommand } from './bulk.js';
+import { collectIds, idItems } from './ids.js';
+import { forEachItem } from './per-item.js';
+import { present } from './present.js';
+import { confirmDestructive, counted } from './safety.js';
+
+export interface IdActionSpec {
+  /** Operation taking one `{id}`. */
+  single: string;
+  /** Operation taking an array of ids, when the service has one. */
+  bulk?: string;
+  /** Operation that reads one record, for `--dry-run`. */
+  lookup?: string;
+  /** Imperative, for the prompt: "Delete". */
+  verb: string;
+  /** Past tense, for the confirmation line: "deleted". */
+  done: string;
+  noun: readonly [string, string];
+}
+
+/** What `--dry-run` shows: each record as it is now, or the call that would be made. */
+async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: number[]): Promise<void> {
+  const single = operation(spec.single);
+  const rows: Record<string, unknown>[] = new Array(ids.length);
+  await forEachItem(
+    ids.map((id, index) => ({ id, index })),
+    ({ id }) => `id ${id}`,
+    async ({ id, index }) => {
+      const request = `${single.method} ${expandPath(single, { id })}`;
+      if (!spec.lookup) {
+        rows[index] = { id, request };
+        return;
+      }
+      try {
+        const { data } = await client.call(spec.lookup, { params: { id }, signal: ctx.signal });
+        rows[index] = { ...(data as Record<string, unknown>), id };
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        rows[index] = { id, note: 'not found' };
+      }
+    },
+    { signal: ctx.signal, onError: () => {} },
+  );
+  await renderRows(rows, ctx.output);
+  const { env } = await ctx.connection();
+  const via = ids.length > 1 && spec.bulk ? ` (${operation(spec.bulk).method} ${operation(spec.bulk).path})` : '';
+  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}; nothing was changed`);
+}
+
+export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const ids = await collectIds(ctx, ctx.args[0]);
+    const destructive = operation(spec.single).destructive;
+    if (destructive && ctx.opts.dryRun) return dryRun(ctx, await ctx.client(), spec, ids);
+    if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
+    const client = await ctx.client();
+
+    const only = ids.length === 1 ? ids[0] : undefined;
+    if (only !== undefined) {
+      const result = await client.call(spec.single, { params: { id: only }, signal: ctx.signal });
+      return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
+    }
+    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, idItems(ids));
+
+    let succeeded = 0;
+    await forEachItem(
+      ids,
+      (id) => `${spec.noun[0]} ${id}`,
+      async (id) => {
+        await client.call(spec.single, { params: { id }, signal: ctx.signal });
+        succeeded += 1;
+      },
+      { signal: ctx.signal, onError: (label, error) => process.stderr.write(`${label}: ${(error as Error).message}\n`) },
+    ).finally(() => ctx.note(`${spec.done} ${counted(succeeded, spec.noun)}`));
+  });
+}

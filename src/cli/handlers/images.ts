@@ -1,0 +1,50 @@
+/** `images upload <file>`: streams the file with its ImageDto, prints where the image lives. */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { renderRecord } from '../../io/output/index.js';
+import { withContext } from '../context.js';
+import type { Invocation } from '../lazy-action.js';
+import { readJsonObject } from './json-arg.js';
+
+/** Media types of the image files people upload; anything else is sent as bytes. */
+const MEDIA_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.bmp': 'image/bmp',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+};
+
+export function upload(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const path = String(ctx.args[0]);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
+    const { name, service, type } = ctx.opts as { name?: string; service?: string; type?: string };
+    const contentType = MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    const image = {
+      name: name ?? basename(path),
+      type: type ?? contentType,
+      ...(service ? { service } : {}),
+      ...(await readJsonObject({ inline: ctx.opts.image as string | undefined, name: '--image' })),
+    };
+    const result = await (await ctx.client()).call('images.upload', {
+      upload: { file: createReadStream(path), fileName: basename(path), contentType, image },
+      signal: ctx.signal,
+    });
+    const header = result.headers.location;
+    const location = Array.isArray(header) ? header[0] : header;
+    const id = location ? Number(/\/(\d+)\/?$/.exec(location)?.[1]) : Number.NaN;
+    if (!location) {
+      ctx.note(`uploaded ${basename(path)} (the service named no location)`);
+      return;
+    }
+    await renderRecord({ ...(Number.isNaN(id) ? {} : { id }), location, name: image.name }, ctx.output);
+  });
+}

@@ -1,0 +1,45 @@
+/** Notification verbs beyond the shared ones: the count variants and `clear`. */
+import { UsageError } from '../../errors.js';
+import { withContext } from '../context.js';
+import type { Invocation } from '../lazy-action.js';
+import { listPaged } from './paged.js';
+import { present } from './present.js';
+import { confirmDestructive } from './safety.js';
+
+/** `count <user> [--unread | --by-type | --mobile]`: one of the three count endpoints. */
+export function count(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const user = String(ctx.args[0]);
+    const { unread, byType, mobile } = ctx.opts as { unread?: boolean; byType?: boolean; mobile?: boolean };
+    if ([unread, byType, mobile].filter(Boolean).length > 1) throw new UsageError('pick one of --unread, --by-type, --mobile');
+    const [operationId, call] = byType
+      ? ['notifications.countByType', { params: { username: user } }]
+      : mobile
+        ? ['notifications.countMobile', { params: { userName: user } }]
+        : ['notifications.count', { params: { userName: user }, query: unread ? { unread: true } : {} }];
+    await present(ctx, operationId, await (await ctx.client()).call(operationId, { ...call, signal: ctx.signal }), 'done');
+  });
+}
+
+/** `list <user> [--mobile]`. */
+export function list(invocation: Invocation): Promise<void> {
+  return withContext(invocation, (ctx) =>
+    listPaged(ctx, ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: String(ctx.args[0]) } }),
+  );
+}
+
+/** `clear <user>`: deletes every notification of a user, after confirmation. */
+export function clear(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const user = String(ctx.args[0]);
+    if (ctx.opts.dryRun) {
+      await listPaged(ctx, 'notifications.list', { params: { userName: user } });
+      const { env } = await ctx.connection();
+      ctx.note(`dry run: would delete every notification of ${user} on ${env} (DELETE /api/notifications/${encodeURIComponent(user)}/all); nothing was changed`);
+      return;
+    }
+    await confirmDestructive(ctx, `Delete every notification of ${user}`);
+    const result = await (await ctx.client()).call('notifications.deleteAll', { params: { userName: user }, signal: ctx.signal });
+    await present(ctx, 'notifications.deleteAll', result, `deleted every notification of ${user}`);
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Paged reads (list, search, notification lists): one page with a footer on a
+ * terminal, or with `--all` / `--max-items` every page streamed row by row.
+ */
+import type { CallOptions, PageRequest } from '../../client/types.js';
+import { asRow } from '../../io/output/fields.js';
+import { createRowWriter } from '../../io/output/index.js';
+import { startSpinner } from '../../io/output/spinner.js';
+import type { CommandContext } from '../context.js';
+
+function pagingOf(ctx: CommandContext): PageRequest {
+  const { page, size, sort } = ctx.opts as { page?: number; size?: number; sort?: string[] };
+  return { page, size, sort: sort && sort.length > 0 ? sort : undefined };
+}
+
+export async function listPaged(ctx: CommandContext, operationId: string, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
+  const client = await ctx.client();
+  const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
+  const maxItems = ctx.opts.maxItems as number | undefined;
+  const writer = await createRowWriter(ctx.output);
+
+  if (ctx.opts.all || maxItems !== undefined) {
+    for await (const page of client.pages(operationId, { ...options, maxItems })) {
+      for (const item of page.items) await writer.write(asRow(item));
+    }
+    await writer.end();
+    return;
+  }
+
+  const spinner = await startSpinner('loading…', ctx.interactive);
+  const page = await client.page(operationId, options).finally(() => spinner.stop());
+  for (const item of page.items) await writer.write(asRow(item));
+  await writer.end();
+  if (ctx.interactive && !ctx.output.quiet) {
+    const of = page.totalPages === undefined ? '' : ` of ${page.totalPages}`;
+    const total = page.totalElements === undefined ? `${page.items.length} shown` : `${page.totalElements} records`;
+    const more = page.last ? '' : `; --page ${page.number + 1} for more, --all for everything`;
+    process.stderr.write(`page ${page.number}${of}, ${total}${more}\n`);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Shows an operation's result the way its response kind calls for: one record,
+ * rows, a count map, or, when there is no body, a short confirmation on stderr.
+ */
+import type { CallResult } from '../../client/types.js';
+import { operation } from '../../contract/operations.js';
+import { renderCountMap, renderRecord, renderRows } from '../../io/output/index.js';
+import type { CommandContext } from '../context.js';
+
+export async function present(ctx: CommandContext, operationId: string, result: CallResult, done: string): Promise<void> {
+  const { data } = result;
+  switch (operation(operationId).response) {
+    case 'single':
+    case 'schema':
+      if (data === null || data === undefined) break;
+      return renderRecord(data, ctx.output);
+    case 'list':
+    case 'array':
+      if (!Array.isArray(data)) break;
+      return renderRows(data, ctx.output);
+    case 'count-map':
+      return renderCountMap((data ?? {}) as Record<string, unknown>, ctx.output);
+    default:
+      break;
+  }
+  ctx.note(result.message ? `${done} (${result.message})` : done);
+}

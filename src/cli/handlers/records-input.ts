@@ -1,0 +1,40 @@
+/** Records from `--data JSON` or `--file F|-`, and whether there is one or several. */
+import type { SourceItem } from '../../io/input/types.js';
+import { UsageError } from '../../errors.js';
+import type { CommandContext } from '../context.js';
+
+type RecordItem = SourceItem<Record<string, unknown>>;
+
+/** Either the only record, or a stream of all of them (the first two already read). */
+export type RecordInput = { single: Record<string, unknown> } | { many: AsyncIterable<RecordItem> };
+
+/** Reads the records, stopping after the second so a big file still streams. */
+export async function readRecordInput(ctx: CommandContext): Promise<RecordInput> {
+  const { data, file } = ctx.opts as { data?: string; file?: string };
+  if (data === undefined && file === undefined) {
+    throw new UsageError('no records given', { hint: 'pass --data \'{"field": "value"}\' or --file records.json (- for stdin)' });
+  }
+  if (data !== undefined && file !== undefined) throw new UsageError('pass either --data or --file, not both');
+  const { readRecords } = await import('../../io/input/index.js');
+  const records = readRecords(
+    { data, file },
+    {
+      format: ctx.opts.format as 'json' | 'ndjson' | 'csv' | undefined,
+      raw: ctx.opts.raw === true,
+      strict: ctx.opts.strict === true,
+      onBadRow: (row) => process.stderr.write(`skipped line ${row.line}: ${row.message}\n`),
+    },
+  );
+  const iterator = records[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) throw new UsageError('the input holds no records');
+  const second = await iterator.next();
+  if (second.done) return { single: first.value.value };
+  return {
+    many: (async function* () {
+      yield first.value;
+      yield second.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    })(),
+  };
+}

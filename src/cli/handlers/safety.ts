@@ -1,0 +1,29 @@
+/**
+ * Confirmation before destructive calls: a prompt on a terminal (typing the
+ * environment's name on production), `--yes` in scripts, refusal otherwise.
+ */
+import { UsageError } from '../../errors.js';
+import type { CommandContext } from '../context.js';
+
+/** Asks "<question> on <env>?"; throws when refused or when no terminal can answer. */
+export async function confirmDestructive(ctx: CommandContext, question: string): Promise<void> {
+  if (ctx.opts.yes) return;
+  if (!process.stdin.isTTY) {
+    throw new UsageError(`refusing to go ahead without confirmation (${question.toLowerCase()}): stdin is not a terminal`, {
+      hint: 'pass --yes to confirm, or --dry-run to see what would change',
+    });
+  }
+  const { env } = await ctx.connection();
+  const prompt = await import('../../io/prompt.js');
+  const streams = { input: process.stdin, output: process.stderr, signal: ctx.signal };
+  const confirmed =
+    env === 'production'
+      ? await prompt.confirmByTyping(`${question} on ${env}?`, env, streams)
+      : await prompt.confirm(`${question} on ${env}?`, streams);
+  if (!confirmed) throw new UsageError('not confirmed; nothing was changed');
+}
+
+/** "3 determinations", "1 determination". */
+export function counted(n: number, noun: readonly [string, string]): string {
+  return `${n} ${n === 1 ? noun[0] : noun[1]}`;
+}

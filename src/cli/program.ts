@@ -1,0 +1,109 @@
+/**
+ * The commander program: global options, the command trees, `help [command]`
+ * (including `help exit-codes`), `openapi`. Building it imports only commander and
+ * the plain-data contract table; every action loads its handler when it runs.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from '../../commands/index.js';
+import { UsageError } from '../errors.js';
+import { addGlobalOptions } from './global-options.js';
+import { exitCodesText } from './help-exit-codes.js';
+import { lazy } from './lazy-action.js';
+
+declare const __PLA_VERSION__: string;
+
+/** Applies settings every command in the tree needs (trees are built apart and added). */
+function configureTree(command: Command): void {
+  command.exitOverride();
+  command.configureOutput({ outputError: (text, write) => write(text) });
+  // A verb's help lists -o, --fields and the rest too: they apply everywhere.
+  command.configureHelp({ showGlobalOptions: true });
+  for (const sub of command.commands) configureTree(sub);
+}
+
+/** Finds a command by its path of names or aliases (`determinations get`). */
+function findCommand(root: Command, names: string[]): Command | undefined {
+  let current: Command | undefined = root;
+  for (const name of names) {
+    current = current.commands.find((c: Command) => c.name() === name || c.aliases().includes(name));
+    if (!current) return undefined;
+  }
+  return current;
+}
+
+function addHelpCommand(program: Command): void {
+  program.helpCommand(false);
+  program
+    .command('help [command...]')
+    .description('show help for a command, or `pla help exit-codes`')
+    .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes')
+    .action((names: string[]) => {
+      if (names.length === 1 && names[0] === 'exit-codes') {
+        process.stdout.write(exitCodesText());
+        return;
+      }
+      const target = findCommand(program, names);
+      if (!target) throw new UsageError(`unknown command: ${names.join(' ')}`, { hint: 'run `pla --help` for the list of commands' });
+      target.outputHelp();
+    });
+}
+
+/**
+ * The first word of the command line that is not a global option or its value:
+ * the command tree to build. A wrong guess only means every tree gets built.
+ */
+function commandWord(program: Command, argv: readonly string[]): string | undefined {
+  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]));
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1];
+    if (arg === '--help' || arg === '-h') return undefined; // the program's own help, whatever follows
+    if (!arg.startsWith('-')) return arg;
+    if (takesValue.has(arg)) i++;
+  }
+  return undefined;
+}
+
+/** Builds the program; with `argv`, only the command tree it names (start-up time). */
+export function createProgram(argv?: readonly string[]): Command {
+  const program = new Command('pla')
+    .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
+    .version(__PLA_VERSION__, '-V, --version')
+    .showSuggestionAfterError();
+  addGlobalOptions(program);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  pla config set-url https://pla.example.com --env qa
+  pla -e qa determinations list --size 20
+  pla det decommission 7 8 9 --yes
+  pla server start --port 4010
+
+Exit codes: pla help exit-codes`,
+  );
+  program.hook('preAction', () => {
+    if (program.getOptionValueSource('apiKey') === 'cli') {
+      process.stderr.write('warning: --api-key is visible in the process list; prefer `pla config set-key` or PLA_API_KEY\n');
+    }
+  });
+  const word = argv ? commandWord(program, argv) : undefined;
+  // `pla` and `pla --help` show only the trees' names: no need to declare their verbs.
+  const topHelp = argv !== undefined && word === undefined && (argv.length === 2 || argv.includes('--help') || argv.includes('-h'));
+  registerCommands(program, word, topHelp);
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document derived from the contract')
+    .addHelpText('after', '\nExample:\n  pla openapi > openapi.json')
+    .action(lazy(() => import('./handlers/openapi.js'), (h, inv) => h.printOpenApi(inv)));
+  addHelpCommand(program);
+  configureTree(program);
+  return program;
+}
+
+/** Exit code for commander's own exits: help and version are success, the rest usage errors. */
+export function commanderExitCode(error: CommanderError): number {
+  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
+}
+
+export { CommanderError };

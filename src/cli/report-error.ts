@@ -1,0 +1,32 @@
+import { ApiError, PlaError } from '../errors.js';
+
+/** Replaces every occurrence of a secret with its masked form. */
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(`••••${secret.slice(-4)}`);
+  return out;
+}
+
+/**
+ * The one place a failure becomes text: `error: <message>`, then a hint line when
+ * there is one, and with `--verbose` the full problem body (or the stack of an
+ * unexpected error). Known keys are masked in case a message echoes one.
+ */
+export function formatError(error: unknown, options: { verbose: boolean; secrets: readonly string[] }): string {
+  const lines: string[] = [];
+  if (error instanceof PlaError) {
+    lines.push(`error: ${error.message}`);
+    if (error.hint) lines.push(`hint: ${error.hint}`);
+    const detail = error instanceof ApiError ? (error.problem ?? error.detail) : error.detail;
+    if (options.verbose && detail !== undefined) {
+      lines.push(typeof detail === 'string' ? detail : JSON.stringify(detail, null, 2));
+    }
+    if (options.verbose && error.cause instanceof Error) lines.push(`cause: ${error.cause.message}`);
+  } else if (error instanceof Error) {
+    lines.push(`error: ${error.message}`);
+    lines.push(options.verbose ? (error.stack ?? '') : 'hint: this looks like a bug; run again with --verbose and report it');
+  } else {
+    lines.push(`error: ${String(error)}`);
+  }
+  return `${redact(lines.filter(Boolean).join('\n'), options.secrets)}\n`;
+}

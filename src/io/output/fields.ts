@@ -1,0 +1,30 @@
+import type { Row } from './types.js';
+
+/** Reads a dotted path (`page.size`) out of a record. */
+export function fieldValue(row: Row, field: string): unknown {
+  if (field in row) return row[field];
+  let value: unknown = row;
+  for (const part of field.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Row)[part];
+  }
+  return value;
+}
+
+/** Keeps only the named fields, in their order; without fields the row is unchanged. */
+export function pickFields(row: Row, fields: string[] | undefined): Row {
+  if (!fields || fields.length === 0) return row;
+  return Object.fromEntries(fields.map((f) => [f, fieldValue(row, f)]));
+}
+
+/** A cell for flat formats (table, csv): nested values as compact JSON, nothing for null. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Non-objects (a list of ids, strings) become one-column rows so every format can show them. */
+export function asRow(value: unknown): Row {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : { value };
+}

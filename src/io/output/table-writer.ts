@@ -1,0 +1,42 @@
+import Table from 'cli-table3';
+import { cellText, fieldValue } from './fields.js';
+import type { OutputOptions, Row, RowWriter } from './types.js';
+import { writeOut } from './write-out.js';
+
+/** Longest cell shown; the rest is cut with an ellipsis (use -o json for everything). */
+const MAX_CELL = 48;
+
+function truncate(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+}
+
+function newTable(options: OutputOptions, head?: string[]): Table.Table {
+  const style = options.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
+  return new Table(head ? { head, style } : { style });
+}
+
+/** Rows as a grid. Columns: `--fields`, else every key in order of first appearance. */
+export function createTableWriter(options: OutputOptions): RowWriter {
+  const rows: Row[] = [];
+  return {
+    async write(row: Row) {
+      rows.push(row);
+    },
+    async end() {
+      if (rows.length === 0) return;
+      const columns = options.fields ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      const table = newTable(options, columns);
+      for (const row of rows) table.push(columns.map((c) => truncate(cellText(fieldValue(row, c)))));
+      await writeOut(options.stdout, `${table.toString()}\n`);
+    },
+  };
+}
+
+/** One record (or a count map) as a two-column key/value grid. */
+export async function writeKeyValueTable(record: Row, options: OutputOptions): Promise<void> {
+  const keys = options.fields ?? Object.keys(record);
+  const table = newTable(options);
+  for (const key of keys) table.push({ [key]: truncate(cellText(fieldValue(record, key))) });
+  await writeOut(options.stdout, `${table.toString()}\n`);
+}

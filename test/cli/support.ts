@@ -1,0 +1,115 @@
+/**
+ * Runs the built CLI (`node bin/pla.js`) as a user would, against a fake server
+ * that answers every operation of the contract with a plausible body, with a
+ * temporary config folder.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type Result } from 'execa';
+import { OPERATIONS } from '../../src/contract/operations.js';
+import type { Operation } from '../../src/contract/types.js';
+import { type FakeReply, type FakeServer, type LoggedRequest, startFakeServer } from '../support/fake-server.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/pla.js', import.meta.url));
+export const TEST_KEY = 'test-key-abcdef0123456789';
+
+/** A record as the fake service returns it. */
+export const RECORD = { id: 7, name: 'alpha', status: 'ACTIVE', updatedAt: '2024-01-10T00:00:00.000Z', tags: { a: 1 } };
+
+function templateRegex(op: Operation): RegExp {
+  return new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`);
+}
+
+/** The operation a request is for: literal paths win over templates (`/bulk` over `/{id}`). */
+export function operationFor(req: Pick<LoggedRequest, 'method' | 'path'>): Operation | undefined {
+  return OPERATIONS.filter((op) => op.method === req.method && templateRegex(op).test(req.path)).sort(
+    (a, b) => a.pathParams.length - b.pathParams.length,
+  )[0];
+}
+
+/** A body of the operation's response kind, with its success status. */
+export function replyFor(op: Operation): FakeReply {
+  const envelope = (data: unknown) => ({ success: true, message: 'ok', data });
+  const bodies: Record<Operation['response'], unknown> = {
+    single: envelope(RECORD),
+    list: envelope([RECORD, { ...RECORD, id: 8, name: 'beta' }]),
+    void: envelope(null),
+    page: { content: [RECORD, { ...RECORD, id: 8, name: 'beta' }], page: { size: 2, number: 0, totalElements: 2, totalPages: 1 } },
+    'notification-page': {
+      content: [{ id: 101, title: 'Lease renewed', read: false, forUserId: 'ana' }],
+      totalPages: 1,
+      totalElements: 1,
+      numberOfElements: 1,
+      size: 10,
+      number: 0,
+      first: true,
+      last: true,
+      empty: false,
+    },
+    'count-map': { count: 3 },
+    array: [{ id: 11, title: 'made' }],
+    schema: { fields: [{ name: 'name', type: 'string' }] },
+    none: undefined,
+  };
+  const headers = op.id === 'images.upload' ? { location: '/api/images/55' } : undefined;
+  return { status: op.status, body: bodies[op.response], headers };
+}
+
+/** A fake service answering every contract operation (404 problem for anything else). */
+export function startContractServer(): Promise<FakeServer> {
+  return startFakeServer([
+    {
+      path: /.*/,
+      reply: (req) => {
+        const op = operationFor(req);
+        return op ? replyFor(op) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
+      },
+    },
+  ]);
+}
+
+export interface CliRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  server?: FakeServer;
+  configDir: string;
+  /** Text fed to stdin (stdin is a pipe, never a terminal). */
+  input?: string;
+  env?: Record<string, string>;
+}
+
+/** Runs `pla args…`; never throws on a non-zero exit. */
+export async function pla(args: string[], options: RunOptions): Promise<CliRun> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: options.configDir,
+    PLA_CONFIG_DIR: options.configDir,
+    NO_COLOR: '1',
+    ...(options.server ? { PLA_BASE_URL: options.server.url, PLA_API_KEY: TEST_KEY } : {}),
+    ...options.env,
+  };
+  const result: Result = await execa('node', [BIN, ...args], { env, extendEnv: false, reject: false, stripFinalNewline: false, input: options.input ?? '' });
+  return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** A temporary folder, removed by the returned function. */
+export async function tempDir(prefix = 'pla-cli-test-'): Promise<{ path: string; remove: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Runs `work` on every item with at most `limit` at once (CLI processes are not free). */
+export async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
