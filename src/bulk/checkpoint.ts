@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import type { SourceItem } from '../io/input/types.js';
+
+/** What a checkpoint file holds. */
+export interface CheckpointData {
+  version: 1;
+  operationId: string;
+  batchSize: number;
+  /** Hash of the first batch's records: the same input gives the same batches. */
+  fingerprint?: string;
+  /**
+   * Every finished batch (succeeded, or its failures written to the rejects file).
+   * A set, not a high-water mark: with concurrency, batches finish out of order.
+   */
+  finished: number[];
+}
+
+/** Fingerprint of an input: a hash of its first batch (works for stdin too, where there is no file to stat). */
+export function fingerprintOf(items: SourceItem[]): string {
+  const hash = createHash('sha256');
+  for (const item of items) hash.update(JSON.stringify(item.value) ?? '').update('\n');
+  return hash.digest('hex');
+}
+
+/**
+ * The resume record of a bulk run. Written after every finished batch, atomically
+ * (a temporary file renamed over the old one), so a run stopped at any moment —
+ * Ctrl-C, a crash, a kill — leaves a readable checkpoint. Writes are chained so two
+ * batches finishing together never interleave, and coalesced when they pile up.
+ */
+export class Checkpoint {
+  private readonly finished: Set<number>;
+  private fingerprint: string | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private dirty = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly data: CheckpointData,
+  ) {
+    this.finished = new Set(data.finished);
+    this.fingerprint = data.fingerprint;
+  }
+
+  /** Loads the checkpoint at `path`, or starts a new one; refuses one from a different run. */
+  static async open(path: string, run: { operationId: string; batchSize: number }): Promise<Checkpoint> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read checkpoint ${path}: ${(error as Error).message}`);
+      return new Checkpoint(path, { version: 1, ...run, finished: [] });
+    }
+    let data: CheckpointData;
+    try {
+      data = JSON.parse(text) as CheckpointData;
+    } catch {
+      throw new UsageError(`checkpoint ${path} is not a checkpoint file (not JSON)`, { hint: 'remove it to start over' });
+    }
+    if (data.version !== 1 || !Array.isArray(data.finished)) throw new UsageError(`checkpoint ${path} is not a checkpoint file`, { hint: 'remove it to start over' });
+    if (data.operationId !== run.operationId) {
+      throw new UsageError(`checkpoint ${path} belongs to a ${data.operationId} run, not ${run.operationId}`, { hint: 'use another --checkpoint file, or remove it to start over' });
+    }
+    if (data.batchSize !== run.batchSize) {
+      throw new UsageError(`checkpoint ${path} was written with --batch-size ${data.batchSize}, not ${run.batchSize}`, { hint: `re-run with --batch-size ${data.batchSize}` });
+    }
+    return new Checkpoint(path, data);
+  }
+
+  /** Whether an earlier run already finished some batches. */
+  get resumed(): boolean {
+    return this.data.finished.length > 0;
+  }
+
+  /** Checks the input is the one the checkpoint was written for (first batch only). */
+  verify(fingerprint: string): void {
+    if (this.fingerprint !== undefined && this.fingerprint !== fingerprint) {
+      throw new UsageError(`checkpoint ${this.path} was written for different input (its first records differ)`, {
+        hint: 'resume with the same input, or remove the checkpoint to start over',
+      });
+    }
+    this.fingerprint = fingerprint;
+  }
+
+  has(index: number): boolean {
+    return this.finished.has(index);
+  }
+
+  /** Records a finished batch and saves; resolves once it is on disk. */
+  markFinished(index: number): Promise<void> {
+    this.finished.add(index);
+    return this.save();
+  }
+
+  /** Saves the current state; resolves once it (or a later state) is on disk. */
+  save(): Promise<void> {
+    this.dirty = true;
+    this.chain = this.chain.then(() => (this.dirty ? this.write() : undefined));
+    return this.chain;
+  }
+
+  /** Removes the checkpoint once the run has gone through the whole input. */
+  async remove(): Promise<void> {
+    await this.chain;
+    await rm(this.path, { force: true });
+  }
+
+  private async write(): Promise<void> {
+    this.dirty = false;
+    const data: CheckpointData = {
+      ...this.data,
+      fingerprint: this.fingerprint,
+      finished: [...this.finished].sort((a, b) => a - b),
+    };
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(data)}\n`);
+    await rename(temporary, this.path);
+  }
+}

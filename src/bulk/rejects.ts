@@ -1,0 +1,111 @@
+import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { ERROR_FIELD } from '../io/input/record.js';
+import type { InputFormat } from '../io/input/types.js';
+
+/** One input item the service refused, with what it said. */
+export interface Reject {
+  value: unknown;
+  error: string;
+}
+
+/** A rejected item as a row: the record plus `_error`; a bare id becomes `{ id, _error }`. */
+function toRow(reject: Reject): Record<string, unknown> {
+  const fields = typeof reject.value === 'object' && reject.value !== null ? reject.value : { id: reject.value };
+  return { ...fields, [ERROR_FIELD]: reject.error };
+}
+
+/** Cells that would read back as a number or boolean are quoted, so they read back as text. */
+const LOOKS_TYPED = /^(?:true|false|-?\d[\d.eE+-]*)$/;
+
+async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean): Promise<string> {
+  const { stringify } = await import('csv-stringify/sync');
+  return stringify(rows, {
+    columns,
+    header,
+    cast: {
+      boolean: (value) => String(value),
+      string: (value) => (LOOKS_TYPED.test(value) || value === '' ? { value, quoted: true } : value),
+    },
+  });
+}
+
+/**
+ * The rejects file: refused records in the input's format, each with the service's
+ * error beside it (`_error` field or column), ready to fix and feed back. Nothing
+ * is created until the first reject; batches are written as they finish, in turn.
+ * When resuming from a checkpoint the earlier run's rejects are kept and added to.
+ */
+export class RejectsFile {
+  private started = false;
+  private columns: string[] | undefined;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    readonly format: InputFormat,
+  ) {}
+
+  /** Starts a fresh file (an earlier run's rejects are gone) or continues an earlier one. */
+  async open(resume: boolean): Promise<void> {
+    if (!resume) return rm(this.path, { force: true });
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch {
+      return;
+    }
+    if (text.trim() === '') return;
+    this.started = true;
+    if (this.format === 'json') {
+      // Reopen the array: cut its closing bracket so elements can be appended.
+      const body = text.trimEnd().replace(/\]$/, '').trimEnd();
+      await truncate(this.path, Buffer.byteLength(body));
+      this.started = !body.endsWith('[');
+      if (!this.started) await rm(this.path, { force: true });
+    } else if (this.format === 'csv') {
+      const { parse } = await import('csv-parse/sync');
+      this.columns = (parse(text.split('\n', 1)[0] ?? '', { bom: true }) as string[][])[0];
+    }
+  }
+
+  /** Appends the rejects of one batch. */
+  write(rejects: Reject[]): Promise<void> {
+    if (rejects.length === 0) return this.chain;
+    this.chain = this.chain.then(() => this.append(rejects.map(toRow)));
+    return this.chain;
+  }
+
+  /** Finishes the file (closes the json array); resolves once everything is written. */
+  async close(): Promise<void> {
+    await this.chain;
+    if (this.format === 'json' && this.started) await appendFile(this.path, '\n]\n');
+  }
+
+  /** Whether the file holds any rejects (from this run or a resumed one). */
+  get written(): boolean {
+    return this.started;
+  }
+
+  private async append(rows: Array<Record<string, unknown>>): Promise<void> {
+    const first = !this.started;
+    this.started = true;
+    switch (this.format) {
+      case 'ndjson':
+        return appendFile(this.path, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      case 'json': {
+        const elements = rows.map((row) => `  ${JSON.stringify(row)}`).join(',\n');
+        return first ? writeFile(this.path, `[\n${elements}`) : appendFile(this.path, `,\n${elements}`);
+      }
+      case 'csv': {
+        if (!this.columns) {
+          // Columns come from the first rejects: a csv input's records all share its header.
+          const names = new Set<string>();
+          for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD) names.add(key);
+          this.columns = [...names, ERROR_FIELD];
+          return writeFile(this.path, await csvLines(rows, this.columns, true));
+        }
+        return appendFile(this.path, await csvLines(rows, this.columns, false));
+      }
+    }
+  }
+}

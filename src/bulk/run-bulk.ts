@@ -1,0 +1,123 @@
+import { operation } from '../contract/operations.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { formatFromPath } from '../io/input/format.js';
+import type { SourceItem } from '../io/input/types.js';
+import type { InputStats } from '../io/input/bad-rows.js';
+import { toBatches, type Batch } from './batches.js';
+import { Checkpoint, fingerprintOf } from './checkpoint.js';
+import { count } from './format-numbers.js';
+import { TaskPool } from './pool.js';
+import { ProgressBar } from './progress.js';
+import { RejectsFile } from './rejects.js';
+import { sendWithSplit } from './split.js';
+import type { BulkOptions, BulkSummary } from './types.js';
+
+function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${String(value)}`);
+  return n;
+}
+
+/** A record carrying an id updates, one without creates (how the summary splits upserts). */
+function hasId(item: SourceItem): boolean {
+  const value = item.value as { id?: unknown } | null;
+  return typeof value === 'object' && value !== null && value.id !== undefined && value.id !== null;
+}
+
+/** Bad input rows the reader skipped, when the items come from `readRecords`/`readIds`. */
+function badRowsOf(items: AsyncIterable<SourceItem>): number {
+  const stats = (items as { stats?: InputStats }).stats;
+  return stats?.badRows ?? 0;
+}
+
+/**
+ * Runs a bulk operation over a stream of records or ids: cuts it into batches,
+ * sends up to `concurrency` at once, splits refused batches to find the bad items
+ * (written to `rejectsPath` with their errors), records finished batches in
+ * `checkpointPath` so a re-run skips them, and draws progress on a terminal.
+ *
+ * Partial failure is not an error here: the summary says how many failed and the
+ * caller decides (see `partialFailure`). Errors that are not about the items
+ * (auth, network, 5xx after retries) stop the run: batches in flight finish, the
+ * checkpoint is written, and the first such error is thrown. Once `signal` aborts,
+ * no new batch starts; in-flight ones finish, the checkpoint is written, and
+ * `InterruptedError` is thrown (its `detail` is the summary so far).
+ */
+export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
+  const op = operation(options.operationId);
+  if (op.body?.kind !== 'records' && op.body?.kind !== 'ids') throw new Error(`${op.id} is not a bulk operation`);
+  const batchSize = positiveInteger(options.batchSize, 500, '--batch-size');
+  const concurrency = positiveInteger(options.concurrency, 4, '--concurrency');
+  const started = performance.now();
+
+  const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }) : undefined;
+  const rejectsFormat = options.rejectsFormat ?? (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? 'ndjson';
+  const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
+  await rejects?.open(checkpoint?.resumed ?? false);
+  const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;
+
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, batches: 0, elapsedMs: 0, interrupted: false };
+  let fatal: { error: unknown } | undefined;
+  const stopping = () => fatal !== undefined || options.signal?.aborted === true;
+  const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
+
+  const runBatch = async (batch: Batch): Promise<void> => {
+    try {
+      const { accepted, rejected } = await sendWithSplit(options.client, op.id, batch.items);
+      // The rejects are on disk before the checkpoint says the batch is done.
+      if (rejected.length > 0) await rejects?.write(rejected);
+      await checkpoint?.markFinished(batch.index);
+      summary.succeeded += accepted.length;
+      if (op.body?.kind === 'records') {
+        const updated = accepted.filter(hasId).length;
+        summary.updated += updated;
+        summary.created += accepted.length - updated;
+      }
+      summary.failed += rejected.length;
+      summary.batches += 1;
+      tick();
+    } catch (error) {
+      fatal ??= { error };
+    }
+  };
+
+  const pool = new TaskPool(concurrency);
+  try {
+    for await (const batch of toBatches(options.items, batchSize)) {
+      if (stopping()) break;
+      if (batch.index === 0) checkpoint?.verify(fingerprintOf(batch.items));
+      if (checkpoint?.has(batch.index)) {
+        summary.skipped += batch.items.length;
+        tick();
+        continue;
+      }
+      await pool.whenFree();
+      if (stopping()) break;
+      pool.start(() => runBatch(batch));
+    }
+  } finally {
+    // However the loop ended (done, stopped, bad input), let in-flight batches land.
+    await pool.drain();
+    await checkpoint?.save();
+    await rejects?.close();
+    bar?.finish();
+  }
+
+  summary.skipped += badRowsOf(options.items);
+  summary.elapsedMs = Math.round(performance.now() - started);
+  if (rejects?.written) summary.rejectsPath = rejects.path;
+  // A client sharing the abort signal cancels its requests in flight: that is the
+  // interrupt itself, reported below with the summary, not a failure of its own.
+  const interrupted = options.signal?.aborted === true;
+  if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) throw fatal.error;
+  if (interrupted) {
+    summary.interrupted = true;
+    throw new InterruptedError(`interrupted after ${count(summary.batches)} batches (${count(summary.succeeded + summary.failed)} items) this run`, {
+      detail: summary,
+      hint: checkpoint ? `re-run the same command with --checkpoint ${checkpoint.path} to resume` : 'use --checkpoint <file> to be able to resume a run',
+    });
+  }
+  // The whole input went through: a later run with this checkpoint would skip everything.
+  await checkpoint?.remove();
+  return summary;
+}

@@ -1,0 +1,42 @@
+import { NotFoundError, RejectedError } from '../errors.js';
+import type { PlaClient } from '../client/types.js';
+import type { SourceItem } from '../io/input/types.js';
+import type { Reject } from './rejects.js';
+
+/**
+ * Whether the service refused the items themselves (so a smaller batch may pass),
+ * rather than the request as such. 415 (wrong media type) is about the request:
+ * splitting would only send the same mistake many times.
+ */
+export function isRecordRejection(error: unknown): boolean {
+  return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
+}
+
+export interface SendResult {
+  accepted: SourceItem[];
+  rejected: Array<Reject & { line: number }>;
+}
+
+/**
+ * Sends items through a bulk operation. Bulk requests are all-or-nothing, so when
+ * the service refuses a batch it is split in halves and each half sent again,
+ * down to single items: the items that still fail alone are the bad ones, found in
+ * about (bad items × log2 batch size) requests. Any other error (auth, network,
+ * 5xx after the client's retries) is not about the items and is thrown.
+ */
+export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
+  try {
+    await client.call(operationId, { body: items.map((item) => item.value) });
+    return { accepted: items, rejected: [] };
+  } catch (error) {
+    if (!isRecordRejection(error)) throw error;
+    if (items.length === 1) {
+      const [item] = items as [SourceItem];
+      return { accepted: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
+    }
+  }
+  const middle = Math.ceil(items.length / 2);
+  const first = await sendWithSplit(client, operationId, items.slice(0, middle));
+  const second = await sendWithSplit(client, operationId, items.slice(middle));
+  return { accepted: [...first.accepted, ...second.accepted], rejected: [...first.rejected, ...second.rejected] };
+}

@@ -1,0 +1,41 @@
+import { PartialFailureError } from '../errors.js';
+import { count, duration } from './format-numbers.js';
+import type { BulkSummary } from './types.js';
+
+const PAST_TENSE: Record<string, string> = {
+  upsert: 'upserted',
+  create: 'created',
+  update: 'updated',
+  delete: 'deleted',
+  remove: 'removed',
+  decommission: 'decommissioned',
+  cancel: 'cancelled',
+};
+
+/** `determinations.upsertBulk` → "upserted". */
+function verbOf(operationId: string): string {
+  const verb = (operationId.split('.')[1] ?? operationId).replace(/Bulk$/, '');
+  return PAST_TENSE[verb] ?? `${verb} ok`;
+}
+
+/**
+ * One human line: `upserted 9,998 (created 9,000, updated 998), failed 2,
+ * skipped 0 in 1.2 s — rejects: rejects.ndjson`.
+ */
+export function formatSummary(summary: BulkSummary): string {
+  const verb = verbOf(summary.operationId);
+  const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : '';
+  const line = `${verb} ${count(summary.succeeded)}${split}, failed ${count(summary.failed)}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
+  const notes = [summary.interrupted ? 'interrupted' : '', summary.rejectsPath ? `rejects: ${summary.rejectsPath}` : ''].filter(Boolean);
+  return notes.length > 0 ? `${line} — ${notes.join(', ')}` : line;
+}
+
+/** The error for a run where some items failed (exit 9), or `undefined` when none did. */
+export function partialFailure(summary: BulkSummary): PartialFailureError | undefined {
+  if (summary.failed === 0) return undefined;
+  const where = summary.rejectsPath ? `: see ${summary.rejectsPath}` : '';
+  return new PartialFailureError(`${count(summary.failed)} of ${count(summary.failed + summary.succeeded)} failed${where}`, {
+    detail: summary,
+    hint: summary.rejectsPath ? `fix the records in ${summary.rejectsPath} and feed it back with --file (the _error column is ignored)` : 'use --rejects <file> to keep the failed records with their errors',
+  });
+}

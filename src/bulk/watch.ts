@@ -1,0 +1,78 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PlaClient } from '../client/types.js';
+import { InterruptedError } from '../errors.js';
+import { TaskPool } from './pool.js';
+
+/** Where a watched task ended up (or stands, if the watch was cut short). */
+export interface WatchedTask {
+  id: number;
+  status: string;
+  /** COMPLETED, FAILED or CANCELLED; any other status (even an unknown one) is not done. */
+  done: boolean;
+  /** Done and COMPLETED. */
+  ok: boolean;
+}
+
+export interface WatchOptions {
+  /** Pause between polls of a task (default 2 000 ms). */
+  intervalMs?: number;
+  /** Stops the watch (Ctrl-C): throws `InterruptedError`. */
+  signal?: AbortSignal;
+  /** A spinner is drawn on `stream` only when `isTTY`. */
+  progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
+}
+
+const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+const POLLS_AT_ONCE = 4;
+
+function statusOf(data: unknown): string {
+  const status = typeof data === 'object' && data !== null ? (data as { status?: unknown }).status : undefined;
+  return typeof status === 'string' ? status : 'UNKNOWN';
+}
+
+/**
+ * Polls `tasks.get` for each id until every task is COMPLETED, FAILED or
+ * CANCELLED, and returns where each ended, in the order given. Errors from the
+ * service (an unknown id, auth, network after retries) are thrown.
+ */
+export async function watchTasks(client: PlaClient, ids: number[], options: WatchOptions = {}): Promise<WatchedTask[]> {
+  const tasks = new Map<number, WatchedTask>(ids.map((id) => [id, { id, status: 'UNKNOWN', done: false, ok: false }]));
+  const spinner = options.progress?.isTTY ? (await import('ora')).default({ stream: options.progress.stream, text: 'watching tasks' }).start() : undefined;
+  const interrupted = () => new InterruptedError(`stopped watching; ${[...tasks.values()].filter((t) => !t.done).length} tasks not finished yet`);
+  try {
+    for (;;) {
+      const pending = [...tasks.values()].filter((task) => !task.done);
+      const pool = new TaskPool(POLLS_AT_ONCE);
+      let failure: { error: unknown } | undefined;
+      for (const task of pending) {
+        await pool.whenFree();
+        pool.start(async () => {
+          try {
+            const { data } = await client.call('tasks.get', { params: { id: task.id } });
+            task.status = statusOf(data);
+            task.done = FINAL.has(task.status.toUpperCase());
+            task.ok = task.status.toUpperCase() === 'COMPLETED';
+          } catch (error) {
+            failure ??= { error };
+          }
+        });
+      }
+      await pool.drain();
+      if (failure) throw failure.error;
+      const left = [...tasks.values()].filter((task) => !task.done);
+      if (spinner) spinner.text = `${ids.length - left.length}/${ids.length} tasks finished${left[0] ? ` — ${left[0].id}: ${left[0].status}` : ''}`;
+      if (left.length === 0) break;
+      if (options.signal?.aborted) throw interrupted();
+      try {
+        await sleep(options.intervalMs ?? 2000, undefined, options.signal ? { signal: options.signal } : {});
+      } catch {
+        throw interrupted();
+      }
+    }
+    spinner?.succeed(`${ids.length} tasks finished`);
+  } catch (error) {
+    spinner?.fail();
+    throw error;
+  }
+  return ids.map((id) => tasks.get(id) as WatchedTask);
+}

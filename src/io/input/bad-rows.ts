@@ -1,0 +1,21 @@
+import { InputError } from '../../errors.js';
+import type { BadRow, ReadOptions } from './types.js';
+
+/** Counters a reader keeps while it streams; the bulk runner folds them into its summary. */
+export interface InputStats {
+  /** Items yielded so far. */
+  items: number;
+  /** Bad rows skipped so far (always 0 in strict mode: the first one throws). */
+  badRows: number;
+}
+
+/** Reports one bad row: throws `InputError` in strict mode, else counts it and tells `onBadRow`. */
+export type BadRowHandler = (row: BadRow) => void;
+
+export function createBadRowHandler(options: ReadOptions, stats: InputStats): BadRowHandler {
+  return (row) => {
+    if (options.strict) throw new InputError(row.message, row.line);
+    stats.badRows += 1;
+    options.onBadRow?.(row);
+  };
+}

@@ -1,0 +1,56 @@
+import { UsageError } from '../../errors.js';
+import { createBadRowHandler, type InputStats } from './bad-rows.js';
+import { sniffFormat } from './format.js';
+import { isRecord, jsonType } from './record.js';
+import { counted, type CountedSource } from './records.js';
+import type { IdReadOptions } from './types.js';
+import { readFileValues, type ValueFormat } from './values.js';
+
+/** A positive integer id from a number or its decimal text; `undefined` if it is not one. */
+export function parseId(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** An id file whose first value starts with a digit is plain text, one id a line. */
+function sniffIdFormat(head: string): ValueFormat {
+  return /^\uFEFF?\s*\d/.test(head) ? 'lines' : sniffFormat(head);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? jsonType(value));
+}
+
+/**
+ * Streams ids from positional arguments, `--ids 1,2,3` and `--ids-file F|-` (in
+ * that order). An ids file is one id a line, or json/ndjson/csv whose `idField`
+ * (default `id`) holds the id; a json array may also hold bare ids. Ids must be
+ * positive integers: a bad one typed on the command line is a `UsageError`, a bad
+ * one in a file is a bad row with its line (skipped, or `InputError` with `strict`).
+ */
+export function readIds(source: { ids?: string[]; idsOption?: string; idsFile?: string }, options: IdReadOptions = {}): CountedSource<number> {
+  const stats: InputStats = { items: 0, badRows: 0 };
+  const badRow = createBadRowHandler(options, stats);
+  const field = options.idField ?? 'id';
+  return counted(stats, async function* () {
+    const typed = [...(source.ids ?? []), ...(source.idsOption ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')];
+    for (const [index, text] of typed.entries()) {
+      const id = parseId(text);
+      if (id === undefined) throw new UsageError(`'${text}' is not an id: ids are positive integers`);
+      stats.items += 1;
+      yield { value: id, line: index + 1 };
+    }
+    if (source.idsFile === undefined) return;
+    for await (const { value, line } of readFileValues(source.idsFile, options, badRow, sniffIdFormat)) {
+      const candidate = isRecord(value) ? value[field] : value;
+      const id = parseId(candidate);
+      if (id === undefined) {
+        const what = isRecord(value) && candidate === undefined ? `no '${field}' field` : `${describe(candidate)} is not an id (a positive integer)`;
+        badRow({ line, message: what, raw: JSON.stringify(value) ?? '' });
+        continue;
+      }
+      stats.items += 1;
+      yield { value: id, line };
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import { Readable } from 'node:stream';
+import { InputError } from '../../errors.js';
+import type { BadRowHandler } from './bad-rows.js';
+import { readCsvRecords } from './csv-reader.js';
+import { formatFromPath, sniffFormat } from './format.js';
+import { readJsonValues } from './json-reader.js';
+import { readLines } from './lines.js';
+import { readNdjsonValues } from './ndjson-reader.js';
+import { openInput, peek } from './source.js';
+import type { InputFormat, ReadOptions, SourceItem } from './types.js';
+
+/** The formats a file can be read as; `lines` is plain text, one value a line (id files). */
+export type ValueFormat = InputFormat | 'lines';
+
+/**
+ * Streams the values of `--file F` (`-` = stdin) in the format named by
+ * `options.format`, else by the extension, else sniffed from the first bytes.
+ */
+export async function* readFileValues(
+  file: string,
+  options: ReadOptions,
+  badRow: BadRowHandler,
+  sniff: (head: string) => ValueFormat = sniffFormat,
+): AsyncGenerator<SourceItem<unknown>> {
+  let stream = await openInput(file);
+  let format: ValueFormat | undefined = options.format ?? (file === '-' ? undefined : formatFromPath(file));
+  if (format === undefined) {
+    const peeked = await peek(stream);
+    stream = peeked.stream;
+    format = sniff(peeked.head);
+  }
+  try {
+    switch (format) {
+      case 'json':
+        yield* readJsonValues(stream);
+        break;
+      case 'ndjson':
+        yield* readNdjsonValues(stream, badRow);
+        break;
+      case 'csv':
+        yield* readCsvRecords(stream, options, badRow);
+        break;
+      case 'lines':
+        for await (const { text, line } of readLines(stream)) yield { value: text, line };
+        break;
+    }
+  } finally {
+    // Stop reading a file (or stdin) the consumer walked away from.
+    if (stream !== process.stdin) stream.destroy();
+  }
+}
+
+/** Where in `--data` JSON.parse gave up, as a 1-based line, when its message says. */
+function lineOfPosition(data: string, message: string): number | undefined {
+  const match = /position (\d+)/.exec(message);
+  if (!match) return undefined;
+  return data.slice(0, Number(match[1])).split('\n').length;
+}
+
+/** Streams the values of `--data JSON` (an object, or an array of them). */
+export async function* readDataValues(data: string): AsyncGenerator<SourceItem<unknown>> {
+  try {
+    JSON.parse(data);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new InputError(`--data is not valid JSON: ${message}`, lineOfPosition(data, message), { cause: error });
+  }
+  yield* readJsonValues(Readable.from([Buffer.from(data)]));
+}

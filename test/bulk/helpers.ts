@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '../../src/client/index.js';
+import type { PlaClient } from '../../src/client/types.js';
+import { expandPath, operation } from '../../src/contract/operations.js';
+import type { SourceItem } from '../../src/io/input/types.js';
+import type { FakeReply, LoggedRequest } from '../support/fake-server.js';
+
+export const UPSERT = 'determinations.upsertBulk';
+export const UPSERT_PATH = expandPath(operation(UPSERT));
+
+/** Records `{ ref: 'r0' … }` as input items on lines 1…n. */
+export function records(n: number, extra: (i: number) => Record<string, unknown> = () => ({})): Array<SourceItem<Record<string, unknown>>> {
+  return Array.from({ length: n }, (_, i) => ({ value: { ref: `r${i}`, ...extra(i) }, line: i + 1 }));
+}
+
+export async function* stream<T>(items: Array<SourceItem<T>>): AsyncGenerator<SourceItem<T>> {
+  yield* items;
+}
+
+export function bodyOf(request: LoggedRequest): Array<Record<string, unknown>> {
+  return request.body as Array<Record<string, unknown>>;
+}
+
+export function refsOf(request: LoggedRequest): string[] {
+  return bodyOf(request).map((record) => String(record.ref));
+}
+
+/** A bulk upsert the way the local server answers it: all-or-nothing, refusing a batch holding a `bad: true` record. */
+export function allOrNothing(request: LoggedRequest): FakeReply {
+  const batch = bodyOf(request);
+  const bad = batch.findIndex((record) => record.bad === true);
+  if (bad === -1) return { status: 200, body: { success: true, message: 'ok', data: batch.map((r, i) => ({ id: i + 1, ...r })) } };
+  return {
+    status: 400,
+    headers: { 'content-type': 'application/problem+json' },
+    body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'invalid records', errors: [{ path: `/${bad}/bad`, message: 'must not be bad' }] },
+  };
+}
+
+/** Refs accepted by the server: bodies of the requests it answered 200. */
+export function acceptedRefs(requests: LoggedRequest[], answeredOk: Set<LoggedRequest>): string[] {
+  return requests.filter((r) => answeredOk.has(r)).flatMap(refsOf);
+}
+
+export function client(url: string): PlaClient {
+  return createClient({ baseUrl: url, apiKey: 'test-key-0000-1234', retries: 0 });
+}
+
+export async function tempDir(): Promise<{ dir: string; path(name: string): string; cleanup(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'pla-bulk-'));
+  return { dir, path: (name) => join(dir, name), cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

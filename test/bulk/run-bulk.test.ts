@@ -1,0 +1,266 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatSummary, partialFailure, runBulk } from '../../src/bulk/index.js';
+import { expandPath, operation } from '../../src/contract/operations.js';
+import { AuthError, InterruptedError, PartialFailureError, ServerError, UsageError } from '../../src/errors.js';
+import { readIds, readRecords } from '../../src/io/input/index.js';
+import { startFakeServer, type FakeServer, type LoggedRequest } from '../support/fake-server.js';
+import { allOrNothing, client, records, refsOf, stream, tempDir, UPSERT, UPSERT_PATH } from './helpers.js';
+
+let server: FakeServer;
+let temp: Awaited<ReturnType<typeof tempDir>>;
+/** Requests the route answered 200, i.e. batches the "service" applied. */
+const applied = new Set<LoggedRequest>();
+
+function serve(answer: (request: LoggedRequest) => ReturnType<typeof allOrNothing> | Promise<ReturnType<typeof allOrNothing>>): void {
+  server.setRoutes([
+    {
+      method: 'PUT',
+      path: UPSERT_PATH,
+      reply: async (request) => {
+        const reply = await answer(request);
+        if ((reply.status ?? 200) === 200) applied.add(request);
+        return reply;
+      },
+    },
+  ]);
+}
+
+const appliedRefs = () => server.requests.filter((r) => applied.has(r)).flatMap(refsOf);
+
+beforeAll(async () => {
+  server = await startFakeServer();
+  temp = await tempDir();
+});
+afterAll(async () => {
+  await server.close();
+  await temp.cleanup();
+});
+afterEach(() => {
+  server.requests.length = 0;
+  applied.clear();
+});
+
+describe('batches and concurrency', () => {
+  it('sends every record once, in batches of batchSize', async () => {
+    serve(allOrNothing);
+    const input = records(23, (i) => (i % 2 === 0 ? { id: 100 + i } : {}));
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 2 });
+    expect(server.requests.map((r) => refsOf(r).length).sort()).toEqual([3, 5, 5, 5, 5]);
+    expect(appliedRefs().sort()).toEqual(input.map((i) => i.value.ref).sort());
+    expect(summary).toMatchObject({ succeeded: 23, created: 11, updated: 12, failed: 0, skipped: 0, batches: 5, interrupted: false });
+    expect(summary.rejectsPath).toBeUndefined();
+  });
+
+  it('keeps `concurrency` batches in flight, and no more', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let releaseFirst: () => void = () => {};
+    const secondArrived = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    serve(async (request) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      // The first batch waits for a second one to arrive: only a runner that really
+      // runs two at once gets past this without the fallback.
+      if (inFlight === 2) releaseFirst();
+      await Promise.race([secondArrived, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      inFlight -= 1;
+      return allOrNothing(request);
+    });
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(40)), batchSize: 5, concurrency: 2 });
+    expect(most).toBe(2);
+    expect(server.requests).toHaveLength(8);
+  });
+
+  it('draws progress (done/total, rate) on a terminal only', async () => {
+    serve(allOrNothing);
+    const drawn: string[] = [];
+    const terminal = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        drawn.push(chunk.toString());
+        done();
+      },
+    });
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, total: 23, progress: { stream: terminal, isTTY: true } });
+    expect(drawn.join('')).toMatch(/\r\x1b\[2K\[=*\s*\] \d+% \d+\/23 {2}[\d,]+\/s/);
+
+    drawn.length = 0;
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, progress: { stream: terminal, isTTY: false } });
+    expect(drawn).toEqual([]);
+  });
+
+  it('refuses a batch size or concurrency that is not a positive integer', async () => {
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(1)), batchSize: 0 })).rejects.toBeInstanceOf(UsageError);
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(1)), concurrency: 1.5 })).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('refused batches are split to find the bad records', () => {
+  it('writes exactly the failed records, with the service error, to an ndjson rejects file', async () => {
+    serve(allOrNothing);
+    const bad = new Set([3, 4, 17]);
+    const input = records(20, (i) => (bad.has(i) ? { bad: true } : {}));
+    const rejectsPath = temp.path('rejects.ndjson');
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 8, concurrency: 3, rejectsPath });
+    expect(summary).toMatchObject({ succeeded: 17, failed: 3, rejectsPath });
+    expect(appliedRefs().sort()).toEqual(input.filter((_, i) => !bad.has(i)).map((i) => i.value.ref).sort());
+    const rejects = (await readFile(rejectsPath, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rejects.map((r) => r.ref).sort()).toEqual(['r17', 'r3', 'r4']);
+    for (const reject of rejects) {
+      expect(reject.bad).toBe(true);
+      expect(reject._error).toMatch(/^400 .*must not be bad/);
+    }
+    expect(formatSummary(summary)).toMatch(/^upserted 17 \(created 17, updated 0\), failed 3, skipped 0 in \d+\.\d s — rejects: .*rejects\.ndjson$/);
+    const partial = partialFailure(summary);
+    expect(partial).toBeInstanceOf(PartialFailureError);
+    expect(partial?.exitCode).toBe(9);
+  });
+
+  it('writes csv rejects with an _error column that a re-read drops, giving the records back', async () => {
+    serve(allOrNothing);
+    const input = await writeFile(temp.path('in.csv'), 'ref,amount,bad,code\na,1,false,007\nb,2,true,"12"\nc,3,false,x\nd,,true,y\n').then(() => temp.path('in.csv'));
+    const rejectsPath = temp.path('rejects.csv');
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: readRecords({ file: input }), batchSize: 4, rejectsPath });
+    expect(summary).toMatchObject({ succeeded: 2, failed: 2 });
+    const text = await readFile(rejectsPath, 'utf8');
+    expect(text.split('\n')[0]).toBe('ref,amount,bad,code,_error');
+    const again: Array<Record<string, unknown>> = [];
+    for await (const item of readRecords({ file: rejectsPath })) again.push(JSON.parse(JSON.stringify(item.value)) as Record<string, unknown>);
+    expect(again).toEqual([
+      { ref: 'b', amount: 2, bad: true, code: '12' },
+      { ref: 'd', bad: true, code: 'y' },
+    ]);
+  });
+
+  it('writes json rejects as a json array', async () => {
+    serve(allOrNothing);
+    const rejectsPath = temp.path('rejects.json');
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(6, (i) => (i % 2 ? { bad: true } : {}))), batchSize: 2, rejectsPath });
+    const rejects = JSON.parse(await readFile(rejectsPath, 'utf8')) as Array<Record<string, unknown>>;
+    expect(rejects.map((r) => r.ref).sort()).toEqual(['r1', 'r3', 'r5']);
+  });
+
+  it('splits id batches too: unknown or refused ids become rejects', async () => {
+    const cancelPath = expandPath(operation('tasks.cancelBulk'));
+    server.setRoutes([
+      {
+        method: 'POST',
+        path: cancelPath,
+        reply: (request) =>
+          (request.body as number[]).includes(13) ? { status: 409, body: { title: 'Conflict', status: 409, detail: 'task 13 is COMPLETED' } } : { status: 200 },
+      },
+    ]);
+    const rejectsPath = temp.path('ids-rejects.ndjson');
+    const summary = await runBulk({ client: client(server.url), operationId: 'tasks.cancelBulk', items: readIds({ idsOption: '10,11,12,13,14' }), batchSize: 5, rejectsPath });
+    expect(summary).toMatchObject({ succeeded: 4, failed: 1, created: 0, updated: 0 });
+    expect(JSON.parse((await readFile(rejectsPath, 'utf8')).trim())).toMatchObject({ id: 13, _error: expect.stringMatching(/409.*COMPLETED/) });
+    expect(formatSummary(summary)).toMatch(/^cancelled 4, failed 1, skipped 0 in /);
+  });
+
+  it('counts bad input rows the reader skipped as skipped', async () => {
+    serve(allOrNothing);
+    const file = temp.path('some-bad.ndjson');
+    await writeFile(file, '{"ref":"a"}\nnot json\n{"ref":"b"}\n');
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: readRecords({ file }, { onBadRow: () => {} }) });
+    expect(summary).toMatchObject({ succeeded: 2, skipped: 1 });
+  });
+});
+
+describe('errors that are not about the records stop the run', () => {
+  it('does not split on 401 and throws it', async () => {
+    serve(() => ({ status: 401, body: { title: 'Unauthorized', status: 401 } }));
+    const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(50)), batchSize: 5, concurrency: 2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    // Only the batches already started went out; none was split.
+    expect(server.requests.length).toBeLessThanOrEqual(2);
+    expect(server.requests.every((r) => refsOf(r).length === 5)).toBe(true);
+  });
+
+  it('writes the checkpoint before rethrowing, and the re-run sends the rest exactly once', async () => {
+    const checkpointPath = temp.path('stop.checkpoint.json');
+    const input = records(30);
+    serve((request) => (refsOf(request).includes('r12') ? { status: 503, body: { title: 'Service Unavailable', status: 503 } } : allOrNothing(request)));
+    const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, checkpointPath }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ operationId: UPSERT, batchSize: 5, finished: [0, 1] });
+
+    serve(allOrNothing);
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 3, checkpointPath });
+    expect(summary).toMatchObject({ succeeded: 20, skipped: 10 });
+    expect(appliedRefs().sort()).toEqual(input.map((i) => i.value.ref).sort());
+    // A finished run leaves no checkpoint behind: the next run starts afresh.
+    await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  for (const format of ['json', 'csv', 'ndjson'] as const) {
+    it(`keeps the first run's rejects when resuming (${format})`, async () => {
+      const checkpointPath = temp.path(`resume-${format}.checkpoint.json`);
+      const rejectsPath = temp.path(`resume-rejects.${format}`);
+      const input = records(25, (i) => (i === 1 || i === 17 ? { bad: true } : { bad: false }));
+      serve((request) => (refsOf(request).includes('r12') ? { status: 503 } : allOrNothing(request)));
+      const options = { operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, checkpointPath, rejectsPath };
+      await expect(runBulk({ client: client(server.url), ...options })).rejects.toBeInstanceOf(ServerError);
+      serve(allOrNothing);
+      const summary = await runBulk({ client: client(server.url), ...options, items: stream(input) });
+      expect(summary).toMatchObject({ failed: 1, skipped: 10, rejectsPath });
+      const again: unknown[] = [];
+      for await (const item of readRecords({ file: rejectsPath })) again.push(item.value);
+      expect(again).toEqual([
+        { ref: 'r1', bad: true },
+        { ref: 'r17', bad: true },
+      ]);
+    });
+  }
+
+  it('refuses a checkpoint written for other input or another batch size', async () => {
+    const checkpointPath = temp.path('other.checkpoint.json');
+    serve((request) => (refsOf(request).includes('r7') ? { status: 500 } : allOrNothing(request)));
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(10)), batchSize: 5, concurrency: 1, checkpointPath }).catch(() => {});
+    serve(allOrNothing);
+    const other = records(10, (i) => (i === 0 ? { changed: true } : {}));
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(other), batchSize: 5, checkpointPath })).rejects.toThrow(/different input/);
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(10)), batchSize: 4, checkpointPath })).rejects.toThrow(/--batch-size 5/);
+    await expect(runBulk({ client: client(server.url), operationId: 'settings.upsertBulk', items: stream(records(10)), batchSize: 5, checkpointPath })).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('interrupt', () => {
+  it('starts no new batch once aborted, lets in-flight ones finish, writes the checkpoint, throws InterruptedError', async () => {
+    const checkpointPath = temp.path('abort.checkpoint.json');
+    const rejectsPath = temp.path('abort-rejects.ndjson');
+    const input = records(40, (i) => (i === 2 || i === 33 ? { bad: true } : {}));
+    const controller = new AbortController();
+    serve((request) => {
+      // Ctrl-C arrives while the third and fourth batches are in flight.
+      if (refsOf(request).includes('r10')) controller.abort();
+      return allOrNothing(request);
+    });
+    const error = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(input),
+      batchSize: 5,
+      concurrency: 2,
+      checkpointPath,
+      rejectsPath,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).exitCode).toBe(130);
+    const checkpoint = JSON.parse(await readFile(checkpointPath, 'utf8')) as { finished: number[] };
+    const sentBatches = new Set(server.requests.map((r) => Math.floor(Number(refsOf(r)[0]?.slice(1)) / 5)));
+    expect(checkpoint.finished).toEqual([...sentBatches].sort((a, b) => a - b));
+    expect(checkpoint.finished.length).toBeLessThan(8);
+
+    serve(allOrNothing);
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 2, checkpointPath, rejectsPath });
+    expect(summary.skipped).toBe(checkpoint.finished.length * 5);
+    expect(appliedRefs().sort()).toEqual(input.filter((i) => i.value.bad !== true).map((i) => i.value.ref).sort());
+    // The rejects of both runs are in the file, once each.
+    const rejects = (await readFile(rejectsPath, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { ref: string }).ref);
+    expect(rejects.sort()).toEqual(['r2', 'r33']);
+  });
+});
