@@ -112,6 +112,18 @@ export class InterruptedError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.interrupted;
 }
 
+/**
+ * Thrown when the reader of stdout went away (`pla … | head`). Not a failure: the
+ * run stops quietly with exit 0, as `git log | head` does.
+ */
+export class OutputClosedError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.ok;
+
+  constructor() {
+    super('output closed by its reader');
+  }
+}
+
 /** Exit code for anything thrown: a `PlaError`'s own, else 1. */
 export function exitCodeOf(error: unknown): number {
   return error instanceof PlaError ? error.exitCode : EXIT_CODES.unexpected;

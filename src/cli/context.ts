@@ -21,9 +21,19 @@ export interface CommandContext {
   readonly interactive: boolean;
   /** A human-only line on stderr (confirmations, summaries); silent with -q. */
   note(line: string): void;
-  config(): Promise<ConfigStore>;
+  /**
+   * The stored configuration. Reading does not load conf (it costs more to import
+   * than node takes to start); `'write'` loads it for the setters.
+   */
+  config(mode?: 'read' | 'write'): Promise<ConfigStore>;
   connection(): Promise<Connection>;
-  client(): Promise<PlaClient>;
+  /**
+   * The client, made on first use. By default Ctrl-C aborts its requests in flight;
+   * `finishInFlight` leaves them to finish (bulk runs stop starting batches instead,
+   * so a batch the service may already have applied is never left out of the
+   * checkpoint and sent twice on resume).
+   */
+  client(options?: { finishInFlight?: boolean }): Promise<PlaClient>;
 }
 
 function defaultFormat(opts: GlobalOptions): OutputFormat {
@@ -61,9 +71,9 @@ async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Pr
 export async function withContext(invocation: Invocation, body: (ctx: CommandContext) => Promise<void>): Promise<void> {
   const opts = invocation.opts as GlobalOptions & Record<string, unknown>;
   const color = opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
-  let configStore: Promise<ConfigStore> | undefined;
+  const configStores: Partial<Record<'read' | 'write', Promise<ConfigStore>>> = {};
   let connection: Promise<Connection> | undefined;
-  let client: PlaClient | undefined;
+  const clients: Partial<Record<'abortable' | 'finishing', Promise<PlaClient>>> = {};
 
   const ctx: CommandContext = {
     opts,
@@ -74,9 +84,9 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
     note(line) {
       if (!opts.quiet) process.stderr.write(`${line}\n`);
     },
-    config() {
-      configStore ??= import('../config/index.js').then((m) => m.openConfig());
-      return configStore;
+    config(mode = 'read') {
+      configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read' }));
+      return configStores[mode];
     },
     connection() {
       connection ??= (async () => {
@@ -85,24 +95,28 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       })();
       return connection;
     },
-    async client() {
-      if (client) return client;
-      const [{ createClient }, conn] = await Promise.all([import('../client/index.js'), connectionForClient(opts, ctx)]);
-      client = createClient({
-        baseUrl: conn.baseUrl,
-        apiKey: conn.apiKey,
-        retries: opts.retries,
-        timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
-        trace: opts.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
-        userAgent: `pla/${__PLA_VERSION__}`,
-        signal: invocation.signal,
-      });
-      return client;
+    client(options = {}) {
+      const mode = options.finishInFlight ? 'finishing' : 'abortable';
+      clients[mode] ??= (async () => {
+        const [{ createClient }, conn] = await Promise.all([import('../client/index.js'), connectionForClient(opts, ctx)]);
+        return createClient({
+          baseUrl: conn.baseUrl,
+          apiKey: conn.apiKey,
+          env: conn.env,
+          retries: opts.retries,
+          timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+          trace: opts.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+          userAgent: `pla/${__PLA_VERSION__}`,
+          signal: mode === 'abortable' ? invocation.signal : undefined,
+        });
+      })();
+      return clients[mode];
     },
   };
   try {
     await body(ctx);
   } finally {
-    await client?.close();
+    // A client that failed to be made has nothing to close; its error already surfaced.
+    await Promise.all(Object.values(clients).map((client) => client.then((c) => c.close(), () => undefined)));
   }
 }

@@ -3,13 +3,24 @@
  * code: handlers throw, this prints one line (`report-error.ts`) and sets
  * `process.exitCode`; `process.exit` is called only on a second Ctrl-C.
  */
-import { EXIT_CODES, InterruptedError, exitCodeOf } from '../errors.js';
+import { signalEchoExpected } from '../config/signal-echo.js';
+import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import { interrupt, interruptSignal } from './interrupt.js';
 import { CommanderError, commanderExitCode, createProgram } from './program.js';
 import { formatError } from './report-error.js';
 
+/** Set on the first Ctrl-C when when-exit (loaded with conf) will send the signal once more. */
+let echoPending = false;
+
 function onSigint(): void {
-  if (interruptSignal.aborted) process.exit(EXIT_CODES.interrupted);
+  if (interruptSignal.aborted) {
+    if (echoPending) {
+      echoPending = false;
+      return;
+    }
+    process.exit(EXIT_CODES.interrupted);
+  }
+  echoPending = signalEchoExpected();
   process.stderr.write('\ninterrupted: finishing what is in flight (Ctrl-C again to quit now)\n');
   interrupt();
 }
@@ -26,10 +37,14 @@ function knownKeys(argv: string[]): string[] {
 /** Runs `pla` with `argv` (as `process.argv`). */
 export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', onSigint);
+  // A closed pipe surfaces as OutputClosedError from the writers; without a
+  // listener the stream's EPIPE 'error' event would crash the process instead.
+  process.stdout.on('error', () => {});
   try {
     await createProgram(argv).parseAsync(argv);
     if (interruptSignal.aborted) process.exitCode = EXIT_CODES.interrupted;
   } catch (error) {
+    if (error instanceof OutputClosedError) return;
     if (error instanceof CommanderError) {
       process.exitCode = commanderExitCode(error);
       return;

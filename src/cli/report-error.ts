@@ -1,9 +1,10 @@
+import { maskKey } from '../config/mask-key.js';
 import { ApiError, PlaError } from '../errors.js';
 
-/** Replaces every occurrence of a secret with its masked form. */
+/** Replaces every occurrence of a secret with its masked form (the same masking as everywhere). */
 function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(`••••${secret.slice(-4)}`);
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(maskKey(secret));
   return out;
 }
 

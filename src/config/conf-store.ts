@@ -9,6 +9,7 @@ import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
 import { configDir } from './config-dir.js';
+import { noteConfLoaded } from './signal-echo.js';
 import { BUILT_IN_ENVIRONMENTS, type ConfigStore, type EnvironmentConfig } from './types.js';
 import { checkApiKey, checkBaseUrl, checkEnvName } from './validate.js';
 
@@ -53,6 +54,7 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
 
 async function confBackend(dir: string, fail: (error: unknown) => Error): Promise<Backend> {
   const { default: Conf } = await import('conf');
+  noteConfLoaded();
   try {
     const conf = new Conf<StoredConfig>({ projectName: 'pla', cwd: dir, configFileMode: PRIVATE_MODE });
     return {

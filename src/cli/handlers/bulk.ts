@@ -7,7 +7,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
   const summary = await runBulk({
-    client: await ctx.client(),
+    client: await ctx.client({ finishInFlight: true }),
     operationId,
     items,
     batchSize: opts.batchSize as number | undefined,

@@ -23,7 +23,7 @@ export function setKey(invocation: Invocation): Promise<void> {
     const env = await targetEnv(ctx);
     const key = await readKey();
     if (!key) throw new UsageError('no key given', { hint: 'pipe it in: pla config set-key --env qa < key.txt' });
-    (await ctx.config()).setKey(env, key);
+    (await ctx.config('write')).setKey(env, key);
     ctx.note(`saved key ${maskKey(key)} for ${env}`);
   });
 }
@@ -31,15 +31,15 @@ export function setKey(invocation: Invocation): Promise<void> {
 export function setUrl(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
-    (await ctx.config()).setUrl(env, String(ctx.args[0]));
-    ctx.note(`${env} now uses ${(await ctx.config()).get(env).baseUrl}`);
+    (await ctx.config('write')).setUrl(env, String(ctx.args[0]));
+    ctx.note(`${env} now uses ${(await ctx.config('write')).get(env).baseUrl}`);
   });
 }
 
 export function use(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = String(ctx.args[0]);
-    (await ctx.config()).use(env);
+    (await ctx.config('write')).use(env);
     ctx.note(`now using ${env}`);
   });
 }

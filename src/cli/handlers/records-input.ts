@@ -30,11 +30,11 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
   if (first.done) throw new UsageError('the input holds no records');
   const second = await iterator.next();
   if (second.done) return { single: first.value.value };
-  return {
-    many: (async function* () {
-      yield first.value;
-      yield second.value;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    })(),
-  };
+  const many = (async function* () {
+    yield first.value;
+    yield second.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  })();
+  // The bulk runner reads the reader's counters (bad rows skipped) from `stats`.
+  return { many: Object.assign(many, { stats: records.stats }) };
 }
