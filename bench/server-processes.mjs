@@ -1,0 +1,81 @@
+// Child processes for bench/server.mjs: start one, wait for the line that says it is
+// ready, stop it, and never leave one behind.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+
+const running = new Set();
+
+/** Kills every child still running; call on the way out, also after a failure. */
+export function killAll() {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+/**
+ * Starts `node <args>` and resolves once a stdout or stderr line matches `ready`, with
+ * the match and the milliseconds it took. `watch` sees every line (e.g. to pick up a key).
+ */
+export async function startNode(args, { env = {}, cwd, ready, watch = () => {}, timeoutMs = 120_000 }) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const exited = once(child, 'exit').then(([code]) => {
+    running.delete(child);
+    return code;
+  });
+  const tail = [];
+  const match = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: not ready after ${timeoutMs} ms\n${tail.join('\n')}`)), timeoutMs);
+    const onLine = (line) => {
+      watch(line);
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+      const found = ready.exec(line);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    createInterface({ input: child.stdout }).on('line', onLine);
+    createInterface({ input: child.stderr }).on('line', onLine);
+    exited.then((code) => reject(new Error(`${args.join(' ')} exited (${code}) before it was ready\n${tail.join('\n')}`)));
+  });
+  return {
+    child,
+    match,
+    readyMs: performance.now() - started,
+    /** Resident memory in MB, from /proc (Linux). */
+    async rssMb() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Runs `node <args>` to the end; rejects on a non-zero exit. Returns its stdout. */
+export async function runNode(args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  running.add(child);
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const [code] = await once(child, 'exit');
+  running.delete(child);
+  if (code !== 0) throw new Error(`${args.join(' ')} failed with exit code ${code}`);
+  return out;
+}
+
+/** A port nothing listens on right now (for servers that cannot be given port 0). */
+export async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+}

@@ -1,0 +1,20 @@
+// The records every side of bench/server.mjs is loaded with, so all compare like with like.
+
+const KINDS = ['LEASE', 'SALE', 'TRANSFER', 'IMPAIRMENT'];
+const createdAt = '2026-01-01T00:00:00.000Z';
+
+/** The benchmark's determination number `i` (1-based), about 250 bytes of JSON. */
+export function determination(i) {
+  return {
+    id: i,
+    name: `Determination ${i}`,
+    transactionType: KINDS[i % KINDS.length],
+    companyCode: `C${String(i % 97).padStart(3, '0')}`,
+    debitAccount: `4${String(i % 10_000).padStart(5, '0')}`,
+    creditAccount: `2${String((i * 7) % 10_000).padStart(5, '0')}`,
+    amount: Math.round(i * 1.37 * 100) / 100,
+    status: 'ACTIVE',
+    createdAt,
+    updatedAt: createdAt,
+  };
+}

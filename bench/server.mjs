@@ -1,0 +1,219 @@
+// `npm run bench:server`: pla's local server against json-server 1.0.0-beta.3 and a
+// bare node:http server (the ceiling), all holding the same 100,000 determinations,
+// plus pla's start-up with 1,000,000. Load comes from autocannon in its own process.
+// Prints a table of figures and PASS/MISS per target. Needs `npm run build` first.
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { freePort, killAll, runNode, startNode } from './server-processes.mjs';
+import { determination } from './server-records.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const RECORDS = 100_000;
+const BIG = 1_000_000;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const DETERMINATIONS = '/api/v1/asset-transaction-type-determinations';
+const work = await mkdtemp(join(tmpdir(), 'pla-bench-server-'));
+const log = (line) => process.stderr.write(`${line}\n`);
+
+async function load(options) {
+  const out = await runNode([here('./server-load.mjs')], {
+    BENCH_LOAD: JSON.stringify({ duration: SECONDS, connections: 10, ...options }),
+  });
+  const result = JSON.parse(out);
+  if (result.ok === 0) throw new Error(`no successful request to ${options.url} (${out.trim()})`);
+  return result;
+}
+
+/** The store alone, in this process, on the 100k folder: what a page and a get cost before any HTTP. */
+async function measureStoreOnly() {
+  const { openStore } = await import(join(work, 'store.mjs'));
+  const store = await openStore({ dir: join(work, 'pla-100k') });
+  const perCallUs = (calls, fn) => {
+    fn();
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) fn();
+    return ((performance.now() - started) / calls) * 1000;
+  };
+  const figures = {
+    pageUs: perCallUs(20_000, () => store.page('determinations', { offset: 50_000, limit: 20 })),
+    sortedPageUs: perCallUs(20_000, () =>
+      store.page('determinations', { offset: 50_000, limit: 20, sort: [{ field: 'amount', direction: 'desc' }] }),
+    ),
+    getUs: perCallUs(100_000, () => store.get('determinations', 50_000)),
+  };
+  await store.close();
+  return figures;
+}
+
+/**
+ * Loads each target in turn, twice round, and keeps each one's better run: the machine is
+ * shared, and alternating keeps a burst of someone else's work from landing on one side.
+ */
+async function compare(targets) {
+  const best = {};
+  for (let round = 0; round < 2; round++) {
+    for (const [name, options] of Object.entries(targets)) {
+      const result = await load({ duration: Math.max(1, SECONDS / 2), ...options });
+      if (!best[name] || result.perSecond > best[name].perSecond) best[name] = result;
+    }
+  }
+  return best;
+}
+
+async function prepare() {
+  log('preparing data folders (store API) and db.json …');
+  const bundle = join(work, 'store.mjs');
+  await build({
+    entryPoints: [join(root, 'src/store/index.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  const prepareScript = here('./server-prepare.mjs');
+  await Promise.all([
+    runNode([prepareScript, 'store', bundle, join(work, 'pla-100k'), String(RECORDS)]),
+    runNode([prepareScript, 'json-server', join(work, 'db.json'), String(RECORDS)]),
+  ]);
+  await runNode([prepareScript, 'store', bundle, join(work, 'pla-1m'), String(BIG)]);
+}
+
+/** Starts `pla server start` on a data folder; returns it with its URL and the admin key it created. */
+async function startPla(dataDir) {
+  let key;
+  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed'], {
+    env: { PLA_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' },
+    ready: /listening on (http:\/\/\S+)/,
+    watch: (line) => {
+      key ??= /New admin key: (\S+)/.exec(line)?.[1];
+    },
+  });
+  return { server, url: server.match[1], headers: { 'x-api-key': key } };
+}
+
+async function measureHttp() {
+  const pla = await startPla(join(work, 'pla-100k'));
+  const jsonPort = await freePort();
+  // json-server also serves ./public, and fails without one.
+  await mkdir(join(work, 'public'), { recursive: true });
+  const jsonServer = await startNode(
+    [join(root, 'node_modules/json-server/lib/bin.js'), join(work, 'db.json'), '--port', String(jsonPort), '--host', '127.0.0.1'],
+    { cwd: work, env: { NODE_ENV: 'production' }, ready: /started on PORT/i },
+  );
+  const json = `http://127.0.0.1:${jsonPort}`;
+  // The ceiling serves the very bytes pla answers a page with.
+  const pagePath = `${DETERMINATIONS}?page=2500&size=20`;
+  const pageBody = await (await fetch(pla.url + pagePath, { headers: pla.headers })).text();
+  await writeFile(join(work, 'page.json'), pageBody);
+  const bare = await startNode([here('./server-bare.mjs'), join(work, 'page.json')], { ready: /listening on (http:\/\/\S+)/ });
+
+  const figures = {};
+  log(`GET a page of 20 (offset 50,000), 2 × ${SECONDS / 2} s each …`);
+  const page = await compare({
+    pla: { url: pla.url + pagePath, headers: pla.headers },
+    json: { url: `${json}/determinations?_page=2501&_per_page=20` },
+    bare: { url: bare.match[1] },
+  });
+  [figures.pagePla, figures.pageJson, figures.pageBare] = [page.pla, page.json, page.bare];
+  log('GET by id …');
+  const get = await compare({
+    pla: { url: `${pla.url}${DETERMINATIONS}/50000`, headers: pla.headers },
+    json: { url: `${json}/determinations/50000` },
+  });
+  [figures.getPla, figures.getJson] = [get.pla, get.json];
+  log('POST create …');
+  const body = JSON.stringify({ name: 'new', transactionType: 'LEASE', companyCode: 'C001', amount: 12.5 });
+  figures.postPla = await load({ url: pla.url + DETERMINATIONS, method: 'POST', body, headers: pla.headers, connections: 32 });
+  // json-server rewrites its whole db.json per write, one after the other: one connection is its
+  // best case (more only queue), and it needs a longer run to finish a meaningful number.
+  figures.postJson = await load({ url: `${json}/determinations`, method: 'POST', body, connections: 1, duration: Math.max(SECONDS, 10) });
+  log('bulk upsert of 1,000 records …');
+  figures.bulkMs = await bulkUpsertMedian(pla);
+  await Promise.all([pla.server.stop(), jsonServer.stop(), bare.stop()]);
+  return figures;
+}
+
+async function bulkUpsertMedian(pla) {
+  const times = [];
+  for (let round = 0; round < 25; round++) {
+    const records = [];
+    for (let i = 0; i < 1000; i++) {
+      const id = 1 + ((round * 1000 + i) % RECORDS);
+      records.push({ ...determination(id), amount: round });
+    }
+    const body = JSON.stringify(records);
+    const started = performance.now();
+    const response = await fetch(`${pla.url}${DETERMINATIONS}/createOrUpdate/bulk`, {
+      method: 'PUT',
+      headers: { ...pla.headers, 'content-type': 'application/json' },
+      body,
+    });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    if (!response.ok) throw new Error(`bulk upsert answered ${response.status}`);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+async function measureStartup() {
+  log('start-up with 1,000,000 records …');
+  const pla = await startPla(join(work, 'pla-1m'));
+  const response = await fetch(`${pla.url}${DETERMINATIONS}?page=49999&size=20`, { headers: pla.headers });
+  const page = await response.json();
+  const rssMb = await pla.server.rssMb();
+  // The folder is thrown away: no need to wait for a clean close's compaction.
+  await pla.server.stop('SIGKILL');
+  if (!response.ok) throw new Error(`page read after start-up answered ${response.status}`);
+  return { startupMs: pla.server.readyMs, rssMb, total: page?.page?.totalElements ?? page?.data?.page?.totalElements };
+}
+
+function report(f, startup, storeOnly) {
+  const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const rows = [
+    ['GET page of 20: pla / json-server', f.pagePla.perSecond / f.pageJson.perSecond, '≥ 20×', (r) => r >= 20, `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageJson.perSecond)} req/s`],
+    ['GET page of 20: pla / bare node:http', f.pagePla.perSecond / f.pageBare.perSecond, '≥ 40%', (r) => r >= 0.4, `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageBare.perSecond)} req/s`],
+    ['POST create (durable): pla / json-server', f.postPla.perSecond / f.postJson.perSecond, '≥ 300×', (r) => r >= 300, `${fmt(f.postPla.perSecond)} vs ${fmt(f.postJson.perSecond, 1)} req/s`],
+    ['GET by id: pla / json-server', f.getPla.perSecond / f.getJson.perSecond, '≥ 2×', (r) => r >= 2, `${fmt(f.getPla.perSecond)} vs ${fmt(f.getJson.perSecond)} req/s`],
+    ['start-up, 1,000,000 records', startup.startupMs / 1000, '< 5 s', (s) => s < 5, `${fmt(startup.startupMs)} ms`],
+    ['server RSS, 1,000,000 records', startup.rssMb, '< 1 GB', (mb) => mb < 1024, `${fmt(startup.rssMb)} MB`],
+    ['bulk upsert of 1,000 (median)', f.bulkMs, '< 50 ms', (ms) => ms < 50, `${fmt(f.bulkMs, 1)} ms`],
+  ];
+  const lines = [['measure', 'value', 'target', 'result', 'figures']];
+  for (const [name, value, target, pass, figures] of rows) {
+    const shown = target.endsWith('%') ? `${fmt(value * 100)}%` : target.endsWith('×') ? `${fmt(value, 1)}×` : target.includes('GB') ? `${fmt(value)} MB` : target.includes(' s') ? `${fmt(value, 2)} s` : `${fmt(value, 1)} ms`;
+    lines.push([name, shown, target, pass(value) ? 'PASS' : 'MISS', figures]);
+  }
+  lines.push(['store alone: page of 20 at offset 50,000', `${fmt(storeOnly.pageUs, 1)} µs`, '', '', 'in-process, no HTTP']);
+  lines.push(['store alone: same, sorted by amount desc', `${fmt(storeOnly.sortedPageUs, 1)} µs`, '', '', 'cached sorted order']);
+  lines.push(['store alone: get by id', `${fmt(storeOnly.getUs, 2)} µs`, '', '', '']);
+  const widths = lines[0].map((_, c) => Math.max(...lines.map((line) => line[c].length)));
+  for (const line of lines) console.log(line.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  console.log(`\n${RECORDS.toLocaleString('en-US')} records; GETs: best of 2 alternating ${SECONDS / 2} s runs, POSTs: one ${SECONDS} s run (json-server ≥ 10 s); autocannon, 10 connections (POST: pla 32, json-server 1); non-2xx: pla ${f.pagePla.non2xx + f.getPla.non2xx + f.postPla.non2xx}`);
+  if (startup.total !== BIG) console.log(`warning: the 1M server reported ${startup.total} records`);
+}
+
+// Ctrl-C still takes the servers and the temporary folder (hundreds of MB) with it.
+process.once('SIGINT', () => {
+  killAll();
+  rmSync(work, { recursive: true, force: true });
+  process.exit(130);
+});
+
+try {
+  await prepare();
+  const storeOnly = await measureStoreOnly();
+  const figures = await measureHttp();
+  const startup = await measureStartup();
+  report(figures, startup, storeOnly);
+} finally {
+  killAll();
+  await rm(work, { recursive: true, force: true });
+}

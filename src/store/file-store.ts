@@ -1,0 +1,187 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { acquireDataLock } from './data-lock.js';
+import type { DataLock } from './data-lock.js';
+import { removeLeftover } from './durable-fs.js';
+import { StoreUnavailableError } from './errors.js';
+import { JOURNAL_TEMP_FILE, JournalWriter } from './journal.js';
+import { checkChanges, parseJournalEntry } from './journal-entry.js';
+import type { JournalEntry } from './journal-entry.js';
+import { replayJournal } from './journal-replay.js';
+import { readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot.js';
+import { StoreState } from './store-state.js';
+import type { Change, CollectionName, PageQuery, PageResult, Store, StoredRecord, StoreOptions } from './types.js';
+
+/** Journal size beyond which a compaction starts (in the background). */
+const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_COMPACT_ENTRIES = 200_000;
+
+/** Options of the file store beyond the `Store` interface's, mostly for tests and benchmarks. */
+export interface FileStoreOptions extends StoreOptions {
+  /** Compact once the journal holds this many bytes (default 64 MB)… */
+  compactAfterBytes?: number;
+  /** …or this many entries (default 200,000). */
+  compactAfterEntries?: number;
+}
+
+function defaultWarn(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/**
+ * Opens the data folder: takes its lock, loads `snapshot.json`, replays
+ * `journal.ndjson` (see `replayJournal` for what is recovered and what is refused) and
+ * gets ready to append. Throws `StoreLockedError` when another process holds the folder
+ * and `StoreCorruptError` when its files are damaged.
+ */
+export async function openStore(options: FileStoreOptions): Promise<Store> {
+  const warn = options.warn ?? defaultWarn;
+  await mkdir(options.dir, { recursive: true });
+  const lock = await acquireDataLock(options.dir, warn);
+  try {
+    await removeLeftover(join(options.dir, SNAPSHOT_TEMP_FILE), warn);
+    await removeLeftover(join(options.dir, JOURNAL_TEMP_FILE), warn);
+    const state = new StoreState(options.indexes);
+    await readSnapshot(options.dir, state);
+    const replay = await replayJournal(options.dir, state, warn);
+    const journal = await JournalWriter.open(options.dir, replay.validBytes, replay.entries, replay.needsNewline);
+    return new FileStore(options, warn, lock, state, journal);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/** The store over a data folder: tables in memory, every change in the journal first. */
+class FileStore implements Store {
+  private readonly compactAfterBytes: number;
+  private readonly compactAfterEntries: number;
+  /** Collections whose id counter moved since the last entry recorded it. */
+  private readonly unrecordedIds = new Set<CollectionName>();
+  private compaction: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: FileStoreOptions,
+    private readonly warn: (message: string) => void,
+    private readonly lock: DataLock,
+    private readonly state: StoreState,
+    private readonly journal: JournalWriter,
+  ) {
+    this.compactAfterBytes = options.compactAfterBytes ?? DEFAULT_COMPACT_BYTES;
+    this.compactAfterEntries = options.compactAfterEntries ?? DEFAULT_COMPACT_ENTRIES;
+    journal.onFlushed = () => this.compactIfDue();
+  }
+
+  get(collection: CollectionName, id: number): StoredRecord | undefined {
+    return this.state.table(collection).get(id);
+  }
+
+  page(collection: CollectionName, query: PageQuery): PageResult {
+    return this.state.table(collection).page(query);
+  }
+
+  findBy(collection: CollectionName, field: string, value: unknown): StoredRecord[] {
+    return this.state.table(collection).findBy(field, value);
+  }
+
+  all(collection: CollectionName): Iterable<StoredRecord> {
+    // A copy, so that writes during the caller's iteration do not shift it.
+    return this.state.table(collection).inIdOrder().slice();
+  }
+
+  count(collection: CollectionName): number {
+    return this.state.table(collection).size;
+  }
+
+  allocateId(collection: CollectionName): number {
+    const id = this.state.allocateId(collection);
+    this.unrecordedIds.add(collection);
+    return id;
+  }
+
+  async commit(changes: readonly Change[]): Promise<void> {
+    checkChanges(changes);
+    if (changes.length === 0) return;
+    await this.append({ changes: changes as Change[] });
+  }
+
+  async clear(): Promise<void> {
+    await this.append({ clear: true });
+  }
+
+  async close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  /**
+   * Journals an entry and applies it. The line is serialized first, so a record that
+   * cannot be (a BigInt, a cycle) refuses the commit before anything changes; memory
+   * then holds the parsed line, exactly what a restart will rebuild — and an object
+   * of the store's own that callers cannot change afterwards.
+   */
+  private append(body: Omit<JournalEntry, 'seq'>): Promise<void> {
+    this.assertWritable();
+    const entry: JournalEntry = { seq: this.state.seq + 1, ...body };
+    if (this.unrecordedIds.size > 0) {
+      entry.ids = {};
+      for (const name of this.unrecordedIds) entry.ids[name] = this.state.nextId(name);
+    }
+    const line = JSON.stringify(entry);
+    this.state.apply(parseJournalEntry(line));
+    this.unrecordedIds.clear();
+    // Applied before it is durable, so that the next request sees it and the order in
+    // memory is the order in the journal; the caller is answered only once it is durable.
+    return this.journal.append(`${line}\n`, entry.seq);
+  }
+
+  private assertWritable(): void {
+    if (this.closing !== undefined) throw new StoreUnavailableError('the store is closed');
+    if (this.journal.failure !== undefined) {
+      throw new StoreUnavailableError('the store stopped taking writes after a journal write failed; restart the server', {
+        cause: this.journal.failure,
+      });
+    }
+    if (!this.lock.held()) throw new StoreUnavailableError(`the store lost its lock on ${this.options.dir}`);
+  }
+
+  private compactIfDue(): void {
+    if (this.compaction !== undefined || this.closing !== undefined) return;
+    if (this.journal.bytes < this.compactAfterBytes && this.journal.entries < this.compactAfterEntries) return;
+    this.compaction = this.compact()
+      .catch((error: unknown) => this.warn(`store: compaction failed, the journal keeps everything: ${String(error)}`))
+      .finally(() => {
+        this.compaction = undefined;
+      });
+  }
+
+  /**
+   * Writes a snapshot of the state as of now while writes go on, then swaps the journal
+   * for the entries the snapshot does not hold. A crash at any step leaves a snapshot
+   * and a journal that together hold every acknowledged entry once (see docs/store.md).
+   */
+  private async compact(): Promise<void> {
+    const content = this.state.capture();
+    this.journal.startCarry(content.seq);
+    try {
+      await writeSnapshot(this.options.dir, content);
+      await this.journal.exclusive(() => this.journal.replaceWithCarry());
+    } finally {
+      this.journal.stopCarry();
+    }
+  }
+
+  private async shutDown(): Promise<void> {
+    try {
+      await this.journal.idle();
+      await this.compaction;
+      if (this.journal.failure === undefined && this.lock.held() && (this.journal.entries > 0 || this.unrecordedIds.size > 0)) {
+        await this.compact();
+      }
+    } finally {
+      await this.journal.close();
+      await this.lock.release();
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { StoreCorruptError } from './errors.js';
+import { JOURNAL_FILE } from './journal.js';
+import { parseJournalEntry } from './journal-entry.js';
+import type { JournalEntry } from './journal-entry.js';
+import { forEachLine } from './line-reader.js';
+import type { StoreState } from './store-state.js';
+
+/** Where the readable journal ends, for the writer to continue from. */
+export interface ReplayResult {
+  validBytes: number;
+  entries: number;
+  /** The last entry is whole but lacks its newline (the crash came just before it). */
+  needsNewline: boolean;
+}
+
+/**
+ * Applies the journal's entries after the snapshot's `seq` to `state`.
+ *
+ * A last line that does not parse is a torn append (the process died mid-write, so the
+ * entry was never acknowledged): it is dropped with a warning. A bad line with more
+ * entries after it is damage, and an error naming the line: starting would silently
+ * lose the entries after it. So is a gap in the sequence numbers.
+ */
+export async function replayJournal(dir: string, state: StoreState, warn: (message: string) => void): Promise<ReplayResult> {
+  const path = join(dir, JOURNAL_FILE);
+  const result: ReplayResult = { validBytes: 0, entries: 0, needsNewline: false };
+  let bad: { number: number; why: string } | undefined;
+  let previousSeq: number | undefined;
+  const fail = (number: number, why: string): never => {
+    throw new StoreCorruptError(`${path} line ${number}: ${why}`, {
+      hint: 'the journal is damaged in the middle; restore the data folder from a backup',
+    });
+  };
+  try {
+    await forEachLine(path, ({ text, number, end, terminated }) => {
+      if (text.trim() === '') {
+        if (bad === undefined) result.validBytes = end;
+        return;
+      }
+      if (bad !== undefined) fail(bad.number, bad.why);
+      let entry: JournalEntry;
+      try {
+        entry = parseJournalEntry(text);
+      } catch (error) {
+        bad = { number, why: (error as Error).message };
+        return;
+      }
+      if (previousSeq !== undefined && entry.seq !== previousSeq + 1) {
+        fail(number, `entry ${entry.seq} follows entry ${previousSeq}`);
+      }
+      previousSeq = entry.seq;
+      if (entry.seq > state.seq) {
+        if (entry.seq !== state.seq + 1) {
+          fail(number, `entries ${state.seq + 1}–${entry.seq - 1} are missing (the snapshot ends at ${state.seq})`);
+        }
+        state.apply(entry);
+      }
+      result.validBytes = end;
+      result.entries++;
+      result.needsNewline = !terminated;
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw error;
+  }
+  if (bad !== undefined) {
+    warn(`store: dropped a torn last entry at ${path} line ${bad.number} (${bad.why}); it was never acknowledged`);
+  }
+  return result;
+}

@@ -1,0 +1,89 @@
+import type { SortKey, StoredRecord } from './types.js';
+
+/** Orders two records; negative when `a` comes first. */
+export type RecordComparator = (a: StoredRecord, b: StoredRecord) => number;
+
+/**
+ * A field's value on a record, reading own properties only: a record without a
+ * `constructor` or `__proto__` field must not sort or match by Object.prototype's.
+ * A dotted name (`owner.name`) walks into nested objects.
+ */
+export function fieldValue(record: StoredRecord, field: string): unknown {
+  if (Object.hasOwn(record, field)) return record[field];
+  if (!field.includes('.')) return undefined;
+  let value: unknown = record;
+  for (const part of field.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+// Mixed types sort by kind first, so a sort never throws on odd data.
+function kindRank(value: unknown): number {
+  switch (typeof value) {
+    case 'boolean':
+      return 0;
+    case 'number':
+      return 1;
+    case 'string':
+      return 2;
+    case 'object':
+      return value === null ? 4 : 3;
+    default:
+      return 4;
+  }
+}
+
+/**
+ * Compares two field values ascending: booleans, numbers, strings (code-unit order,
+ * which is also the order of ISO dates), then objects by their JSON; missing and null
+ * values last (so first when descending, as in SQL's default).
+ */
+export function compareValues(a: unknown, b: unknown): number {
+  const rankA = kindRank(a);
+  const rankB = kindRank(b);
+  if (rankA !== rankB) return rankA - rankB;
+  switch (rankA) {
+    case 0:
+    case 1:
+      return (a as number) - (b as number);
+    case 2:
+      return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+    case 3: {
+      const jsonA = JSON.stringify(a);
+      const jsonB = JSON.stringify(b);
+      return jsonA === jsonB ? 0 : jsonA < jsonB ? -1 : 1;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** Orders by id ascending, which is creation order. */
+export const byIdAscending: RecordComparator = (a, b) => a.id - b.id;
+
+/**
+ * A comparator for sort keys. Ties are broken by id, in the direction of the first key
+ * (so `createdAt,desc` lists the newest of equal timestamps first), which makes the
+ * order total: a page boundary never shuffles and a record's position can be
+ * binary-searched.
+ */
+export function comparatorFor(sort: readonly SortKey[]): RecordComparator {
+  // Ids are unique, so keys after an id key can never decide anything.
+  const idAt = sort.findIndex((key) => key.field === 'id');
+  const keys = idAt === -1 ? sort : sort.slice(0, idAt + 1);
+  const tieBreak = sort[0]?.direction === 'desc' ? -1 : 1;
+  return (a, b) => {
+    for (const key of keys) {
+      const order = key.field === 'id' ? a.id - b.id : compareValues(fieldValue(a, key.field), fieldValue(b, key.field));
+      if (order !== 0) return key.direction === 'desc' ? -order : order;
+    }
+    return tieBreak * (a.id - b.id);
+  };
+}
+
+/** A stable cache key for a sort. */
+export function sortSignature(sort: readonly SortKey[]): string {
+  return sort.map((key) => `${key.field}:${key.direction}`).join(',');
+}

@@ -1,0 +1,79 @@
+import type { JournalEntry } from './journal-entry.js';
+import { Table } from './table.js';
+import { COLLECTIONS } from './types.js';
+import type { CollectionName, StoreOptions, StoredRecord } from './types.js';
+
+/** What a snapshot holds: the records and id counters as of entry `seq`. */
+export interface SnapshotContent {
+  seq: number;
+  nextIds: Partial<Record<CollectionName, number>>;
+  collections: ReadonlyArray<readonly [CollectionName, readonly StoredRecord[]]>;
+}
+
+/**
+ * The store's data in memory: one table per collection, the next id of each, and the
+ * sequence number of the last entry applied. Knows nothing of files.
+ */
+export class StoreState {
+  readonly tables = new Map<CollectionName, Table>();
+  private readonly nextIds = new Map<CollectionName, number>();
+  seq = 0;
+
+  constructor(indexes: StoreOptions['indexes'] = {}) {
+    for (const name of COLLECTIONS) this.tables.set(name, new Table(indexes[name]));
+  }
+
+  table(name: CollectionName): Table {
+    const table = this.tables.get(name);
+    if (table === undefined) throw new TypeError(`unknown collection ${String(name)}`);
+    return table;
+  }
+
+  allocateId(name: CollectionName): number {
+    const id = this.nextId(name);
+    this.nextIds.set(name, id + 1);
+    return id;
+  }
+
+  nextId(name: CollectionName): number {
+    return this.nextIds.get(name) ?? 1;
+  }
+
+  /** Raises a counter (never lowers it: ids are not reused). */
+  raiseNextId(name: CollectionName, next: number): void {
+    if (next > this.nextId(name)) this.nextIds.set(name, next);
+  }
+
+  /** Applies one checked entry; cannot fail part-way. */
+  apply(entry: JournalEntry): void {
+    if (entry.clear === true) {
+      for (const table of this.tables.values()) table.clear();
+    }
+    for (const change of entry.changes ?? []) {
+      const table = this.table(change.collection);
+      if (change.op === 'put') {
+        table.put(change.record);
+        this.raiseNextId(change.collection, change.record.id + 1);
+      } else {
+        table.delete(change.id);
+      }
+    }
+    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, number][]) {
+      this.raiseNextId(name, next);
+    }
+    this.seq = entry.seq;
+  }
+
+  /**
+   * A consistent view to write a snapshot from while writes go on: records are never
+   * changed in place (a put swaps in a new object), so copying the arrays of references
+   * is enough.
+   */
+  capture(): SnapshotContent {
+    return {
+      seq: this.seq,
+      nextIds: Object.fromEntries(this.nextIds),
+      collections: COLLECTIONS.map((name) => [name, this.table(name).inIdOrder().slice()] as const),
+    };
+  }
+}
