@@ -32,7 +32,7 @@ try {
   run('determinations', 'list', '--size', '5', '-o', 'table');
   run('tasks', 'search', '--filter', '{"status":"PENDING"}', '-o', 'table');
   run('notifications', 'count', 'alice', '--unread', '-o', 'table');
-  run('config', 'show');
+  run('config', 'show', '-o', 'table');
 } finally {
   server.kill('SIGTERM');
 }

@@ -11,9 +11,15 @@ function truncate(text: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
+/**
+ * No rule between rows (cli-table3 draws one by default): a list of records reads
+ * like `gh` or `kubectl` output, and twice as many records fit on a screen.
+ */
+const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 function newTable(options: OutputOptions, head?: string[]): Table.Table {
   const style = options.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-  return new Table(head ? { head, style } : { style });
+  return new Table(head ? { head, style, chars: COMPACT_CHARS } : { style, chars: COMPACT_CHARS });
 }
 
 /** Rows as a grid. Columns: `--fields`, else every key in order of first appearance. */
