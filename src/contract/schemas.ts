@@ -30,11 +30,16 @@ export const idList = z.array(int64).min(1);
  */
 export const taskFilter = z.record(z.string(), z.unknown());
 
-/** NotificationDto (spec 2.1). Unknown fields are refused so typos do not vanish. */
-export const notificationDto = z.strictObject({
+/** Fields every notification-side DTO has (spec 2.1, 2.4, 2.6); the server owns them. */
+const serverOwned = {
   createdDate: dateTime.optional(),
   lastModifiedDate: dateTime.optional(),
   id: int64.optional(),
+};
+
+/** NotificationDto (spec 2.1). Unknown fields are refused so typos do not vanish. */
+export const notificationDto = z.strictObject({
+  ...serverOwned,
   forUserId: z.string().optional(),
   byUserId: z.string().optional(),
   type: z.string().optional(),
@@ -54,9 +59,7 @@ export const notificationDto = z.strictObject({
 
 /** EmailNotificationDto (spec 2.4). */
 export const emailNotificationDto = z.strictObject({
-  createdDate: dateTime.optional(),
-  lastModifiedDate: dateTime.optional(),
-  id: int64.optional(),
+  ...serverOwned,
   forUserEmail: z.email().optional(),
   byUserEmail: z.email().optional(),
   service: z.string().optional(),
@@ -73,9 +76,7 @@ export const emailNotificationDto = z.strictObject({
 
 /** ImageDto (spec 2.6), the `image` part of an upload. */
 export const imageDto = z.strictObject({
-  createdDate: dateTime.optional(),
-  lastModifiedDate: dateTime.optional(),
-  id: int64.optional(),
+  ...serverOwned,
   name: z.string().optional(),
   service: z.string().optional(),
   type: z.string().optional(),
