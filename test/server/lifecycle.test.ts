@@ -84,6 +84,17 @@ describe('start, seed, keys and shutdown', () => {
       await again.stop();
     }
   });
+  // conf (loaded to save the key) brings when-exit, which sends the signal once
+  // more after its own clean-up: that echo must not cut the shutdown short.
+  it('stops cleanly on Ctrl-C (SIGINT) too: store closed and unlocked, exit 130', async () => {
+    const [dataDir, configDir] = [await tempDir('pla-data-'), await tempDir('pla-config-')];
+    const server = await startLocalServer({ dataDir, configDir });
+    await server.http('POST', SET, { body: { key: 'before-ctrl-c' } });
+    await server.stop('SIGINT');
+    expect(server.exitCode).toBe(130);
+    expect(server.stderr()).toContain('pla server: stopped');
+    expect((await readdir(dataDir)).filter((f) => f.includes('lock'))).toEqual([]);
+  });
 });
 
 describe('rehearsal tools', () => {
