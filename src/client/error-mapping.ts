@@ -46,8 +46,11 @@ export function serviceMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-/** The first field problems (`errors[].path: message`), at most three. */
-function fieldProblems(body: unknown): string | undefined {
+/**
+ * The first field problems (`errors[].path: message`), at most three, leaving out
+ * those the service's message already says (many services repeat the first one).
+ */
+function fieldProblems(body: unknown, alreadySaid = ''): string | undefined {
   if (!isObject(body) || !Array.isArray(body.errors)) return undefined;
   const problems = body.errors
     .filter(isObject)
@@ -55,11 +58,13 @@ function fieldProblems(body: unknown): string | undefined {
     .map((e) => {
       const where = typeof e.path === 'string' ? e.path : typeof e.field === 'string' ? e.field : undefined;
       const what = typeof e.message === 'string' ? e.message : undefined;
+      if (what && alreadySaid.includes(what)) return undefined;
       return where && what ? `${where}: ${what}` : (what ?? where);
     })
     .filter((text): text is string => Boolean(text));
   if (problems.length === 0) return undefined;
-  const more = body.errors.length > problems.length ? ` (+${body.errors.length - problems.length} more)` : '';
+  const unshown = body.errors.length - 3;
+  const more = unshown > 0 ? ` (+${unshown} more)` : '';
   return problems.join('; ') + more;
 }
 
@@ -67,7 +72,8 @@ function fieldProblems(body: unknown): string | undefined {
 export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
   const reason = statusText || STATUS_CODES[status] || 'Error';
   // Collapsed to one line: a service message may span several.
-  const said = [serviceMessage(body), fieldProblems(body)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
+  const serviceSaid = serviceMessage(body);
+  const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
   const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
   const env = request.env ?? '<env>';
   if (status === 401) return new AuthError(message, status, body, { hint: `check the key: \`pla config show\`, \`pla config set-key --env ${env}\`` });
