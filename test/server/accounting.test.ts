@@ -160,6 +160,9 @@ describe('transfer tasks', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.text).toBe('');
     expect(((await read(TASKS, running.id)).body as Envelope<Rec>).data.status).toBe('CANCELLED');
+    const again = await server.http('POST', `${TASKS}/cancel/${running.id}`);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ status: 409, detail: expect.stringContaining('already CANCELLED') });
   });
 
   it('bulk cancel is all-or-nothing', async () => {

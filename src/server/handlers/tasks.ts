@@ -85,7 +85,16 @@ function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRec
 async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
   const missing = ids.filter((id) => !set.get(id));
   if (missing.length) throw notFound('task', missing);
-  for (const [i, id] of ids.entries()) set.put(moveTask(set.get(id) as StoredRecord, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id'));
+  for (const [i, id] of ids.entries()) {
+    const task = set.get(id) as StoredRecord;
+    const at = ids.length > 1 ? `body[${i}]` : 'id';
+    // Unlike an update that keeps the status, cancelling a cancelled task is not a
+    // no-op to hide: the operator asked for a change that cannot happen (DESIGN: 409).
+    if (task.status === 'CANCELLED') {
+      throw new HttpProblem(409, `task ${id} is already CANCELLED`, { slug: 'conflict', errors: [{ path: at, message: 'CANCELLED → CANCELLED is not allowed' }] });
+    }
+    set.put(moveTask(task, 'CANCELLED', now, at));
+  }
   await set.commit();
 }
 
