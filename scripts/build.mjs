@@ -2,36 +2,68 @@
 // and `pla --help` cheap: each command's handler (and undici, zod, conf, ora …)
 // is its own chunk, loaded by `await import()` only when that command runs.
 //
-// The bundle is written to a temporary folder and swapped into place, so a CLI
-// process started meanwhile (tests run in parallel) never sees half a dist/.
-import { build } from 'esbuild';
-import { readFile, rename, rm } from 'node:fs/promises';
+// esbuild splits only ES modules, but Node 20 loads an ES module file noticeably
+// slower than a CommonJS one (an async resolve/read/link per file, and an ES
+// facade over every built-in imported with `import`), and a `get` loads some
+// fifteen chunks. So the chunks are split as ES modules, then each is turned into
+// CommonJS (dynamic `import()` becomes a lazy require()), and dist/ is marked
+// `"type": "commonjs"`.
+//
+// Then a few commands run once against the new bundle to leave V8 code caches
+// beside its chunks (bin/run-cli.js); only then is it swapped into place, from
+// a temporary folder, so a CLI process started meanwhile (tests run in parallel)
+// never sees half a dist/.
+import { build, transform } from 'esbuild';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { warmCodeCache } from './warm-code-cache.mjs';
+import { deferBuiltins } from './startup-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(`${root}package.json`, 'utf8'));
 const staging = `${root}dist.build-${process.pid}`;
 const retired = `${root}dist.old-${process.pid}`;
+const target = 'node20.19';
+
+/** One ES module chunk as CommonJS; its imports of sibling chunks become require() calls. */
+async function toCommonJs(code) {
+  const result = await transform(code, {
+    format: 'cjs',
+    platform: 'node',
+    target,
+    // Keeps `import('./chunks/x.js')` lazy but makes it a require(): no ES module loader.
+    supported: { 'dynamic-import': false },
+    // The ES modules were strict; CommonJS is strict only when asked.
+    banner: "'use strict';",
+    logLevel: 'warning',
+  });
+  return result.code;
+}
 
 try {
-  await build({
+  const { outputFiles } = await build({
     absWorkingDir: root,
     entryPoints: { cli: 'src/cli/main.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.19',
+    target,
     outdir: staging,
     chunkNames: 'chunks/[name]-[hash]',
-    // CommonJS dependencies bundled into ESM chunks still call require().
-    banner: {
-      js: "import { createRequire as __plaCreateRequire } from 'node:module'; const require = __plaCreateRequire(import.meta.url);",
-    },
     define: { __PLA_VERSION__: JSON.stringify(pkg.version) },
     legalComments: 'none',
+    plugins: [deferBuiltins],
+    write: false,
     logLevel: 'warning',
   });
+  for (const file of outputFiles) {
+    await mkdir(dirname(file.path), { recursive: true });
+    await writeFile(file.path, await toCommonJs(file.text));
+  }
+  await writeFile(`${staging}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
+  await warmCodeCache(staging);
   await rename(`${root}dist`, retired).catch(() => {});
   await rename(staging, `${root}dist`);
 } finally {

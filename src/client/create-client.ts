@@ -3,7 +3,6 @@
  * in and out, envelopes, pages, retries, timeouts and the undici dispatcher. Paths
  * come only from the contract table.
  */
-import { randomUUID } from 'node:crypto';
 import { expandPath, operation } from '../contract/operations.js';
 import { RejectedError } from '../errors.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
@@ -63,7 +62,8 @@ export function createClient(options: ClientOptions): PlaClient {
     if (apiKey) headers['x-api-key'] = apiKey;
     if (body) headers['content-type'] = body.contentType;
     // One key per logical call: undici's retry handler replays these same headers.
-    if (method === 'POST' && options.idempotencyKeys !== false) headers['idempotency-key'] = randomUUID();
+    // node:crypto is loaded only here: a GET should not pay for it at start-up.
+    if (method === 'POST' && options.idempotencyKeys !== false) headers['idempotency-key'] = (await import('node:crypto')).randomUUID();
     const request: OutgoingRequest = { method, path: prefix + path, headers, ...(body ? { body: body.payload } : {}) };
     const abort = signalFor(signal);
     if (abort) request.signal = abort;
