@@ -2,7 +2,7 @@
 // `pla determinations get 1 -o json` (against a small local server started here),
 // each as a ratio to `node -e 0` on the same machine. Runs are interleaved so
 // that a busy neighbour slows every command alike. Reports only; no assertions.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,17 +28,26 @@ const env = {
   NO_COLOR: '1',
 };
 
+// The everyday path: URL and key stored with `pla config set-url/set-key`, no PLA_* variables.
+const storedConfigDir = await mkdtemp(join(tmpdir(), 'pla-bench-'));
+const storedEnv = { ...env, PLA_CONFIG_DIR: storedConfigDir };
+delete storedEnv.PLA_BASE_URL;
+delete storedEnv.PLA_API_KEY;
+execFileSync(process.execPath, [bin, 'config', 'set-url', env.PLA_BASE_URL], { env: storedEnv, stdio: 'ignore' });
+execFileSync(process.execPath, [bin, 'config', 'set-key'], { env: storedEnv, input: `${env.PLA_API_KEY}\n`, stdio: ['pipe', 'ignore', 'ignore'] });
+
 const cases = [
   { name: 'node -e 0 (reference)', args: ['-e', '0'] },
   { name: 'pla --version', args: [bin, '--version'], target: 1.3 },
   { name: 'pla --help', args: [bin, '--help'], target: 1.5 },
   { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0 },
+  { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0, env: storedEnv },
 ];
 
-function timeOnce(args) {
+function timeOnce(args, runEnv = env) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { env: runEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
@@ -59,7 +68,7 @@ try {
   const times = cases.map(() => []);
   for (let round = 0; round < WARMUP + RUNS; round++) {
     for (const [i, c] of cases.entries()) {
-      const ms = await timeOnce(c.args);
+      const ms = await timeOnce(c.args, c.env);
       if (round >= WARMUP) times[i].push(ms);
     }
   }

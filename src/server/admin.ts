@@ -13,6 +13,7 @@ import type { ServerOptions } from './options.js';
 import { notFound } from './problem.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
+import type { RequestTarget } from './request-target.js';
 import type { AdminEndpoint } from './routes.js';
 import { validate } from './validation.js';
 
@@ -46,7 +47,7 @@ const newKeySchema = z.strictObject({
 
 const envelope = (status: number, message: string, data: unknown = null) => jsonReply(status, { success: true, message, data });
 
-export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, params: Record<string, string>, url: URL, req: IncomingMessage): Promise<Reply> {
+export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, params: Record<string, string>, url: RequestTarget, req: IncomingMessage): Promise<Reply> {
   const { store } = runtime;
   switch (name) {
     case 'health':

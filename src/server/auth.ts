@@ -76,10 +76,42 @@ export function authenticate(store: Store, presented: string | string[] | undefi
   return candidate;
 }
 
+/**
+ * Recently accepted keys by their secret, so a request with a known key skips the
+ * sha-256. An entry holds only while the store still holds that very record: a
+ * revoke or a reset replaces or removes it, and the key is checked afresh.
+ */
+export class KeyRing {
+  private readonly known = new Map<string, ApiKeyRecord>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly capacity = 1000,
+  ) {}
+
+  /** As `authenticate`, from the ring when the key was accepted before and is unchanged since. */
+  authenticate(presented: string | string[] | undefined): ApiKeyRecord {
+    if (typeof presented === 'string') {
+      const known = this.known.get(presented);
+      if (known !== undefined) {
+        if (this.store.get('apiKeys', known.id) === known) return known;
+        this.known.delete(presented);
+      }
+    }
+    const key = authenticate(this.store, presented);
+    // Only accepted keys get here (authenticate throws otherwise), so guesses never fill the ring.
+    if (this.known.size >= this.capacity) this.known.clear();
+    this.known.set(presented as string, key);
+    return key;
+  }
+}
+
 /** True when the key's permissions cover `permission` (exact, `<resource>:*`, or `*`). */
 export function allows(key: ApiKeyRecord, permission: string): boolean {
-  const resource = permission.split(':')[0];
-  return key.permissions.some((p) => p === '*' || p === permission || p === `${resource}:*`);
+  const { permissions } = key;
+  if (permissions.includes('*') || permissions.includes(permission)) return true;
+  const colon = permission.indexOf(':');
+  return permissions.includes(`${colon === -1 ? permission : permission.slice(0, colon)}:*`);
 }
 
 /** 403 unless the key carries `permission`. */

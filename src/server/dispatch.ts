@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { Operation } from '../contract/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
-import { authenticate, authorize, maskSecret, type ApiKeyRecord } from './auth.js';
+import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import type { OperationCall, ServerContext } from './context.js';
+import type { OperationCall, OperationHandler, OperationOutcome, ServerContext } from './context.js';
 import { handlerFor } from './handlers/index.js';
 import type { IdempotencyCache } from './idempotency.js';
 import { parsePaging } from './paging.js';
@@ -19,12 +19,14 @@ import { HttpProblem, badField } from './problem.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
+import { parseTarget, type RequestTarget } from './request-target.js';
 import type { RouteTarget, ServerRouter } from './routes.js';
 import { validate } from './validation.js';
 
 export interface Runtime extends ServerContext, AdminRuntime {
   router: ServerRouter;
   limiter: RateLimiter;
+  keys: KeyRing;
   idempotency: IdempotencyCache;
   log: RequestLog;
   /** Where unexpected errors are reported (stderr). */
@@ -48,32 +50,87 @@ function paramsSchemaOf(op: Operation): ReturnType<typeof pathParamsSchema> {
   return schema;
 }
 
-/** Reads, checks and validates what the operation takes, runs its handler and shapes the reply. */
-async function runOperation(runtime: Runtime, op: Operation, rawParams: Record<string, string>, url: URL, req: IncomingMessage): Promise<Reply> {
-  const params = validate(paramsSchemaOf(op), rawParams);
+/** Handlers by operation, looked up once rather than per request. */
+const handlers = new Map<Operation, OperationHandler | undefined>();
+
+function handlerOf(op: Operation): OperationHandler | undefined {
+  if (!handlers.has(op)) handlers.set(op, handlerFor(op.id));
+  return handlers.get(op);
+}
+
+let lastMs = NaN;
+let lastIso = '';
+
+/** `new Date().toISOString()`, formatted once per millisecond however many requests share it. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+/** The target of a request; one `URL` cannot read (e.g. `//`) is a 400 problem, not a crash. */
+function targetOf(raw: string): RequestTarget {
+  try {
+    return parseTarget(raw);
+  } catch {
+    throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
+  }
+}
+
+/**
+ * A value now, or later. The pipeline stays synchronous until something really waits
+ * (a body, a write, --latency): a page read then costs no promise and no turn of
+ * the microtask queue.
+ */
+type Eventually<T> = T | Promise<T>;
+
+function andThen<T, U>(value: Eventually<T>, next: (settled: T) => Eventually<U>): Eventually<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** What the request log notes of a request as the pipeline learns it. */
+interface Notes {
+  /** The path problems name as their `instance`. */
+  instance: string;
+  /** Path and query as logged. */
+  path: string;
+  key: ApiKeyRecord | undefined;
+  idempotencyKey: string | undefined;
+  replayed: boolean;
+}
+
+/** Reads, checks and validates what the operation takes (waiting only for a JSON body). */
+function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, string>, url: RequestTarget, req: IncomingMessage): Eventually<OperationCall> {
+  // Without path parameters the schema can only answer `{}`.
+  const params = op.pathParams.length ? validate(paramsSchemaOf(op), rawParams) : {};
   const paging = op.paging ? parsePaging(op.paging, url.searchParams, runtime.options.maxPageSize) : undefined;
   for (const q of op.query) {
     const value = url.searchParams.get(q.name);
     if (value !== null && value !== 'true' && value !== 'false') throw badField(q.name, 'must be true or false');
   }
-  let body: unknown;
+  const call = (body: unknown): OperationCall => ({ op, params, query: url.searchParams, body, req, now: isoNow(), ...(paging ? { paging } : {}) });
   if (op.body?.kind === 'image-upload') {
     if (mediaType(req) !== 'multipart/form-data') {
       throw new HttpProblem(415, `expected a body of type multipart/form-data, got ${mediaType(req) || 'none'}`, { slug: 'unsupported-media-type' });
     }
   } else if (op.body) {
-    const raw = await readJsonBody(req, runtime.options.maxBodyBytes);
-    if (raw === undefined && op.body.required) throw badField('body', 'a request body is required');
-    body = raw === undefined ? undefined : validate(BODY_SCHEMAS[op.body.kind], raw, 'body');
+    const { kind, required } = op.body;
+    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
+      if (raw === undefined && required) throw badField('body', 'a request body is required');
+      return call(raw === undefined ? undefined : validate(BODY_SCHEMAS[kind], raw, 'body'));
+    });
   } else if (hasBody(req)) {
     req.resume(); // the operation takes no body: discard whatever came
   }
+  return call(undefined);
+}
 
-  const handler = handlerFor(op.id);
-  if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
-  const call: OperationCall = { op, params, query: url.searchParams, body, req, now: new Date().toISOString(), ...(paging ? { paging } : {}) };
-  const outcome = await handler(call, runtime);
-  const headers = outcome.headers ?? {};
+/** The reply the contract row's `response` kind and `status` call for. */
+function shapeReply(op: Operation, outcome: OperationOutcome): Reply {
+  const { headers } = outcome;
   switch (op.response) {
     case 'single':
     case 'list':
@@ -86,69 +143,103 @@ async function runOperation(runtime: Runtime, op: Operation, rawParams: Record<s
   }
 }
 
+/** Runs an operation to its reply; every failure, thrown now or later, becomes a problem reply. */
+function runOperation(runtime: Runtime, op: Operation, params: Record<string, string>, url: RequestTarget, req: IncomingMessage, instance: string): Eventually<Reply> {
+  const failed = (error: unknown) => errorReply(runtime, error, instance);
+  try {
+    const handler = handlerOf(op);
+    if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
+    const reply = andThen(
+      andThen(readCall(runtime, op, params, url, req), (call) => handler(call, runtime)),
+      (outcome) => shapeReply(op, outcome),
+    );
+    return reply instanceof Promise ? reply.catch(failed) : reply;
+  } catch (error) {
+    return failed(error);
+  }
+}
+
 function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   if (error instanceof HttpProblem) return problemReply(error, instance);
   runtime.warn(`internal error on ${instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
 
+/** Route → key → permission → rate limit → fault injection → the operation (or admin endpoint). */
+function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: Notes): Eventually<Reply> {
+  const url = targetOf(req.url ?? '/');
+  notes.instance = url.pathname;
+  notes.path = url.pathname + url.search;
+  const match = runtime.router.match(method, url.pathname);
+  if ('allowed' in match) {
+    if (!match.allowed.length) throw new HttpProblem(404, `no endpoint at ${url.pathname}`, { slug: 'no-endpoint' });
+    throw new HttpProblem(405, `${method} is not allowed on ${url.pathname}; use ${match.allowed.join(', ')}`, { headers: { allow: match.allowed.join(', ') } });
+  }
+  const { target, params } = match;
+  const permission = permissionOf(target);
+  let key: ApiKeyRecord | undefined;
+  if (permission) {
+    key = notes.key = runtime.keys.authenticate(req.headers['x-api-key']);
+    authorize(key, permission);
+    runtime.limiter.take(key.id);
+  }
+  if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req);
+
+  const { op } = target;
+  const proceed = (): Eventually<Reply> => {
+    // Injected before anything runs, so a retried request is always safe.
+    if (runtime.options.failRate > 0 && Math.random() < runtime.options.failRate) {
+      throw new HttpProblem(500, 'injected failure (--fail-rate)', { slug: 'injected-failure' });
+    }
+    const { idempotencyKey } = notes;
+    if (method === 'POST' && idempotencyKey && key) {
+      const run = () => Promise.resolve(runOperation(runtime, op, params, url, req, notes.instance));
+      return runtime.idempotency.run(`${key.id} ${method} ${url.pathname} ${idempotencyKey}`, run).then((result) => {
+        notes.replayed = result.replayed;
+        return result.reply;
+      });
+    }
+    return runOperation(runtime, op, params, url, req, notes.instance);
+  };
+  return runtime.options.latencyMs > 0 ? sleep(runtime.options.latencyMs).then(proceed) : proceed();
+}
+
+/** Answers and logs a request once its reply is known. */
+function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
+  writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
+  const { key } = notes;
+  const presented = key ? undefined : req.headers['x-api-key'];
+  runtime.log.add({
+    at: Date.now(),
+    method: req.method ?? 'GET',
+    path: notes.path,
+    status: reply.status,
+    ms: Math.round(performance.now() - started),
+    key: key ?? (typeof presented === 'string' && presented ? maskSecret(presented) : undefined),
+    idempotencyKey: notes.idempotencyKey,
+    replayed: notes.replayed,
+  });
+}
+
 /** The node:http request listener of the local server. */
 export function createRequestListener(runtime: Runtime) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://local');
-    const instance = url.pathname;
-    const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
-    let key: ApiKeyRecord | undefined;
-    let replayed = false;
-    let reply: Reply;
+    const raw = req.url ?? '/';
+    const idempotencyKey = req.headers['idempotency-key'];
+    const notes: Notes = { instance: raw, path: raw, key: undefined, idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined, replayed: false };
+    let reply: Eventually<Reply>;
     try {
-      const match = runtime.router.match(method, url.pathname);
-      if ('allowed' in match) {
-        if (!match.allowed.length) throw new HttpProblem(404, `no endpoint at ${url.pathname}`, { slug: 'no-endpoint' });
-        throw new HttpProblem(405, `${method} is not allowed on ${url.pathname}; use ${match.allowed.join(', ')}`, { headers: { allow: match.allowed.join(', ') } });
-      }
-      const { target, params } = match;
-      const permission = permissionOf(target);
-      if (permission) {
-        key = authenticate(runtime.store, req.headers['x-api-key']);
-        authorize(key, permission);
-        runtime.limiter.take(key.id);
-      }
-      if (target.kind === 'admin') {
-        reply = await runAdmin(runtime, target.name, params, url, req);
-      } else {
-        if (runtime.options.latencyMs > 0) await sleep(runtime.options.latencyMs);
-        // Injected before anything runs, so a retried request is always safe.
-        if (runtime.options.failRate > 0 && Math.random() < runtime.options.failRate) {
-          throw new HttpProblem(500, 'injected failure (--fail-rate)', { slug: 'injected-failure' });
-        }
-        const run = () => runOperation(runtime, target.op, params, url, req).catch((error: unknown) => errorReply(runtime, error, instance));
-        if (method === 'POST' && idempotencyKey && key) {
-          const result = await runtime.idempotency.run(`${key.id} ${method} ${url.pathname} ${idempotencyKey}`, run);
-          reply = result.reply;
-          replayed = result.replayed;
-        } else {
-          reply = await run();
-        }
-      }
+      reply = handle(runtime, req, req.method ?? 'GET', notes);
     } catch (error) {
-      reply = errorReply(runtime, error, instance);
+      reply = errorReply(runtime, error, notes.instance);
     }
-    if (replayed) reply = { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } };
-    writeReply(res, reply);
-
-    const presented = req.headers['x-api-key'];
-    runtime.log.add({
-      at: new Date().toISOString(),
-      method,
-      path: url.pathname + url.search,
-      status: reply.status,
-      ms: Math.round(performance.now() - started),
-      ...(key ? { key: `${key.name} (••••${key.last4})` } : typeof presented === 'string' && presented ? { key: maskSecret(presented) } : {}),
-      ...(idempotencyKey ? { idempotencyKey } : {}),
-      ...(replayed ? { replayed } : {}),
-    });
+    if (reply instanceof Promise) {
+      void reply
+        .catch((error: unknown) => errorReply(runtime, error, notes.instance))
+        .then((settled) => finish(runtime, req, res, settled, notes, started));
+    } else {
+      finish(runtime, req, res, reply, notes, started);
+    }
   };
 }

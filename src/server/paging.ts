@@ -6,7 +6,8 @@
  */
 import { pagingSchema } from '../contract/schemas.js';
 import type { Paging } from '../contract/types.js';
-import type { PageResult, SortKey } from '../store/types.js';
+import type { PageResult, SortKey, StoredRecord } from '../store/types.js';
+import { StoredRecordPage } from './page-json.js';
 import { validate } from './validation.js';
 
 export interface PageRequest {
@@ -27,8 +28,24 @@ function schemaFor(paging: Paging, maxSize: number): ReturnType<typeof pagingSch
   return schema;
 }
 
+const DIGITS = /^\d{1,9}$/;
+
+/** The parameter as a number when absent (`fallback`) or plain digits; undefined for anything else. */
+function plainNumber(query: URLSearchParams, name: string, fallback: number): number | undefined {
+  const text = query.get(name);
+  if (text === null) return fallback;
+  return DIGITS.test(text) ? Number(text) : undefined;
+}
+
 /** Reads `page`, `size` and every `sort` of the query; 400 on a negative page or a size out of 1..max. */
 export function parsePaging(paging: Paging, query: URLSearchParams, maxSize: number): PageRequest {
+  // The common query (digits, a size in range, no sort) needs no schema and gets the
+  // schema's own answer; anything else, and every error message, comes from the schema.
+  if (!query.has('sort')) {
+    const page = plainNumber(query, 'page', 0);
+    const size = plainNumber(query, 'size', DEFAULT_SIZE[paging]);
+    if (page !== undefined && size !== undefined && size >= 1 && size <= maxSize) return { page, size, sort: [] };
+  }
   const sorts = query.getAll('sort');
   const raw: Record<string, unknown> = {};
   if (query.has('page')) raw.page = query.get('page');
@@ -45,12 +62,17 @@ export function toSortKey(text: string): SortKey {
   return { field, direction: direction.toLowerCase() === 'desc' ? 'desc' : 'asc' };
 }
 
-/** Shape B: `{ content, page: { size, totalElements, totalPages, number } }`. */
-export function pageB<T>(content: T[], result: Pick<PageResult, 'total'>, request: PageRequest) {
-  return {
-    content,
-    page: { size: request.size, totalElements: result.total, totalPages: Math.ceil(result.total / request.size), number: request.page },
-  };
+/**
+ * Shape B: `{ content, page: { size, totalElements, totalPages, number } }`. The
+ * content is the store's own records, unchanged, so their JSON text can be cached.
+ */
+export function pageB(content: StoredRecord[], result: Pick<PageResult, 'total'>, request: PageRequest) {
+  return new StoredRecordPage(content, {
+    size: request.size,
+    totalElements: result.total,
+    totalPages: Math.ceil(result.total / request.size),
+    number: request.page,
+  });
 }
 
 /** Shape A, exactly the fields of spec 2.3. */

@@ -4,17 +4,21 @@
  * `Idempotency-Key` replay exact.
  */
 import type { ServerResponse } from 'node:http';
+import { toJson } from './page-json.js';
 import type { HttpProblem } from './problem.js';
 
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body?: Buffer;
+  /** JSON text stays a string: `res.end` then sends it in one chunk with the head, with no Buffer copy first. */
+  body?: string | Buffer;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** A JSON reply (`application/json`). */
-export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(value)) };
+export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {
+  return { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE }, body: toJson(value) };
 }
 
 /** A reply without a body. */
@@ -27,13 +31,14 @@ export function problemReply(problem: HttpProblem, instance: string): Reply {
   return {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json; charset=utf-8', ...problem.options.headers },
-    body: Buffer.from(JSON.stringify(problem.body(instance))),
+    body: JSON.stringify(problem.body(instance)),
   };
 }
 
 export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...reply.headers, 'content-length': reply.body?.length ?? 0 };
-  res.writeHead(reply.status, headers);
-  res.end(reply.body);
+  const { body } = reply;
+  const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': length });
+  res.end(body);
 }

@@ -1,6 +1,7 @@
 /**
  * The recent requests, for `/_admin/requests` and `pla server log`. Keys appear
- * only by name and masked tail; bodies are not kept.
+ * only by name and masked tail; bodies are not kept. Entries are kept raw in a ring
+ * and formatted only when someone reads the log, not on every request.
  */
 
 export interface LoggedRequest {
@@ -15,18 +16,52 @@ export interface LoggedRequest {
   replayed?: boolean;
 }
 
+/** What the pipeline records per request; `at` is ms since the epoch. */
+export interface RequestLogEntry {
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  /** The key that was accepted, or the presented one already masked. */
+  key: { name: string; last4: string } | string | undefined;
+  idempotencyKey: string | undefined;
+  replayed: boolean;
+}
+
+function formatted(entry: RequestLogEntry): LoggedRequest {
+  const { key, idempotencyKey } = entry;
+  return {
+    at: new Date(entry.at).toISOString(),
+    method: entry.method,
+    path: entry.path,
+    status: entry.status,
+    ms: entry.ms,
+    ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (••••${key.last4})` }),
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+    ...(entry.replayed ? { replayed: true } : {}),
+  };
+}
+
 export class RequestLog {
-  private readonly entries: LoggedRequest[] = [];
+  private readonly ring: RequestLogEntry[] = [];
+  /** Where the next entry goes once the ring is full (= the oldest entry). */
+  private next = 0;
 
   constructor(private readonly capacity = 500) {}
 
-  add(entry: LoggedRequest): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.shift();
+  add(entry: RequestLogEntry): void {
+    if (this.ring.length < this.capacity) {
+      this.ring.push(entry);
+      return;
+    }
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
   }
 
   /** The newest `limit` entries, oldest first. */
   recent(limit: number): LoggedRequest[] {
-    return this.entries.slice(-limit);
+    const inOrder = this.ring.slice(this.next).concat(this.ring.slice(0, this.next));
+    return inOrder.slice(-limit).map(formatted);
   }
 }

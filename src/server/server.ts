@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { openStore } from '../store/index.js';
 import { COLLECTIONS, type Change, type Store } from '../store/types.js';
-import { newKey } from './auth.js';
+import { KeyRing, newKey } from './auth.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IdempotencyCache } from './idempotency.js';
 import { createImageFiles } from './image-files.js';
@@ -69,6 +69,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     images,
     router: createRouter(),
     limiter: new RateLimiter(options.rateLimit),
+    keys: new KeyRing(store),
     idempotency,
     log: new RequestLog(),
     startedAt: Date.now(),
@@ -93,7 +94,8 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   let firstCommit: Promise<void> | undefined;
   const listener = createRequestListener(runtime);
   const server = createServer((req, res) => {
-    void (firstCommit ?? Promise.resolve()).then(() => listener(req, res));
+    if (firstCommit) void firstCommit.then(() => listener(req, res));
+    else void listener(req, res);
   });
   let url = '';
   try {
@@ -111,6 +113,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   url = baseUrl(options.host, (server.address() as AddressInfo).port);
   firstCommit = firstChanges.length ? store.commit(firstChanges) : undefined;
   await firstCommit;
+  firstCommit = undefined; // committed: requests need not wait a turn for it any more
   const simulator = options.simulateTasksSeconds > 0 ? startTaskSimulator(store, options.simulateTasksSeconds, warn) : undefined;
 
   let closing: Promise<void> | undefined;
