@@ -3,7 +3,8 @@ import type { SourceItem } from '../../io/input/types.js';
 import { InterruptedError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
-export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>): Promise<void> {
+/** `total` (when known) gives the progress bar its share and ETA. */
+export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, total?: number): Promise<void> {
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
   const summary = await runBulk({
@@ -17,6 +18,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     checkpointPath: opts.checkpoint as string | undefined,
     signal: ctx.signal,
     progress: { stream: process.stderr, isTTY: ctx.interactive },
+    ...(total === undefined ? {} : { total }),
   });
   ctx.note(formatSummary(summary));
   if (summary.interrupted) throw new InterruptedError('interrupted', { hint: opts.checkpoint ? 'run the same command again to resume from the checkpoint' : undefined });

@@ -72,7 +72,7 @@ export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise
       const result = await client.call(spec.single, { params: { id: only }, signal: ctx.signal });
       return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
     }
-    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, idItems(ids));
+    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, idItems(ids), ids.length);
 
     let succeeded = 0;
     await forEachItem(

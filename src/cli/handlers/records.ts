@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import { withContext } from '../context.js';
+import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { runBulkCommand } from './bulk.js';
 import { listPaged } from './paged.js';
@@ -41,6 +41,14 @@ export interface WriteSpec {
  * `single`, several to `bulk` through the bulk runner (or one call each).
  * An update's id comes from the positional argument or the record's `id`.
  */
+/** The records a --file holds, estimated, when a progress bar will show it. */
+async function progressTotal(ctx: CommandContext): Promise<number | undefined> {
+  const file = ctx.opts.file as string | undefined;
+  if (!ctx.interactive || file === undefined) return undefined;
+  const { estimateRecordCount } = await import('../../io/input/index.js');
+  return estimateRecordCount(file, ctx.opts.format as 'json' | 'ndjson' | 'csv' | undefined);
+}
+
 export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const needsId = operation(spec.single).pathParams.some((p) => p.name === 'id');
@@ -61,7 +69,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
 
     if ('single' in input) return present(ctx, spec.single, await callFor(input.single), spec.done);
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
-    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, input.many);
+    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, input.many, await progressTotal(ctx));
 
     const writer = await createRowWriter(ctx.output);
     await forEachItem(

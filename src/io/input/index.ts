@@ -7,4 +7,5 @@ export { readIds, parseId } from './ids.js';
 export type { InputStats } from './bad-rows.js';
 export { ERROR_FIELD } from './record.js';
 export { formatFromPath } from './format.js';
+export { estimateRecordCount } from './count.js';
 export type { BadRow, IdReadOptions, InputFormat, ReadOptions, SourceItem } from './types.js';
