@@ -21,7 +21,9 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
     {
       format: ctx.opts.format as 'json' | 'ndjson' | 'csv' | undefined,
       raw: ctx.opts.raw === true,
-      strict: ctx.opts.strict === true,
+      // Inline --data is one value the user just typed: a bad record there is an
+      // error to fix, not a row to skip.
+      strict: ctx.opts.strict === true || data !== undefined,
       onBadRow: (row) => process.stderr.write(`skipped line ${row.line}: ${row.message}\n`),
     },
   );
