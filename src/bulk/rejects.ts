@@ -1,4 +1,4 @@
-import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { ERROR_FIELD } from '../io/input/record.js';
 import type { InputFormat } from '../io/input/types.js';
 
@@ -86,6 +86,24 @@ export class RejectsFile {
     return this.started;
   }
 
+  /**
+   * Rewrites the csv rejects so far under a wider header (temporary file, then
+   * rename). Cells are read back as the input reader types them, so a number
+   * stays a number and a quoted "007" stays text.
+   */
+  private async widenCsv(columns: string[]): Promise<void> {
+    const [{ parse }, { typeCell }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
+    const earlier = parse(await readFile(this.path, 'utf8'), {
+      bom: true,
+      columns: true,
+      cast: (value, context) => (context.header || context.quoting ? value : typeCell(value)),
+    }) as Array<Record<string, unknown>>;
+    this.columns = columns;
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    await writeFile(temporary, await csvLines(earlier, columns, true));
+    await rename(temporary, this.path);
+  }
+
   private async append(rows: Array<Record<string, unknown>>): Promise<void> {
     const first = !this.started;
     this.started = true;
@@ -97,13 +115,18 @@ export class RejectsFile {
         return first ? writeFile(this.path, `[\n${elements}`) : appendFile(this.path, `,\n${elements}`);
       }
       case 'csv': {
+        const names = new Set<string>();
+        for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD) names.add(key);
         if (!this.columns) {
-          // Columns come from the first rejects: a csv input's records all share its header.
-          const names = new Set<string>();
-          for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD) names.add(key);
           this.columns = [...names, ERROR_FIELD];
           return writeFile(this.path, await csvLines(rows, this.columns, true));
         }
+        // A later record may carry a field the first rejects had not (json or ndjson
+        // records differ in their fields): widen the header rather than drop the
+        // field, or feeding the rejects back would lose data.
+        const known = this.columns;
+        const added = [...names].filter((name) => !known.includes(name));
+        if (added.length > 0) await this.widenCsv([...known.filter((c) => c !== ERROR_FIELD), ...added, ERROR_FIELD]);
         return appendFile(this.path, await csvLines(rows, this.columns, false));
       }
     }

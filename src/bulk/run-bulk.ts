@@ -51,7 +51,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const started = performance.now();
 
   const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }) : undefined;
-  const rejectsFormat = options.rejectsFormat ?? (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? 'ndjson';
+  // A rejects file named .ndjson must hold ndjson whatever the input was: its
+  // extension decides when it names a format, else the input's format does.
+  const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
   const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;

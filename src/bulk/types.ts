@@ -17,8 +17,9 @@ export interface BulkOptions {
   batchSize?: number;
   /** Batches in flight at once, default 4. */
   concurrency?: number;
-  /** Failed records go here, in `rejectsFormat` (default: the input's), each with its error. */
+  /** Failed records go here, each with its error: in the format the path's extension names, else `rejectsFormat`, else ndjson. */
   rejectsPath?: string;
+  /** The input's format, for a rejects path whose extension names none. */
   rejectsFormat?: InputFormat;
   /** Finished batches are recorded here; a re-run with the same file skips them. */
   checkpointPath?: string;

@@ -79,7 +79,14 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
     opts,
     args: invocation.args,
     signal: invocation.signal,
-    output: { format: defaultFormat(opts), fields: opts.fields, quiet: opts.quiet === true, color, stdout: process.stdout },
+    output: {
+      format: defaultFormat(opts),
+      fields: opts.fields,
+      quiet: opts.quiet === true,
+      color,
+      stdout: process.stdout,
+      warn: (line) => process.stderr.write(`${line}\n`),
+    },
     interactive: process.stderr.isTTY === true,
     note(line) {
       if (!opts.quiet) process.stderr.write(`${line}\n`);

@@ -4,7 +4,7 @@
  * come only from the contract table.
  */
 import { expandPath, operation } from '../contract/operations.js';
-import { RejectedError } from '../errors.js';
+import { type PlaError, RejectedError } from '../errors.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
@@ -31,6 +31,16 @@ function queryString(paging: PageRequest | undefined, query: QueryValues | undef
 }
 
 /** Creates a client; nothing is connected until the first call. */
+/**
+ * A path typed by hand (`pla api GET '/api/topics/a b'`) as a valid request target:
+ * spaces and non-ASCII percent-encoded, escapes already there kept, the fragment
+ * dropped. Prefixed with an origin so that `//host/x` stays a path.
+ */
+function requestTarget(path: string): string {
+  const url = new URL(`http://pla.invalid${path}`);
+  return url.pathname + url.search;
+}
+
 export function createClient(options: ClientOptions): PlaClient {
   const base = new URL(options.baseUrl);
   // The base URL may carry a path prefix (spec 5: `{base_url}/data/api/v1/…`).
@@ -49,6 +59,11 @@ export function createClient(options: ClientOptions): PlaClient {
   function signalFor(callSignal: AbortSignal | undefined): AbortSignal | undefined {
     if (options.signal && callSignal) return AbortSignal.any([options.signal, callSignal]);
     return callSignal ?? options.signal;
+  }
+
+  /** Every error made from an answer goes through here: the service may echo the key. */
+  function scrubbed<E extends PlaError>(error: E): E {
+    return apiKey ? redactSecret(error, apiKey) : error;
   }
 
   /** Sends a request and returns the parsed body; throws the mapped error on a non-2xx answer. */
@@ -72,10 +87,7 @@ export function createClient(options: ClientOptions): PlaClient {
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
     const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
-    if (!ok) {
-      const error = httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts));
-      throw apiKey ? redactSecret(error, apiKey) : error;
-    }
+    if (!ok) throw scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
     return { response, parsed };
   }
 
@@ -95,7 +107,7 @@ export function createClient(options: ClientOptions): PlaClient {
     const unwrapped = unwrapEnvelope(parsed);
     if (unwrapped.success === false) {
       // A 2xx whose envelope says it failed is still a refusal.
-      throw new RejectedError(`the service reported a failure: ${unwrapped.message ?? 'no message'} (${op.method} ${prefix}${path})`, response.status, parsed);
+      throw scrubbed(new RejectedError(`the service reported a failure: ${unwrapped.message ?? 'no message'} (${op.method} ${prefix}${path})`, response.status, parsed));
     }
     return {
       status: response.status,
@@ -133,7 +145,7 @@ export function createClient(options: ClientOptions): PlaClient {
     path: string,
     rawOptions: { body?: unknown; query?: Record<string, string>; signal?: AbortSignal } = {},
   ): Promise<CallResult> {
-    const relative = path.startsWith('/') ? path : `/${path}`;
+    const relative = requestTarget(path.startsWith('/') ? path : `/${path}`);
     const query = queryString(undefined, rawOptions.query);
     const fullPath = query && relative.includes('?') ? `${relative}&${query.slice(1)}` : relative + query;
     const body = rawOptions.body === undefined ? undefined : { payload: JSON.stringify(rawOptions.body), contentType: 'application/json' };

@@ -35,7 +35,12 @@ function label(request: RequestLabel): string {
 
 /** The service's own words: problem+json `detail`/`title`, envelope `message`, `error`, or a short text body. */
 export function serviceMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim().split('\n')[0]?.slice(0, 200) || undefined;
+  if (typeof body === 'string') {
+    // A proxy's HTML error page says nothing the status line does not (and its
+    // first line, `<html>`, even less).
+    if (/^\s*</.test(body)) return undefined;
+    return body.trim().split('\n')[0]?.trim().slice(0, 200) || undefined;
+  }
   if (!isObject(body)) return undefined;
   for (const key of ['detail', 'title', 'message', 'error'] as const) {
     const value = body[key];

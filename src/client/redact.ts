@@ -2,18 +2,27 @@
  * Last line of defence for the key: a service may echo request headers in an error
  * body, so errors are scrubbed of the key before they leave the client.
  */
-import type { PlaError } from '../errors.js';
+import { ApiError, type PlaError } from '../errors.js';
 import { maskKey } from '../config/mask-key.js';
 
-/** Replaces every occurrence of `secret` in the error's message, hint and detail with its mask. */
+/**
+ * Replaces every occurrence of `secret` in the error's message, hint, detail and
+ * (for an ApiError) problem body with its mask. Both bodies: `--verbose` prints
+ * the problem, and the two are separate references once one is scrubbed.
+ */
 export function redactSecret<E extends PlaError>(error: E, secret: string): E {
   const mask = maskKey(secret);
   const scrub = (text: string) => text.split(secret).join(mask);
+  const scrubValue = (value: unknown): unknown => {
+    const text = JSON.stringify(value);
+    return text?.includes(secret) ? (JSON.parse(scrub(text)) as unknown) : value;
+  };
   error.message = scrub(error.message);
   if (error.hint) error.hint = scrub(error.hint);
-  if (error.detail !== undefined) {
-    const text = JSON.stringify(error.detail);
-    if (text?.includes(secret)) error.detail = JSON.parse(scrub(text)) as unknown;
+  if (error.detail !== undefined) error.detail = scrubValue(error.detail);
+  if (error instanceof ApiError && error.problem !== undefined) {
+    // `problem` is readonly to its users; the scrubbed copy replaces it here only.
+    Object.defineProperty(error, 'problem', { value: scrubValue(error.problem) });
   }
   return error;
 }

@@ -16,7 +16,7 @@ export function checkEnvName(env: string): string {
   return env;
 }
 
-/** Returns the URL without trailing slashes when it is an http(s) URL; throws a UsageError otherwise. */
+/** Returns the URL without trailing slashes when it is an http(s) URL without credentials; throws a UsageError otherwise. */
 export function checkBaseUrl(url: string, env?: string): string {
   let parsed: URL;
   try {
@@ -24,6 +24,13 @@ export function checkBaseUrl(url: string, env?: string): string {
   } catch {
     throw new UsageError(`invalid base URL "${url}"${env ? ` for environment ${env}` : ''}`, {
       hint: 'give a full URL, e.g. https://pla.example.com or http://127.0.0.1:4010',
+    });
+  }
+  // Checked first, and never echoed: a password in the URL would be printed by
+  // `config show` and every message naming the URL, and undici does not send it.
+  if (parsed.username || parsed.password) {
+    throw new UsageError(`invalid base URL for ${parsed.host}${env ? ` (environment ${env})` : ''}: it may not carry a user name or password`, {
+      hint: `the service takes an API key: \`pla config set-key${env ? ` --env ${env}` : ''}\``,
     });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {

@@ -93,6 +93,27 @@ describe('pla determinations upsert --file (bulk)', () => {
   });
 });
 
+describe('rejects file format', () => {
+  const input = 'ref,status\nrf-1,BOGUS\nrf-2,ACTIVE\n';
+
+  it('follows the rejects file extension over the input format (csv piped in, .ndjson rejects)', async () => {
+    const rejects = temp.path('rf-rejects.ndjson');
+    const run = await server.pla(['determinations', 'upsert', '--file', '-', '--format', 'csv', '--batch-size', '5', '--rejects', rejects], { input });
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    const lines = (await readFile(rejects, 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([{ ref: 'rf-1', status: 'BOGUS' }]);
+  });
+
+  it("uses the input's format when the rejects file's extension names none (csv file, .txt rejects)", async () => {
+    const file = temp.path('rf-input.csv');
+    await writeFile(file, input.replaceAll('rf-', 'rg-'));
+    const rejects = temp.path('rg-rejects.txt');
+    const run = await server.pla(['determinations', 'upsert', '--file', file, '--batch-size', '5', '--rejects', rejects]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect((await readFile(rejects, 'utf8')).split('\n')[0]).toBe('ref,status,_error');
+  });
+});
+
 describe('destructive bulk commands', () => {
   let ids: number[];
   beforeAll(async () => {

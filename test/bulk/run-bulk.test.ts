@@ -135,6 +135,21 @@ describe('refused batches are split to find the bad records', () => {
     ]);
   });
 
+  it('widens the csv rejects header when a later reject carries a field the first did not (ndjson in, csv out)', async () => {
+    serve(allOrNothing);
+    const input = records(3, (i) => [{ bad: true, amount: 1 }, { amount: 2 }, { bad: true, amount: '3', name: 'Ana', zip: '007' }][i] ?? {});
+    const rejectsPath = temp.path('widen-rejects.csv');
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 1, concurrency: 1, rejectsPath });
+    expect(summary).toMatchObject({ succeeded: 1, failed: 2 });
+    expect((await readFile(rejectsPath, 'utf8')).split('\n')[0]).toBe('ref,bad,amount,name,zip,_error');
+    const again: Array<Record<string, unknown>> = [];
+    for await (const item of readRecords({ file: rejectsPath })) again.push(JSON.parse(JSON.stringify(item.value)) as Record<string, unknown>);
+    expect(again).toEqual([
+      { ref: 'r0', bad: true, amount: 1 },
+      { ref: 'r2', bad: true, amount: '3', name: 'Ana', zip: '007' },
+    ]);
+  });
+
   it('writes json rejects as a json array', async () => {
     serve(allOrNothing);
     const rejectsPath = temp.path('rejects.json');

@@ -62,4 +62,24 @@ describe('against the local server', () => {
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/^error: .*404/);
   });
+
+  it('a --before-now dry run lists exactly the records the real call decommissions', async () => {
+    await run(['det', 'create', '--file', '-', '--format', 'ndjson'], '{"name":"lease-d"}\n{"name":"lease-e"}\n');
+    const first = await run(['det', 'list', '--all', '-q']);
+    await run(['det', 'decommission', first.stdout.split('\n')[0] ?? '', '--yes']);
+    const ids = (text: string) => text.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+    const all = (await run(['det', 'list', '--all', '-o', 'ndjson'])).stdout;
+    const active = all.trim().split('\n').map((line) => JSON.parse(line) as { id: number; status: string }).filter((r) => r.status === 'ACTIVE').map((r) => r.id);
+    expect(active.length).toBeGreaterThan(0);
+    expect(active.length).toBeLessThan(ids(all).length);
+
+    const dry = await run(['det', 'decommission', '--before-now', '--dry-run', '-o', 'ndjson']);
+    expect(dry.exitCode).toBe(0);
+    expect(ids(dry.stdout)).toEqual(active);
+    expect(dry.stderr).toContain(`would decommission ${active.length} determination(s)`);
+
+    const done = await run(['det', 'decommission', '--before-now', '--yes', '-o', 'ndjson']);
+    expect(done.exitCode).toBe(0);
+    expect(ids(done.stdout).sort((a, b) => a - b)).toEqual(active);
+  });
 });

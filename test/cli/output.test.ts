@@ -58,6 +58,38 @@ describe('output', () => {
     expect(JSON.parse(json.stdout)).toEqual({ name: 'alpha', 'tags.a': 1 });
   });
 
+  it('takes --fields from the record itself, never from the object prototype', async () => {
+    const out = await run(['det', 'get', '7', '-o', 'csv', '--fields', 'id,constructor,toString,tags.constructor']);
+    expect(out.stdout).toBe('id,constructor,toString,tags.constructor\n7,,,\n');
+  });
+
+  it('cuts a long table cell between characters, not inside an emoji', async () => {
+    const note = `${'a'.repeat(46)}😀😀😀`;
+    const odd = await startFakeServer([{ method: 'GET', path: `${D}/9`, reply: { status: 200, body: { id: 9, note } } }]);
+    try {
+      const out = await run(['det', 'get', '9', '-o', 'table'], odd);
+      expect(out.stdout).toContain(`${'a'.repeat(46)}😀…`);
+      expect(out.stdout).not.toContain('\uFFFD');
+    } finally {
+      await odd.close();
+    }
+  });
+
+  it('warns on stderr when later records carry fields the csv header (from the first) leaves out', async () => {
+    const mixed = await startFakeServer([
+      { method: 'GET', path: D, reply: { status: 200, body: { content: [{ id: 1, name: 'a' }, { id: 2, name: 'b', decommissionedAt: '2024-01-01' }], page: { size: 2, number: 0, totalElements: 2, totalPages: 1 } } } },
+    ]);
+    try {
+      const [plain, chosen] = await Promise.all([run(['det', 'list', '--all', '-o', 'csv'], mixed), run(['det', 'list', '--all', '-o', 'csv', '--fields', 'id,decommissionedAt'], mixed)]);
+      expect(plain.stdout).toBe('id,name\n1,a\n2,b\n');
+      expect(plain.stderr).toMatch(/^warning: .*decommissionedAt.*--fields/m);
+      expect(chosen.stdout).toBe('id,decommissionedAt\n1,\n2,2024-01-01\n');
+      expect(chosen.stderr).toBe('');
+    } finally {
+      await mixed.close();
+    }
+  });
+
   it('prints only ids with -q', async () => {
     const [list, one] = await Promise.all([run(['det', 'list', '-q']), run(['det', 'get', '7', '-q'])]);
     expect(list.stdout).toBe('7\n8\n');

@@ -49,6 +49,18 @@ describe('safety', () => {
     });
   });
 
+  it('names the user and the cut-off as given when refusing (not lower-cased)', async () => {
+    await withServer(async (server) => {
+      const [clear, byDate] = await Promise.all([
+        pla(['notif', 'clear', 'Ana.Smith'], { server, configDir: config.path }),
+        pla(['det', 'decommission', '--modified-before', '2024-01-01'], { server, configDir: config.path }),
+      ]);
+      expect(clear.stderr).toContain('(delete every notification of Ana.Smith)');
+      expect(byDate.stderr).toContain('(decommission every determination modified before 2024-01-01T00:00:00.000Z)');
+      expect(server.requests).toEqual([]);
+    });
+  });
+
   it('--dry-run reads what would be affected and changes nothing', async () => {
     await withServer(async (server) => {
       const [ids, byDate, images, clear] = await Promise.all([

@@ -60,7 +60,17 @@ describe('error mapping', () => {
     const error = await rejectionOf(fake.client().call('determinations.get', { params: { id: 1 } }));
     expect(error.message).toContain('key ••••abcd is revoked');
     expect(JSON.stringify(error.detail)).not.toContain(KEY);
+    expect(JSON.stringify(error.problem)).not.toContain(KEY);
     expect(`${error.message} ${error.hint}`).not.toContain(KEY);
+  });
+
+  it("leaves a proxy's HTML error page out of the one-line message", async () => {
+    const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>nginx</body>\r\n</html>\r\n';
+    fake.server().setRoutes([{ path: `${DET}/1`, reply: { status: 502, headers: { 'content-type': 'text/html' }, body: page } }]);
+    const error = await rejectionOf(fake.client({ retries: 0 }).call('determinations.get', { params: { id: 1 } }));
+    expect(error.message).toBe(`502 Bad Gateway (GET ${DET}/1)`);
+    fake.server().setRoutes([{ path: `${DET}/1`, reply: { status: 400, headers: { 'content-type': 'text/plain' }, body: 'bad id\r\nmore' } }]);
+    expect((await rejectionOf(fake.client().call('determinations.get', { params: { id: 1 } }))).message).toBe(`400 Bad Request: bad id (GET ${DET}/1)`);
   });
 
   it('treats a 2xx envelope with success false as a refusal', async () => {

@@ -79,6 +79,18 @@ describe('requests', () => {
     expect(sent).toMatchObject({ method: 'PUT', path: '/data/anything/here', query: { x: 'y' }, body: { a: 1 } });
   });
 
+  it('raw percent-encodes a hand-typed path (spaces, non-ASCII) and keeps escapes already there', async () => {
+    const server = fake.server();
+    server.setRoutes([{ path: /^\/api\/topics\//, reply: { body: [] } }]);
+    const client = fake.client();
+    await client.raw('GET', '/api/topics/a b');
+    await client.raw('GET', '/api/topics/ü?lang=de', { query: { x: 'é' } });
+    await client.raw('GET', '/api/topics/a%20b');
+    const sent = server.requests.slice(-3);
+    expect(sent.map((r) => r.path)).toEqual(['/api/topics/a%20b', '/api/topics/%C3%BC', '/api/topics/a%20b']);
+    expect(sent[1]?.query).toEqual({ lang: 'de', x: 'é' });
+  });
+
   it('uploads an image as multipart with a file part and a JSON image part, returning headers', async () => {
     const server = fake.server();
     server.setRoutes([{ path: '/api/images', reply: { status: 201, headers: { location: '/api/images/12' } } }]);

@@ -87,6 +87,22 @@ describe('config store', () => {
     expect(() => config.setKey('qa', '   ')).toThrow(UsageError);
     expect(config.list().qa).toEqual({});
   });
+
+  it('refuses a base URL carrying a user name or password, without echoing the password', async () => {
+    const config = await openConfig();
+    const error = (() => {
+      try {
+        config.setUrl('qa', 'https://ops:hunter2secret@x.example.com/data');
+      } catch (e) {
+        return e as UsageError;
+      }
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect(`${error?.message} ${error?.hint}`).not.toContain('hunter2secret');
+    expect(error?.message).toContain('x.example.com');
+    expect(() => resolveConnection({ baseUrl: 'http://ops:pw@127.0.0.1:4010' }, config)).toThrow(UsageError);
+    expect(config.list().qa).toEqual({});
+  });
 });
 
 describe('resolveConnection', () => {

@@ -1,7 +1,16 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options. */
-import type { SourceItem } from '../../io/input/types.js';
+import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { InterruptedError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
+
+/** The input's format when known without reading it: `--format`, else the file's extension. */
+async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | undefined> {
+  const file = opts.file as string | undefined;
+  if (opts.format) return opts.format as InputFormat;
+  if (file === undefined || file === '-') return undefined;
+  const { formatFromPath } = await import('../../io/input/index.js');
+  return formatFromPath(file);
+}
 
 /** `total` (when known) gives the progress bar its share and ETA. */
 export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, total?: number): Promise<void> {
@@ -14,7 +23,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     batchSize: opts.batchSize as number | undefined,
     concurrency: opts.concurrency as number | undefined,
     rejectsPath: opts.rejects as string | undefined,
-    rejectsFormat: opts.format as 'json' | 'ndjson' | 'csv' | undefined,
+    rejectsFormat: await inputFormat(opts),
     checkpointPath: opts.checkpoint as string | undefined,
     signal: ctx.signal,
     progress: { stream: process.stderr, isTTY: ctx.interactive },

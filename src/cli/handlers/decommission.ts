@@ -24,6 +24,14 @@ export function parseCutoff(text: string): string {
   return new Date(time).toISOString();
 }
 
+/**
+ * Already decommissioned: the service picks only active records (decommissioning
+ * one twice is refused), so the dry run must not count these among the caught.
+ */
+function decommissioned(record: Record<string, unknown>): boolean {
+  return typeof record.status === 'string' && record.status.toUpperCase() === 'DECOMMISSIONED';
+}
+
 function modifiedAt(record: Record<string, unknown>): number | undefined {
   for (const field of MODIFIED_FIELDS) {
     const value = record[field];
@@ -42,7 +50,7 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
       const at = modifiedAt(record);
       if (at === undefined) continue;
       dated += 1;
-      if (at < limit) caught.push(record);
+      if (at < limit && !decommissioned(record)) caught.push(record);
     }
   }
   const { env } = await ctx.connection();

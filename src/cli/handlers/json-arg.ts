@@ -1,7 +1,7 @@
 /** JSON given on the command line (`--filter`, `--data`, `--image`) or in a file (`-` = stdin). */
-import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
+import { openInput } from '../../io/input/source.js';
 
 /**
  * Parses the JSON of an option or of a file; `undefined` when neither is given.
@@ -9,7 +9,8 @@ import { UsageError } from '../../errors.js';
  */
 export async function readJsonArg(source: { inline?: string; file?: string; name: string }): Promise<unknown> {
   if (source.inline !== undefined && source.file !== undefined) throw new UsageError(`pass ${source.name} or a file, not both`);
-  const raw = source.file === undefined ? source.inline : source.file === '-' ? await text(process.stdin) : await readFile(source.file, 'utf8');
+  // openInput: `-` is stdin, and a missing file is a usage error naming it (exit 2).
+  const raw = source.file === undefined ? source.inline : await text(await openInput(source.file));
   if (raw === undefined) return undefined;
   try {
     return JSON.parse(raw) as unknown;

@@ -9,7 +9,9 @@ import type { CommandContext } from '../context.js';
 export async function confirmDestructive(ctx: CommandContext, question: string): Promise<void> {
   if (ctx.opts.yes) return;
   if (!process.stdin.isTTY) {
-    throw new UsageError(`refusing to go ahead without confirmation (${question.toLowerCase()}): stdin is not a terminal`, {
+    // Only the first letter drops its capital: the rest names users and dates as given.
+    const what = question.charAt(0).toLowerCase() + question.slice(1);
+    throw new UsageError(`refusing to go ahead without confirmation (${what}): stdin is not a terminal`, {
       hint: 'pass --yes to confirm, or --dry-run to see what would change',
     });
   }

@@ -11,9 +11,18 @@ import { writeOut } from './write-out.js';
 export function createCsvWriter(options: OutputOptions): RowWriter {
   let columns: string[] | undefined = options.fields;
   let headerWritten = false;
+  // Fields of later rows that the header (taken from the first) has no column for:
+  // said once at the end, since an export fed back as input would lose them.
+  const known = new Set<string>();
+  const dropped = new Set<string>();
   return {
     async write(row: Row) {
-      columns ??= Object.keys(row);
+      if (!columns) {
+        columns = Object.keys(row);
+        for (const column of columns) known.add(column);
+      } else if (!options.fields) {
+        for (const key of Object.keys(row)) if (!known.has(key)) dropped.add(key);
+      }
       const cols = columns;
       const lines: string[][] = headerWritten ? [] : [cols];
       headerWritten = true;
@@ -23,6 +32,9 @@ export function createCsvWriter(options: OutputOptions): RowWriter {
     async end() {
       // An empty result still gets its header when the columns are known.
       if (!headerWritten && columns) await writeOut(options.stdout, stringify([columns]));
+      if (dropped.size > 0) {
+        options.warn?.(`warning: the csv columns come from the first record; later records also had ${[...dropped].join(', ')}, left out (name every column with --fields)`);
+      }
     },
   };
 }

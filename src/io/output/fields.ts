@@ -1,11 +1,14 @@
 import type { Row } from './types.js';
 
-/** Reads a dotted path (`page.size`) out of a record. */
+/**
+ * Reads a dotted path (`page.size`) out of a record. Own properties only: a field
+ * named `constructor` or `toString` is missing, not a function off the prototype.
+ */
 export function fieldValue(row: Row, field: string): unknown {
-  if (field in row) return row[field];
+  if (Object.hasOwn(row, field)) return row[field];
   let value: unknown = row;
   for (const part of field.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
     value = (value as Row)[part];
   }
   return value;

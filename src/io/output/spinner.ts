@@ -3,14 +3,37 @@
  * terminal (ora is loaded only then, so scripts never pay for it).
  */
 export interface Spinner {
+  /** Replaces the line next to the spinner. */
+  update(text: string): void;
+  /** Stops and leaves a ✔ line (a ✖ line with `failed`), or nothing with `stop`. */
+  succeed(text: string): void;
+  fail(): void;
   stop(): void;
 }
 
-const idle: Spinner = { stop() {} };
+const idle: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 
-export async function startSpinner(text: string, enabled: boolean): Promise<Spinner> {
-  if (!enabled) return idle;
+/**
+ * A terminal that reports no width (a pty opened without a size: `docker exec -t`,
+ * `script`, some CI runners) cannot host a spinner: ora divides by the width to
+ * count the lines it must clear, and with 0 clears lines forever.
+ */
+function hasWidth(stream: NodeJS.WritableStream): boolean {
+  const { columns } = stream as { columns?: number };
+  return columns === undefined || columns > 0;
+}
+
+/** Starts a spinner on `stream` (stderr) when `enabled`; otherwise one that does nothing. */
+export async function startSpinner(text: string, enabled: boolean, stream: NodeJS.WritableStream = process.stderr): Promise<Spinner> {
+  if (!enabled || !hasWidth(stream)) return idle;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: process.stderr, discardStdin: false }).start();
-  return { stop: () => spinner.stop() };
+  const spinner = ora({ text, stream, discardStdin: false }).start();
+  return {
+    update: (next) => {
+      spinner.text = next;
+    },
+    succeed: (done) => spinner.succeed(done),
+    fail: () => spinner.fail(),
+    stop: () => spinner.stop(),
+  };
 }

@@ -6,9 +6,12 @@ import { writeOut } from './write-out.js';
 /** Longest cell shown; the rest is cut with an ellipsis (use -o json for everything). */
 const MAX_CELL = 48;
 
+/** Cut by code points, not UTF-16 units: an emoji cut in half would print as `�`. */
 function truncate(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
-  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+  if (flat.length <= MAX_CELL) return flat;
+  const points = Array.from(flat);
+  return points.length > MAX_CELL ? `${points.slice(0, MAX_CELL - 1).join('')}…` : flat;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface OutputOptions {
   /** Colour in tables (off with NO_COLOR / --no-color). */
   color: boolean;
   stdout: NodeJS.WritableStream;
+  /** Human-only warnings (stderr); none when absent. */
+  warn?: (line: string) => void;
 }
 
 /**
