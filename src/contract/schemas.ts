@@ -97,9 +97,12 @@ export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> 
   'work-order': workOrder,
 };
 
+/** Plain digits only: `1e3`, `0x10` or ` 7` name no record (Number() would read them). */
+const pathId = z.string().regex(/^\d+$/, 'must be a whole number').pipe(z.coerce.number<string>().pipe(int64));
+
 const PATH_PARAM_SCHEMAS: Record<PathParamType, z.ZodType> = {
-  int64: z.coerce.number().pipe(int64),
-  integer: z.coerce.number().pipe(int64),
+  int64: pathId,
+  integer: pathId,
   string: z.string().min(1),
   'date-time': dateTime,
   'int64-or-string': z.string().min(1),

@@ -10,6 +10,7 @@ import { COLLECTIONS, type Store } from '../store/types.js';
 import { newKey, viewKey, type ApiKeyRecord } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { ServerOptions } from './options.js';
+import { idFromPath } from './path-id.js';
 import { notFound } from './problem.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
@@ -74,8 +75,8 @@ export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, param
       return envelope(201, `key ${input.name} created; it is shown only now`, { ...viewKey(created.record), secret: created.secret });
     }
     case 'keys.revoke': {
-      const id = Number(params.id);
-      const key = Number.isSafeInteger(id) ? (store.get('apiKeys', id) as ApiKeyRecord | undefined) : undefined;
+      const id = idFromPath(params.id);
+      const key = id === undefined ? undefined : (store.get('apiKeys', id) as ApiKeyRecord | undefined);
       if (!key) throw notFound('API key', [params.id ?? '']);
       const revoked: ApiKeyRecord = { ...key, revokedAt: key.revokedAt ?? new Date().toISOString() };
       await store.commit([{ op: 'put', collection: 'apiKeys', record: revoked }]);

@@ -47,6 +47,29 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks, size);
 }
 
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. `JSON.parse` reads any
+ * depth, but storing or sorting a value recurses, and thousands of levels overflow the
+ * stack there: refused here as the client's mistake (400), not failed later as ours (500).
+ */
+const MAX_JSON_DEPTH = 512;
+
+/** True when `value` nests deeper than `limit` levels; never descends further than that. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+  for (const child of children) if (nestsDeeperThan(child, limit - 1)) return true;
+  return false;
+}
+
+/** 400 problem (at `path`) unless `value` nests at most `MAX_JSON_DEPTH` levels. */
+export function refuseDeepJson(value: unknown, path: string): void {
+  if (!nestsDeeperThan(value, MAX_JSON_DEPTH)) return;
+  const reason = `nested more than ${MAX_JSON_DEPTH} levels deep`;
+  throw new HttpProblem(400, `${path}: ${reason}`, { slug: 'validation', errors: [{ path, message: reason }] });
+}
+
 /** Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413 otherwise. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
@@ -56,10 +79,13 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   const raw = await readBody(req, limit);
   if (raw.length === 0) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
+    value = JSON.parse(raw.toString('utf8')) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpProblem(400, `malformed JSON: ${reason}`, { slug: 'malformed-json', errors: [{ path: 'body', message: reason }] });
   }
+  refuseDeepJson(value, 'body');
+  return value;
 }

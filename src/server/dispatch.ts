@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
-import type { Operation } from '../contract/types.js';
+import type { BodyKind, Operation } from '../contract/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
@@ -102,6 +102,13 @@ interface Notes {
   replayed: boolean;
 }
 
+/**
+ * Bodies of open JSON objects, whose every field is kept as sent. zod checks them but
+ * builds its result by assignment, which drops a `__proto__` field; the parsed JSON
+ * itself (own fields only, as `JSON.parse` makes them) is what the handlers get.
+ */
+const OPEN_BODIES: ReadonlySet<BodyKind> = new Set(['record', 'records', 'task-filter', 'work-order']);
+
 /** Reads, checks and validates what the operation takes (waiting only for a JSON body). */
 function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, string>, url: RequestTarget, req: IncomingMessage): Eventually<OperationCall> {
   // Without path parameters the schema can only answer `{}`.
@@ -120,7 +127,9 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     const { kind, required } = op.body;
     return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
       if (raw === undefined && required) throw badField('body', 'a request body is required');
-      return call(raw === undefined ? undefined : validate(BODY_SCHEMAS[kind], raw, 'body'));
+      if (raw === undefined) return call(undefined);
+      const checked = validate(BODY_SCHEMAS[kind], raw, 'body');
+      return call(OPEN_BODIES.has(kind) ? raw : checked);
     });
   } else if (hasBody(req)) {
     req.resume(); // the operation takes no body: discard whatever came

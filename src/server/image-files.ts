@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,7 +24,11 @@ export interface ImageFiles {
   release(sha256: string): Promise<void>;
   /** Removes every image file (admin reset). */
   clear(): Promise<void>;
+  /** Removes the temporary files of uploads a crash interrupted (at start-up); returns how many. */
+  sweep(): Promise<number>;
 }
+
+const TEMP_PREFIX = '.upload-';
 
 export function createImageFiles(dataDir: string): ImageFiles {
   const dir = join(dataDir, 'images');
@@ -32,7 +36,7 @@ export function createImageFiles(dataDir: string): ImageFiles {
     dir,
     async save(stream, limit) {
       await mkdir(dir, { recursive: true });
-      const temp = join(dir, `.upload-${randomBytes(6).toString('hex')}`);
+      const temp = join(dir, `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
       const hash = createHash('sha256');
       let size = 0;
       const hashing = async function* (source: AsyncIterable<Buffer>) {
@@ -59,6 +63,12 @@ export function createImageFiles(dataDir: string): ImageFiles {
     },
     async clear() {
       await rm(dir, { recursive: true, force: true });
+    },
+    async sweep() {
+      const names = await readdir(dir).catch(() => []);
+      const temps = names.filter((name) => name.startsWith(TEMP_PREFIX));
+      await Promise.all(temps.map((name) => rm(join(dir, name), { force: true })));
+      return temps.length;
     },
   };
 }

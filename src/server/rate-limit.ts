@@ -1,6 +1,7 @@
 /**
- * Per-key token buckets for `--rate-limit N`: each key may burst N requests and
- * regains N tokens a second. An empty bucket answers 429 with `Retry-After`.
+ * Per-key token buckets for `--rate-limit N`: each key may burst N requests (at
+ * least one, so a rate below one a second still lets requests through) and regains N
+ * tokens a second. An empty bucket answers 429 with `Retry-After`.
  */
 import { HttpProblem } from './problem.js';
 
@@ -12,13 +13,17 @@ interface Bucket {
 export class RateLimiter {
   private readonly buckets = new Map<number, Bucket>();
 
-  constructor(private readonly perSecond: number) {}
+  private readonly burst: number;
+
+  constructor(private readonly perSecond: number) {
+    this.burst = Math.max(1, perSecond);
+  }
 
   /** Takes one token for `keyId`; throws a 429 problem when there is none. */
   take(keyId: number, now = Date.now()): void {
     if (this.perSecond <= 0) return;
-    const bucket = this.buckets.get(keyId) ?? { tokens: this.perSecond, at: now };
-    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    const bucket = this.buckets.get(keyId) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
     bucket.at = now;
     this.buckets.set(keyId, bucket);
     if (bucket.tokens >= 1) {

@@ -45,9 +45,29 @@ function baseUrl(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
+/** Why the server cannot listen where it was asked to, as the user's mistake (exit 2) when it is one. */
+function listenProblem(error: unknown, port: number, host: string): unknown {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
+    case 'EACCES':
+      return new UsageError(`no permission to listen on port ${port} on ${host}`, { hint: 'ports below 1024 need privileges; pick another with --port' });
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(`cannot listen on ${host}: not an address of this machine`, { hint: 'use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)' });
+    default:
+      return error;
+  }
+}
+
 export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
+    throw error;
+  });
   const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn });
 
   const fresh = COLLECTIONS.every((c) => store.count(c) === 0);
@@ -60,6 +80,9 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   }
 
   const images = createImageFiles(dataDir);
+  // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.
+  const swept = await images.sweep();
+  if (swept > 0) warn(`removed ${swept} partial upload(s) an earlier run left in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
   const idempotency = new IdempotencyCache();
   const runtime: Runtime = {
@@ -75,12 +98,12 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     startedAt: Date.now(),
     warn,
     async reset() {
-      const keys = [...store.all('apiKeys')];
-      await store.clear();
-      await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
-      const changes: Change[] = keys.map((record) => ({ op: 'put', collection: 'apiKeys', record }));
+      // One entry clears and refills: requests in flight never find the keys gone, and
+      // a crash during the reset leaves the old store or the new one, never no keys.
+      const changes: Change[] = [...store.all('apiKeys')].map((record) => ({ op: 'put', collection: 'apiKeys', record }));
       if (options.seed) changes.push(...seedChanges(store));
-      await store.commit(changes);
+      await store.clear(changes);
+      await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
       idempotency.clear();
     },
     async openapi() {
@@ -105,10 +128,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     });
   } catch (error) {
     await store.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new UsageError(`port ${options.port} on ${options.host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
-    }
-    throw error;
+    throw listenProblem(error, options.port, options.host);
   }
   url = baseUrl(options.host, (server.address() as AddressInfo).port);
   firstCommit = firstChanges.length ? store.commit(firstChanges) : undefined;

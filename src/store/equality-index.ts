@@ -50,6 +50,21 @@ export class EqualityIndex {
     if (bucket.length === 0) buckets.delete(key);
   }
 
+  /** Removes many records, each group they were in filtered once. */
+  removeAll(doomed: ReadonlySet<StoredRecord>): void {
+    const touched = new Map<SortedList, () => void>();
+    for (const record of doomed) {
+      const { map, key } = bucketKey(fieldValue(record, this.field));
+      const buckets = map === 'plain' ? this.plain : this.json;
+      const bucket = buckets.get(key);
+      if (bucket !== undefined) touched.set(bucket, () => buckets.delete(key));
+    }
+    for (const [bucket, drop] of touched) {
+      bucket.removeAll(doomed);
+      if (bucket.length === 0) drop();
+    }
+  }
+
   replace(previous: StoredRecord, next: StoredRecord): void {
     const before = bucketKey(fieldValue(previous, this.field));
     const after = bucketKey(fieldValue(next, this.field));

@@ -106,8 +106,9 @@ class FileStore implements Store {
     await this.append({ changes: changes as Change[] });
   }
 
-  async clear(): Promise<void> {
-    await this.append({ clear: true });
+  async clear(changes: readonly Change[] = []): Promise<void> {
+    checkChanges(changes);
+    await this.append(changes.length ? { clear: true, changes: changes as Change[] } : { clear: true });
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,7 @@ export interface JournalEntry {
   seq: number;
   ids?: Partial<Record<CollectionName, number>>;
   changes?: Change[];
-  /** The admin reset: every collection emptied, id counters kept. */
+  /** The admin reset: every collection emptied (before `changes` apply), id counters kept. */
   clear?: true;
 }
 

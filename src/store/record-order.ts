@@ -10,13 +10,36 @@ export type RecordComparator = (a: StoredRecord, b: StoredRecord) => number;
  */
 export function fieldValue(record: StoredRecord, field: string): unknown {
   if (Object.hasOwn(record, field)) return record[field];
-  if (!field.includes('.')) return undefined;
+  return field.includes('.') ? walk(record, field.split('.')) : undefined;
+}
+
+/** `fieldValue` for one field, with its dotted path split once rather than per record (for sorts). */
+export function fieldReader(field: string): (record: StoredRecord) => unknown {
+  if (!field.includes('.')) return (record) => (Object.hasOwn(record, field) ? record[field] : undefined);
+  const parts = field.split('.');
+  return (record) => (Object.hasOwn(record, field) ? record[field] : walk(record, parts));
+}
+
+function walk(record: StoredRecord, parts: readonly string[]): unknown {
   let value: unknown = record;
-  for (const part of field.split('.')) {
+  for (const part of parts) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return value;
+}
+
+// Stored values are never changed in place (a write swaps in a new record), so an
+// object's JSON is worked out once, not at every comparison of a sort.
+const jsonTexts = new WeakMap<object, string>();
+
+function jsonOf(value: object): string {
+  let text = jsonTexts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    jsonTexts.set(value, text);
+  }
+  return text;
 }
 
 // Mixed types sort by kind first, so a sort never throws on odd data.
@@ -51,8 +74,8 @@ export function compareValues(a: unknown, b: unknown): number {
     case 2:
       return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
     case 3: {
-      const jsonA = JSON.stringify(a);
-      const jsonB = JSON.stringify(b);
+      const jsonA = jsonOf(a as object);
+      const jsonB = jsonOf(b as object);
       return jsonA === jsonB ? 0 : jsonA < jsonB ? -1 : 1;
     }
     default:
@@ -72,11 +95,11 @@ export const byIdAscending: RecordComparator = (a, b) => a.id - b.id;
 export function comparatorFor(sort: readonly SortKey[]): RecordComparator {
   // Ids are unique, so keys after an id key can never decide anything.
   const idAt = sort.findIndex((key) => key.field === 'id');
-  const keys = idAt === -1 ? sort : sort.slice(0, idAt + 1);
+  const keys = (idAt === -1 ? sort : sort.slice(0, idAt + 1)).map((key) => ({ ...key, read: fieldReader(key.field) }));
   const tieBreak = sort[0]?.direction === 'desc' ? -1 : 1;
   return (a, b) => {
     for (const key of keys) {
-      const order = key.field === 'id' ? a.id - b.id : compareValues(fieldValue(a, key.field), fieldValue(b, key.field));
+      const order = key.field === 'id' ? a.id - b.id : compareValues(key.read(a), key.read(b));
       if (order !== 0) return key.direction === 'desc' ? -order : order;
     }
     return tieBreak * (a.id - b.id);

@@ -33,6 +33,17 @@ export class SortedList {
     if (this.items[at]?.id === record.id) this.items.splice(at, 1);
   }
 
+  /** Removes every record of `doomed` in one pass (one splice each would move the rest every time). */
+  removeAll(doomed: ReadonlySet<StoredRecord>): void {
+    const items = this.items;
+    let kept = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as StoredRecord;
+      if (!doomed.has(item)) items[kept++] = item;
+    }
+    items.length = kept;
+  }
+
   /** Swaps in a new version of a record, moving it only if its position changes. */
   replace(previous: StoredRecord, next: StoredRecord): void {
     const at = this.lowerBound(previous);

@@ -1,7 +1,7 @@
 import type { JournalEntry } from './journal-entry.js';
 import { Table } from './table.js';
 import { COLLECTIONS } from './types.js';
-import type { CollectionName, StoreOptions, StoredRecord } from './types.js';
+import type { Change, CollectionName, StoreOptions, StoredRecord } from './types.js';
 
 /** What a snapshot holds: the records and id counters as of entry `seq`. */
 export interface SnapshotContent {
@@ -49,19 +49,42 @@ export class StoreState {
     if (entry.clear === true) {
       for (const table of this.tables.values()) table.clear();
     }
-    for (const change of entry.changes ?? []) {
-      const table = this.table(change.collection);
-      if (change.op === 'put') {
-        table.put(change.record);
-        this.raiseNextId(change.collection, change.record.id + 1);
-      } else {
-        table.delete(change.id);
-      }
-    }
+    this.applyChanges(entry.changes ?? []);
     for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, number][]) {
       this.raiseNextId(name, next);
     }
     this.seq = entry.seq;
+  }
+
+  /**
+   * Puts in order; deletes gathered per collection and applied together (a put and a
+   * delete of different ids commute), except that a put of an id waiting to be deleted
+   * first applies the deletes it follows.
+   */
+  private applyChanges(changes: readonly Change[]): void {
+    const puts = new Map<CollectionName, number>();
+    for (const change of changes) if (change.op === 'put') puts.set(change.collection, (puts.get(change.collection) ?? 0) + 1);
+    for (const [name, count] of puts) this.table(name).expectPuts(count);
+
+    const deletes = new Map<CollectionName, Set<number>>();
+    const flush = (name: CollectionName) => {
+      const ids = deletes.get(name);
+      if (ids === undefined) return;
+      deletes.delete(name);
+      this.table(name).deleteMany(ids);
+    };
+    for (const change of changes) {
+      if (change.op === 'put') {
+        if (deletes.get(change.collection)?.has(change.record.id)) flush(change.collection);
+        this.table(change.collection).put(change.record);
+        this.raiseNextId(change.collection, change.record.id + 1);
+      } else {
+        let ids = deletes.get(change.collection);
+        if (ids === undefined) deletes.set(change.collection, (ids = new Set()));
+        ids.add(change.id);
+      }
+    }
+    for (const name of [...deletes.keys()]) flush(name);
   }
 
   /**

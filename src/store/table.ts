@@ -4,9 +4,28 @@ import type { RecordComparator } from './record-order.js';
 import { SortedList } from './sorted-list.js';
 import type { PageQuery, PageResult, SortKey, StoredRecord } from './types.js';
 
-// Sorted orders kept per table; the least recently used one is dropped beyond this,
-// so a client cycling through odd sorts costs memory once, not forever.
+// Sorted orders kept per table (of the whole table or of one index group); the least
+// recently used one is dropped beyond this, so a client cycling through odd sorts
+// costs memory once, not forever.
 const MAX_SORTED_VIEWS = 8;
+
+// From this many deletes in one commit, each order is filtered once instead of
+// spliced once per record (a user's 100,000 notifications went one splice at a time).
+const BATCH_DELETES = 32;
+
+// A commit putting more records than this into a table drops its sorted orders rather
+// than inserting into each one by one; the next sorted read builds them again, once.
+const BATCH_PUTS = 1000;
+
+/** A kept sorted order: of every record, or of those whose `group.field` equals `group.value`. */
+interface SortedView {
+  list: SortedList;
+  group?: { field: string; value: unknown };
+}
+
+function inView(view: SortedView, record: StoredRecord): boolean {
+  return view.group === undefined || indexEquals(fieldValue(record, view.group.field), view.group.value);
+}
 
 /** Read access to records in some order without copying them. */
 interface Ordered {
@@ -36,7 +55,7 @@ export class Table {
   private readonly byId = new Map<number, StoredRecord>();
   private readonly rows = new SortedList(byIdAscending);
   private readonly indexes = new Map<string, EqualityIndex>();
-  private readonly sortedViews = new Map<string, SortedList>();
+  private readonly sortedViews = new Map<string, SortedView>();
 
   constructor(indexedFields: readonly string[] = []) {
     for (const field of indexedFields) this.indexes.set(field, new EqualityIndex(field));
@@ -56,11 +75,17 @@ export class Table {
     if (previous === undefined) {
       this.rows.insert(record);
       for (const index of this.indexes.values()) index.add(record);
-      for (const view of this.sortedViews.values()) view.insert(record);
+      for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(record);
     } else {
       this.rows.replace(previous, record);
       for (const index of this.indexes.values()) index.replace(previous, record);
-      for (const view of this.sortedViews.values()) view.replace(previous, record);
+      for (const view of this.sortedViews.values()) {
+        const was = inView(view, previous);
+        const is = inView(view, record);
+        if (was && is) view.list.replace(previous, record);
+        else if (was) view.list.remove(previous);
+        else if (is) view.list.insert(record);
+      }
     }
   }
 
@@ -70,7 +95,29 @@ export class Table {
     this.byId.delete(id);
     this.rows.remove(previous);
     for (const index of this.indexes.values()) index.remove(previous);
-    for (const view of this.sortedViews.values()) view.remove(previous);
+    for (const view of this.sortedViews.values()) if (inView(view, previous)) view.list.remove(previous);
+  }
+
+  /** Deletes many records; unknown ids are skipped. */
+  deleteMany(ids: Iterable<number>): void {
+    const doomed = new Set<StoredRecord>();
+    for (const id of ids) {
+      const previous = this.byId.get(id);
+      if (previous !== undefined) doomed.add(previous);
+    }
+    if (doomed.size < BATCH_DELETES) {
+      for (const record of doomed) this.delete(record.id);
+      return;
+    }
+    for (const record of doomed) this.byId.delete(record.id);
+    this.rows.removeAll(doomed);
+    for (const index of this.indexes.values()) index.removeAll(doomed);
+    for (const view of this.sortedViews.values()) view.list.removeAll(doomed);
+  }
+
+  /** Called before a commit puts `count` records: a large one drops the sorted orders (a cache) instead of inserting into each. */
+  expectPuts(count: number): void {
+    if (count > BATCH_PUTS) this.sortedViews.clear();
   }
 
   clear(): void {
@@ -114,23 +161,26 @@ export class Table {
 
   private orderedFor(sort: readonly SortKey[], match: PageQuery['index']): Ordered {
     const idDescending = sort[0]?.field === 'id' && sort[0].direction === 'desc';
-    if (match !== undefined) {
+    if (match !== undefined && isIdSort(sort)) {
       const index = this.indexes.get(match.field);
       const group = index !== undefined ? index.lookup(match.value) : this.findBy(match.field, match.value);
-      if (isIdSort(sort)) return idDescending ? descending(group) : ascending(group);
-      // A group is usually small next to its table; sorting it per request is cheap.
-      return ascending(group.slice().sort(comparatorFor(sort)));
+      return idDescending ? descending(group) : ascending(group);
     }
-    if (isIdSort(sort)) return idDescending ? descending(this.rows.items) : ascending(this.rows.items);
+    if (match === undefined && isIdSort(sort)) return idDescending ? descending(this.rows.items) : ascending(this.rows.items);
     // A descending sort is kept in reverse and read backwards: a new record (highest id,
     // often the newest date) then lands at the array's end, a push rather than a splice at 0.
     const reversed = sort[0]?.direction === 'desc';
-    const items = this.sortedView(sort, reversed).items;
+    const items = this.sortedView(sort, reversed, match).items;
     return reversed ? descending(items) : ascending(items);
   }
 
-  private sortedView(sort: readonly SortKey[], reversed: boolean): SortedList {
-    const signature = sortSignature(sort);
+  /**
+   * The kept order for a sort, of the whole table or of one index group (a user with
+   * 100,000 notifications must not cost a sort of them per page), built on first use.
+   */
+  private sortedView(sort: readonly SortKey[], reversed: boolean, group: PageQuery['index']): SortedList {
+    let signature = sortSignature(sort);
+    if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(JSON.stringify(group.value))}`;
     let view = this.sortedViews.get(signature);
     if (view !== undefined) {
       // Re-inserting marks it most recently used (Maps keep insertion order).
@@ -138,13 +188,14 @@ export class Table {
     } else {
       const forward = comparatorFor(sort);
       const compare: RecordComparator = reversed ? (a, b) => forward(b, a) : forward;
-      view = new SortedList(compare, this.rows.items.slice());
+      const records = group === undefined ? this.rows.items.slice() : this.findBy(group.field, group.value);
+      view = { list: new SortedList(compare, records), ...(group !== undefined ? { group: { field: group.field, value: group.value } } : {}) };
       if (this.sortedViews.size >= MAX_SORTED_VIEWS) {
         const oldest = this.sortedViews.keys().next();
         if (oldest.done !== true) this.sortedViews.delete(oldest.value);
       }
     }
     this.sortedViews.set(signature, view);
-    return view;
+    return view.list;
   }
 }

@@ -75,8 +75,12 @@ export interface Store {
   allocateId(collection: CollectionName): number;
   /** Applies the changes atomically and resolves once they are durable. */
   commit(changes: readonly Change[]): Promise<void>;
-  /** Removes every record of every collection (admin reset), durably. */
-  clear(): Promise<void>;
+  /**
+   * Removes every record of every collection and then applies `changes` (admin reset:
+   * the keys to keep, the seed data), as one entry: no reader and no crash ever sees
+   * the store empty in between. Id counters are kept.
+   */
+  clear(changes?: readonly Change[]): Promise<void>;
   /** Flushes, compacts if useful, and releases the data folder. */
   close(): Promise<void>;
 }

@@ -61,6 +61,10 @@ describe('bad input', () => {
 
   it('a bad path parameter is 400', async () => {
     await refused(() => server.http('GET', `${DET}/abc`), 400, 'id');
+    // Number() would read these as 1000, 16 and 1: an id is plain digits.
+    await refused(() => server.http('DELETE', `${DET}/1e3`), 400, 'id');
+    await refused(() => server.http('DELETE', `${DET}/0x10`), 400, 'id');
+    await refused(() => server.http('PUT', `${DET}/decommission/%201`), 400, 'id');
     await refused(() => server.http('PUT', `${DET}/decommission/modified-before/yesterday`), 400, 'modified_before');
   });
 

@@ -93,4 +93,70 @@ describe('pages, sorts and indexes', () => {
     expect(store.findBy('notifications', 'title', 'n3').map((r) => r.id)).toEqual([3]);
     await closeTestStore(store);
   });
+
+  it('applies a commit of many deletes mixed with puts exactly as one by one, in every order and index', async () => {
+    const store = await seeded(300);
+    const sort = [{ field: 'priority', direction: 'asc' as const }];
+    const bob = { field: 'forUserId', value: 'bob' };
+    // Build the kept orders first, so the commit must keep them right.
+    ids(store, { offset: 0, limit: 1, sort });
+    ids(store, { offset: 0, limit: 1, sort, index: bob });
+    const changes: Change[] = [];
+    for (let id = 1; id <= 300; id += 2) changes.push({ op: 'delete', collection: 'notifications', id }); // 150 deletes
+    changes.push({ op: 'put', collection: 'notifications', record: { id: 5, forUserId: 'bob', priority: 9, title: 'back again' } }); // delete, then put
+    changes.push({ op: 'put', collection: 'notifications', record: { id: 301, forUserId: 'bob', priority: 1, title: 'new' } });
+    changes.push({ op: 'delete', collection: 'notifications', id: 301 }); // put, then delete
+    changes.push({ op: 'delete', collection: 'notifications', id: 999 }); // unknown: nothing
+    await store.commit(changes);
+
+    const left = [...store.all('notifications')];
+    expect(left.map((r) => r.id)).toEqual([...Array.from({ length: 150 }, (_, i) => 2 * (i + 1)), 5].sort((a, b) => a - b));
+    expect(store.count('notifications')).toBe(151);
+    const byPriority = (records: typeof left) => records.slice().sort((a, b) => Number(a.priority) - Number(b.priority) || a.id - b.id).map((r) => r.id);
+    expect(ids(store, { offset: 0, limit: 1000, sort })).toEqual(byPriority(left));
+    const bobs = left.filter((r) => r.forUserId === 'bob');
+    expect(store.findBy('notifications', 'forUserId', 'bob')).toEqual(bobs);
+    expect(ids(store, { offset: 0, limit: 1000, sort, index: bob })).toEqual(byPriority(bobs));
+    expect(store.get('notifications', 5)).toMatchObject({ title: 'back again' });
+    expect(store.get('notifications', 301)).toBeUndefined();
+  });
+
+  it('sorts right after a commit of more puts than the kept orders take one by one', async () => {
+    const store = await seeded(30);
+    const sort = [{ field: 'priority', direction: 'desc' as const }];
+    ids(store, { offset: 0, limit: 1, sort });
+    const changes: Change[] = Array.from({ length: 1500 }, (_, i) => ({
+      op: 'put' as const,
+      collection: 'notifications' as const,
+      record: { id: i < 10 ? i + 1 : store.allocateId('notifications'), forUserId: 'ann', priority: (i * 13) % 7 },
+    }));
+    await store.commit(changes);
+    const expected = [...store.all('notifications')].sort((a, b) => Number(b.priority) - Number(a.priority) || b.id - a.id).map((r) => r.id);
+    expect(ids(store, { offset: 0, limit: 5000, sort })).toEqual(expected);
+  });
+
+  it('keeps a sorted order of one index group right across writes into, out of and within it', async () => {
+    const store = await seeded(40);
+    const sort = [{ field: 'priority', direction: 'desc' as const }, { field: 'title', direction: 'asc' as const }];
+    const query = (user: string) => ({ offset: 0, limit: 100, index: { field: 'forUserId', value: user }, sort });
+    const expected = (user: string) =>
+      store
+        .findBy('notifications', 'forUserId', user)
+        // Missing values sort first when descending (priorities are 0–4).
+        .sort((a, b) => Number(b.priority ?? 99) - Number(a.priority ?? 99) || String(a.title).localeCompare(String(b.title)) || b.id - a.id)
+        .map((r) => r.id);
+    for (const user of USERS) expect(ids(store, query(user))).toEqual(expected(user));
+    await store.commit([
+      { op: 'put', collection: 'notifications', record: { id: 1, forUserId: 'bob', priority: 4, title: 'a' } }, // moves within bob
+      { op: 'put', collection: 'notifications', record: { id: 4, forUserId: 'ann', priority: 0, title: 'z' } }, // bob → ann
+      { op: 'put', collection: 'notifications', record: { id: 2, forUserId: 'bob', title: 'no priority' } }, // cid → bob
+      { op: 'delete', collection: 'notifications', id: 7 }, // leaves bob
+      { op: 'put', collection: 'notifications', record: { id: store.allocateId('notifications'), forUserId: 'bob', priority: 2, title: 'new' } },
+    ]);
+    for (const user of USERS) expect(ids(store, query(user))).toEqual(expected(user));
+    expect(store.page('notifications', { ...query('bob'), offset: 1, limit: 2 })).toEqual({
+      items: expected('bob').slice(1, 3).map((id) => store.get('notifications', id)),
+      total: expected('bob').length,
+    });
+  });
 });

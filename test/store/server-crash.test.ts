@@ -81,3 +81,37 @@ describe('kill -9 of the local server under concurrent creates', () => {
     await restarted.stop();
   });
 });
+
+describe('kill -9 of the local server during admin resets', () => {
+  it('never leaves the folder without its API keys', async () => {
+    const dataDir = await tempDir();
+    const configDir = await tempDir();
+    const server = await startLocalServer({ dataDir, configDir });
+    servers.push(server);
+    const created = await server.http('POST', '/_admin/keys', { body: { name: 'survivor' } });
+    const survivor = (created.body as { data: { secret: string } }).data.secret;
+    let resets = 0;
+    let killed = false;
+    const resetLane = async () => {
+      while (!killed) {
+        try {
+          if ((await server.http('POST', '/_admin/reset')).status === 200) resets++;
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const lanes = [resetLane(), resetLane(), resetLane()];
+    while (resets < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.stop('SIGKILL');
+    killed = true;
+    await Promise.all(lanes);
+
+    const restarted = await startLocalServer({ dataDir, configDir });
+    servers.push(restarted);
+    expect(restarted.stderr()).not.toContain('New admin key');
+    expect((await restarted.http('GET', '/api/topics/lease', { key: survivor })).status).toBe(200);
+    expect((await restarted.http('GET', '/api/topics/lease')).status).toBe(200);
+    await restarted.stop();
+  });
+});

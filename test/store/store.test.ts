@@ -87,6 +87,34 @@ describe('store basics', () => {
     const lines = (await readFile(join(dir, 'journal.ndjson'), 'utf8')).trim().split('\n');
     expect(JSON.parse(lines.at(-1) ?? '')).toMatchObject({ clear: true });
   });
+
+  it('clears and puts back what a reset keeps in one entry, also after a restart', async () => {
+    const dir = await tempDir();
+    const store = await openTestStore(dir, { compactAfterEntries: 1_000_000 });
+    await store.commit([put('topics', { id: 1 }), put('apiKeys', { id: 1, name: 'admin' })]);
+    const seeded = store.allocateId('topics');
+    let emptySeen = false;
+    const clearing = store.clear([put('apiKeys', { id: 1, name: 'admin' }), put('topics', { id: seeded, code: 'seed' })]);
+    // Applied at once, as one step: a reader never finds the keys gone.
+    emptySeen = store.count('apiKeys') === 0;
+    await clearing;
+    expect(emptySeen).toBe(false);
+    const lines = (await readFile(join(dir, 'journal.ndjson'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines.at(-1) ?? '')).toMatchObject({ clear: true, changes: [{ op: 'put', collection: 'apiKeys' }, { op: 'put', collection: 'topics' }] });
+    await closeTestStore(store);
+
+    const reopened = await openTestStore(dir);
+    expect([...reopened.all('apiKeys')]).toEqual([{ id: 1, name: 'admin' }]);
+    expect([...reopened.all('topics')]).toEqual([{ id: seeded, code: 'seed' }]);
+  });
+
+  it('refuses a clear whose changes are bad, and changes nothing', async () => {
+    const store = await openTestStore(await tempDir());
+    await store.commit([put('apiKeys', { id: 1 })]);
+    await expect(store.clear([{ op: 'put', collection: 'apiKeys', record: { id: -1 } }])).rejects.toThrow(TypeError);
+    expect(store.count('apiKeys')).toBe(1);
+  });
 });
 
 describe('record keys that name Object.prototype members', () => {

@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
+import type { SourceItem } from '../../io/input/types.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { runBulkCommand } from './bulk.js';
@@ -41,6 +42,10 @@ export interface WriteSpec {
  * `single`, several to `bulk` through the bulk runner (or one call each).
  * An update's id comes from the positional argument or the record's `id`.
  */
+async function* oneItem(record: Record<string, unknown>): AsyncGenerator<SourceItem<Record<string, unknown>>> {
+  yield { value: record, line: 1 };
+}
+
 /** The records a --file holds, estimated, when a progress bar will show it. */
 async function progressTotal(ctx: CommandContext): Promise<number | undefined> {
   const file = ctx.opts.file as string | undefined;
@@ -67,6 +72,10 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
       return client.call(spec.single, { params, body: record, signal: ctx.signal });
     };
 
+    // A file that happens to hold one record still honours --rejects and
+    // --checkpoint (a script must not change behaviour with its input's size).
+    const wantsBulk = spec.bulk !== undefined && positionalId === undefined && Boolean(ctx.opts.rejects || ctx.opts.checkpoint);
+    if ('single' in input && wantsBulk && spec.bulk) return runBulkCommand(ctx, spec.bulk, oneItem(input.single), 1);
     if ('single' in input) return present(ctx, spec.single, await callFor(input.single), spec.done);
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
     if (spec.bulk) return runBulkCommand(ctx, spec.bulk, input.many, await progressTotal(ctx));

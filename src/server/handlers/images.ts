@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { imageDto } from '../../contract/schemas.js';
 import type { StoredRecord } from '../../store/types.js';
-import { checkDeclaredLength } from '../body.js';
+import { checkDeclaredLength, refuseDeepJson } from '../body.js';
 import type { OperationHandler, ServerContext } from '../context.js';
 import type { SavedImage } from '../image-files.js';
 import { HttpProblem, badField, notFound } from '../problem.js';
@@ -21,12 +21,24 @@ interface Upload {
   imageText?: string;
 }
 
+function malformed(error: unknown): HttpProblem {
+  return new HttpProblem(400, `malformed multipart body: ${error instanceof Error ? error.message : String(error)}`, { slug: 'malformed-multipart' });
+}
+
 function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
   const limit = ctx.options.maxImageBytes;
   return new Promise((resolve, reject) => {
     const upload: Upload = {};
     let saving: Promise<void> | undefined;
     let failed = false;
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
+    } catch (error) {
+      // e.g. multipart/form-data without a boundary: the client's mistake, not ours.
+      reject(malformed(error));
+      return;
+    }
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
@@ -34,8 +46,15 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
       req.pause();
       reject(error);
     };
-    const parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
+    // A client gone before its body ended: end the parse, so the file being saved is
+    // dropped (temporary file removed, its handle closed) rather than waited on forever.
+    req.once('close', () => {
+      if (!req.complete) parser.destroy(new Error('the request ended before its body did'));
+    });
     parser.on('file', (name, stream, info) => {
+      // A part cut short errors its stream as well as the parser; the parser's 'error'
+      // answers for both, and an unheard stream error would end the process.
+      stream.on('error', () => {});
       if (name === 'file' && !saving) {
         saving = ctx.images.save(stream, limit).then((saved) => {
           upload.file = { ...saved, fileName: info.filename ?? 'upload', mimeType: info.mimeType };
@@ -55,7 +74,7 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
     parser.on('close', () => {
       Promise.resolve(saving).then(() => resolve(upload), fail);
     });
-    parser.on('error', (error: Error) => fail(new HttpProblem(400, `malformed multipart body: ${error.message}`, { slug: 'malformed-multipart' })));
+    parser.on('error', (error: Error) => fail(malformed(error)));
     req.pipe(parser);
   });
 }
@@ -68,6 +87,7 @@ function parseImagePart(text: string | undefined): Record<string, unknown> {
   } catch {
     throw badField('image', 'the image part is not valid JSON');
   }
+  refuseDeepJson(value, 'image');
   return validate(imageDto, value, 'image');
 }
 

@@ -7,6 +7,7 @@
 import type { StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { pageA } from '../paging.js';
+import { idFromPath } from '../path-id.js';
 import { badField, notFound } from '../problem.js';
 
 /** The `service` value that puts a notification into the mobile feed. */
@@ -59,8 +60,8 @@ function listPage(call: OperationCall, ctx: ServerContext, where?: (n: StoredRec
 
 /** The numeric id of a notification path parameter (the spec allows a string); 404 when it names nothing. */
 function existing(ctx: ServerContext, raw: unknown): StoredRecord {
-  const id = Number(raw);
-  const record = Number.isSafeInteger(id) ? ctx.store.get('notifications', id) : undefined;
+  const id = idFromPath(raw);
+  const record = id === undefined ? undefined : ctx.store.get('notifications', id);
   if (!record) throw notFound('notification', [String(raw)]);
   return record;
 }
@@ -104,12 +105,14 @@ export const notificationHandlers: Record<string, OperationHandler> = {
   countMobile: ({ params }, { store }) => ({ data: { count: userNotifications(store, params.userName, (n) => isMobile(n) && isUnread(n)).length } }),
 
   countByType: ({ params }, { store }) => {
-    const counts: Record<string, number> = {};
+    // A Map, not an object: a type is data, and `constructor` or `__proto__` must count
+    // like any other name rather than read Object.prototype's.
+    const counts = new Map<string, number>();
     for (const n of userNotifications(store, params.username, isUnread)) {
       const type = typeof n.type === 'string' && n.type ? n.type : 'UNTYPED';
-      counts[type] = (counts[type] ?? 0) + 1;
+      counts.set(type, (counts.get(type) ?? 0) + 1);
     }
-    return { data: counts };
+    return { data: Object.fromEntries(counts) };
   },
 
   markRead: async ({ params, now }, ctx) => {

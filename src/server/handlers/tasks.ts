@@ -5,6 +5,7 @@
  * `createdAt` ascending unless the query says otherwise.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { fieldValue } from '../../store/record-order.js';
 import type { StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler } from '../context.js';
@@ -79,7 +80,8 @@ function condition(expected: unknown): Condition {
 function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRecord) => boolean) | undefined {
   const entries = Object.entries(filter ?? {}).map(([field, expected]) => [field, condition(expected)] as const);
   if (!entries.length) return undefined;
-  return (task) => entries.every(([field, test]) => test(task[field]));
+  // Own fields only: a filter on `constructor` must not match Object.prototype's.
+  return (task) => entries.every(([field, test]) => test(fieldValue(task, field)));
 }
 
 async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
