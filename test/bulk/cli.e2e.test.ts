@@ -93,6 +93,16 @@ describe('pla determinations upsert --file (bulk)', () => {
   });
 });
 
+it('a file holding one record still honours --rejects (exit 9, the record in the rejects file)', async () => {
+  const file = temp.path('one.ndjson');
+  await writeFile(file, '{"ref":"one-1","status":"NOT-A-STATUS"}\n');
+  const rejects = temp.path('one-rejects.ndjson');
+  const run = await server.pla(['determinations', 'upsert', '--file', file, '--rejects', rejects]);
+  expect(run.exitCode, String(run.stderr)).toBe(9);
+  const [rejected] = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(rejected).toMatchObject({ ref: 'one-1', status: 'NOT-A-STATUS', _error: expect.stringContaining('status') as unknown });
+});
+
 describe('rejects file format', () => {
   const input = 'ref,status\nrf-1,BOGUS\nrf-2,ACTIVE\n';
 
