@@ -58,7 +58,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   await rejects?.open(checkpoint?.resumed ?? false);
   const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, batches: 0, elapsedMs: 0, interrupted: false };
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, badRows: 0, batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
@@ -105,7 +105,8 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     bar?.finish();
   }
 
-  summary.skipped += badRowsOf(options.items);
+  summary.badRows = badRowsOf(options.items);
+  summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
   if (rejects?.written) summary.rejectsPath = rejects.path;
   // A client sharing the abort signal cancels its requests in flight: that is the

@@ -30,8 +30,16 @@ export function formatSummary(summary: BulkSummary): string {
   return notes.length > 0 ? `${line} — ${notes.join(', ')}` : line;
 }
 
-/** The error for a run where some items failed (exit 9), or `undefined` when none did. */
+/** The error for a run where some items failed or input rows were unreadable (exit 9), else `undefined`. */
 export function partialFailure(summary: BulkSummary): PartialFailureError | undefined {
+  // Unreadable input rows are records that did not arrive either: a script that
+  // only checks the exit code must learn of them (each was reported with its line).
+  if (summary.failed === 0 && summary.badRows > 0) {
+    return new PartialFailureError(`${count(summary.badRows)} input ${summary.badRows === 1 ? 'row was' : 'rows were'} unreadable and skipped (lines reported above)`, {
+      detail: summary,
+      hint: 'fix those lines and run again; --strict stops at the first bad row instead',
+    });
+  }
   if (summary.failed === 0) return undefined;
   const where = summary.rejectsPath ? `: see ${summary.rejectsPath}` : '';
   return new PartialFailureError(`${count(summary.failed)} of ${count(summary.failed + summary.succeeded)} failed${where}`, {

@@ -41,6 +41,8 @@ export interface BulkSummary {
   failed: number;
   /** Bad input rows skipped plus batches skipped thanks to the checkpoint. */
   skipped: number;
+  /** Of `skipped`: input rows that could not be read (malformed, not an object). */
+  badRows: number;
   batches: number;
   elapsedMs: number;
   rejectsPath?: string;

@@ -103,6 +103,16 @@ it('a file holding one record still honours --rejects (exit 9, the record in the
   expect(rejected).toMatchObject({ ref: 'one-1', status: 'NOT-A-STATUS', _error: expect.stringContaining('status') as unknown });
 });
 
+it('skips an unreadable row, names its line, stores the rest, and exits 9', async () => {
+  const file = temp.path('bad-row.ndjson');
+  await writeFile(file, '{"ref":"br-1"}\n{"ref": br-2}\n{"ref":"br-3"}\n');
+  const run = await server.pla(['determinations', 'upsert', '--file', file]);
+  expect(run.exitCode, String(run.stderr)).toBe(9);
+  expect(String(run.stderr)).toMatch(/line 2/);
+  expect(String(run.stderr)).toMatch(/1 input row was unreadable/);
+  expect([...(await refCounts('br-')).keys()].sort()).toEqual(['br-1', 'br-3']);
+});
+
 describe('rejects file format', () => {
   const input = 'ref,status\nrf-1,BOGUS\nrf-2,ACTIVE\n';
 
