@@ -15,7 +15,7 @@ async function fillStore(bundle, dir, count) {
   for (let start = 1; start <= count; start += batch) {
     const changes = [];
     for (let i = start; i < Math.min(count + 1, start + batch); i++) {
-      changes.push({ op: 'put', collection: 'determinations', record: { ...determination(store.allocateId('determinations')) } });
+      changes.push({ op: 'put', collection: 'determinations', record: determination(store.allocateId('determinations')) });
     }
     await store.commit(changes);
   }

@@ -1,12 +1,9 @@
 /** `pla api METHOD PATH`: a raw call, for what the commands do not cover. */
 import { Command } from 'commander';
 import { lazy } from '../src/cli/lazy-action.js';
-import { examples } from './options.js';
+import { collect, examples } from './options.js';
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
+/** Declares `pla api`; its handler loads only when it runs. */
 export function createApiCommand(): Command {
   const api = new Command('api')
     .argument('<method>', 'GET, POST, PUT, DELETE …')

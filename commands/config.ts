@@ -5,6 +5,7 @@ import { examples } from './options.js';
 
 const load = () => import('../src/cli/handlers/config.js');
 
+/** Declares the `pla config` tree; handlers load only when a verb runs. */
 export function createConfigCommand(): Command {
   const tree = new Command('config').description('environments, base URLs and API keys');
   examples(

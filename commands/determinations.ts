@@ -11,6 +11,7 @@ const byIds = lazy(() => import('../src/cli/handlers/id-actions.js'), (h, inv) =
   h.runIdAction(inv, idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN)),
 );
 
+/** Declares the `pla determinations` tree; handlers load only when a verb runs. */
 export function createDeterminationsCommand(): Command {
   const tree = new Command('determinations').alias('det').description('asset transaction type determinations');
   addRecordVerbs(tree, 'determinations', NOUN);

@@ -4,6 +4,7 @@ import { lazy } from '../src/cli/lazy-action.js';
 import { examples } from './options.js';
 import { addDeleteVerb } from './record-verbs.js';
 
+/** Declares the `pla images` tree; handlers load only when a verb runs. */
 export function createImagesCommand(): Command {
   const tree = new Command('images').description('images of real estate properties');
   const upload = tree

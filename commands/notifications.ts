@@ -21,6 +21,7 @@ function createEmailCommand(): Command {
   return email;
 }
 
+/** Declares the `pla notifications` tree (with `email`); handlers load only when a verb runs. */
 export function createNotificationsCommand(): Command {
   const tree = new Command('notifications').alias('notif').description('notifications of users, e-mail notifications');
 

@@ -5,7 +5,8 @@
 import { type Command, Option } from 'commander';
 import { wholeNumber } from '../src/cli/global-options.js';
 
-function collect(value: string, previous: string[] = []): string[] {
+/** Option parser of a repeatable option: each use adds its value to the list. */
+export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 

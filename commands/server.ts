@@ -8,6 +8,8 @@ import { lazy } from '../src/cli/lazy-action.js';
 import { commaList } from '../src/cli/global-options.js';
 import { examples } from './options.js';
 
+const admin = () => import('../src/server/admin-commands.js');
+
 function addStartCommand(tree: Command): void {
   const start = tree
     .command('start')
@@ -37,17 +39,18 @@ function addKeysCommand(tree: Command): void {
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
     .option('-e, --env <name>', 'environment the key is meant for (default local)');
   examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
-  create.action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.createKey(inv)));
+  create.action(lazy(admin, (h, inv) => h.createKey(inv)));
   keys
     .command('list')
     .description('list keys (masked)')
-    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.listKeys(inv)));
+    .action(lazy(admin, (h, inv) => h.listKeys(inv)));
   keys
     .command('revoke <id>')
     .description('revoke a key; requests with it get 401 from then on')
-    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.revokeKey(inv)));
+    .action(lazy(admin, (h, inv) => h.revokeKey(inv)));
 }
 
+/** Declares the `pla server` tree; the server code loads only when a verb runs. */
 export function createServerCommand(): Command {
   const tree = new Command('server').description('run and administer the local server');
   addStartCommand(tree);
@@ -55,16 +58,16 @@ export function createServerCommand(): Command {
   tree
     .command('health')
     .description("the running server's health (no key needed)")
-    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.health(inv)));
+    .action(lazy(admin, (h, inv) => h.health(inv)));
   tree
     .command('log')
     .description('recent requests (keys redacted)')
     .option('--limit <n>', 'how many (default 100, at most 500)')
-    .action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.requestLog(inv)));
+    .action(lazy(admin, (h, inv) => h.requestLog(inv)));
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
-  reset.action(lazy(() => import('../src/server/admin-commands.js'), (h, inv) => h.reset(inv)));
+  reset.action(lazy(admin, (h, inv) => h.reset(inv)));
   return tree;
 }

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { addRecordVerbs } from './record-verbs.js';
 
+/** Declares the `pla settings` tree: the shared record verbs. */
 export function createSettingsCommand(): Command {
   const tree = new Command('settings').alias('set').description('system financial settings');
   return addRecordVerbs(tree, 'settings', ['setting', 'settings']);

@@ -8,6 +8,7 @@ import { wholeNumber } from '../src/cli/global-options.js';
 const NOUN = ['task', 'tasks'] as const;
 const load = () => import('../src/cli/handlers/tasks.js');
 
+/** Declares the `pla tasks` tree; handlers load only when a verb runs. */
 export function createTasksCommand(): Command {
   const tree = new Command('tasks').description('mass inter-company transfer tasks');
   addRecordVerbs(tree, 'tasks', NOUN);

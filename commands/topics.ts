@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { lazy } from '../src/cli/lazy-action.js';
 import { examples } from './options.js';
 
+/** Declares the `pla topics` tree; its handler loads only when it runs. */
 export function createTopicsCommand(): Command {
   const tree = new Command('topics').description('topics with localized captions');
   const list = tree.command('list <service>').description("list a service's topics").option('--lang <code>', 'show the caption in this language');

@@ -1,7 +1,8 @@
 /**
  * Every failure `pla` reports is a `PlaError`. Each subclass owns its exit code, so
- * the mapping from failure to exit code lives here and nowhere else; `bin/pla.js`
- * (through `src/cli/run.ts`) prints `message` as one line and exits with `exitCode`.
+ * the mapping from failure to exit code lives here and nowhere else; the CLI's
+ * entry point (`src/cli/main.ts`) prints `message` as one line and sets the
+ * process's exit code to `exitCode`.
  *
  * Exit codes: 0 ok · 1 unexpected · 2 usage/bad input · 3 auth · 4 not found ·
  * 5 rejected by the service · 6 rate limited · 7 server error · 8 network/timeout ·

@@ -9,12 +9,13 @@ import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import type { GlobalOptions } from './global-options.js';
 import type { Invocation } from './lazy-action.js';
 
-declare const __PLA_VERSION__: string;
-
+/** What every handler is given (see the module comment). */
 export interface CommandContext {
   /** The command's options merged with the global ones. */
   readonly opts: GlobalOptions & Record<string, unknown>;
+  /** Declared positional arguments, as commander processed them. */
   readonly args: unknown[];
+  /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
   readonly output: OutputOptions;
   /** True when stderr is a terminal: spinners, progress and footers only then. */
@@ -57,11 +58,9 @@ const NOTHING_STORED: ConfigStore = {
  * loading conf would cost a fifth of a `get`'s start-up.
  */
 async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Promise<Connection> {
-  const baseUrl = opts.baseUrl || process.env.PLA_BASE_URL;
-  const apiKey = opts.apiKey || process.env.PLA_API_KEY;
-  if (!baseUrl || !apiKey) return ctx.connection();
+  if (!(opts.baseUrl || process.env.PLA_BASE_URL) || !(opts.apiKey || process.env.PLA_API_KEY)) return ctx.connection();
   const { resolveConnection } = await import('../config/resolve-connection.js');
-  return resolveConnection({ env: opts.env || process.env.PLA_ENV || 'local', baseUrl, apiKey }, NOTHING_STORED);
+  return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, NOTHING_STORED);
 }
 
 /**
@@ -113,7 +112,6 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           retries: opts.retries,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
           trace: opts.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
-          userAgent: `pla/${__PLA_VERSION__}`,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });
       })();

@@ -3,13 +3,14 @@
  * after the subcommand, read by handlers through `optsWithGlobals()`.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { OUTPUT_FORMATS, type OutputFormat } from '../io/output/types.js';
 
 /** The global options as commander hands them over. */
 export interface GlobalOptions {
   env?: string;
   baseUrl?: string;
   apiKey?: string;
-  output?: 'table' | 'json' | 'ndjson' | 'csv';
+  output?: OutputFormat;
   fields?: string[];
   quiet?: boolean;
   retries?: number;
@@ -40,12 +41,13 @@ export function commaList(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+/** Declares the global options on the program. */
 export function addGlobalOptions(program: Command): Command {
   return program
     .option('-e, --env <name>', 'environment: local, development, qa, production or one you added (env PLA_ENV)')
     .option('--base-url <url>', "override the environment's base URL (env PLA_BASE_URL)")
     .option('--api-key <key>', 'override the API key; visible in the process list (env PLA_API_KEY)')
-    .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(['table', 'json', 'ndjson', 'csv']))
+    .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(OUTPUT_FORMATS))
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', 'retries after the first attempt on 429/5xx/network errors (default 3)', wholeNumber(0))

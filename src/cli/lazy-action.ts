@@ -6,13 +6,12 @@
 import type { Command } from 'commander';
 import { interruptSignal } from './interrupt.js';
 
-/** What a handler gets: the declared arguments, every option (globals included), the command. */
+/** What a handler gets: the declared arguments, every option (globals included), the abort signal. */
 export interface Invocation {
   /** Declared positional arguments, as commander processed them (variadic ones are arrays). */
   args: unknown[];
   /** The command's options merged with the global ones. */
   opts: Record<string, unknown>;
-  command: Command;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
 }
@@ -24,7 +23,6 @@ export function lazy<M>(load: () => Promise<M>, run: (module: M, invocation: Inv
     const invocation: Invocation = {
       args: command.processedArgs as unknown[],
       opts: command.optsWithGlobals(),
-      command,
       signal: interruptSignal,
     };
     await run(await load(), invocation);

@@ -30,7 +30,6 @@ function queryString(paging: PageRequest | undefined, query: QueryValues | undef
   return text ? `?${text}` : '';
 }
 
-/** Creates a client; nothing is connected until the first call. */
 /**
  * A path typed by hand (`pla api GET '/api/topics/a b'`) as a valid request target:
  * spaces and non-ASCII percent-encoded, escapes already there kept, the fragment
@@ -41,6 +40,7 @@ function requestTarget(path: string): string {
   return url.pathname + url.search;
 }
 
+/** Creates a client; nothing is connected until the first call. */
 export function createClient(options: ClientOptions): PlaClient {
   const base = new URL(options.baseUrl);
   // The base URL may carry a path prefix (spec 5: `{base_url}/data/api/v1/…`).

@@ -6,7 +6,7 @@
  * The body is buffered whole rather than streamed: undici's RetryHandler can only
  * replay a buffer, and an upload that fails with a 503 or a reset connection should
  * be retried like any other POST carrying an idempotency key. Images are small
- * enough (the local server caps them at 10 MB by default) for that to be cheap.
+ * enough (the local server caps them at 5 MB by default) for that to be cheap.
  */
 import type { Readable } from 'node:stream';
 import type { ImageUpload } from './types.js';

@@ -52,7 +52,7 @@ export interface FailedAttempt {
 }
 
 /** Milliseconds to wait before the next attempt, or undefined when the failure is final. */
-export function retryDelay(failure: FailedAttempt, random: () => number = Math.random): number | undefined {
+export function retryDelay(failure: FailedAttempt): number | undefined {
   if (failure.attempt > failure.retries) return undefined;
   const repeatable = IDEMPOTENT_METHODS.has(failure.method) || (failure.method === 'POST' && failure.hasIdempotencyKey);
   const { status, code } = failure;
@@ -64,14 +64,14 @@ export function retryDelay(failure: FailedAttempt, random: () => number = Math.r
   if (!retryable) return undefined;
   const asked = parseRetryAfter(failure.retryAfter);
   if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
-  return Math.floor(random() * Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** (failure.attempt - 1)));
+  return Math.floor(Math.random() * Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** (failure.attempt - 1)));
 }
 
 /** `Retry-After` as milliseconds from now: delta seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(header: string | string[] | undefined, now: number = Date.now()): number | undefined {
+function parseRetryAfter(header: string | string[] | undefined): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

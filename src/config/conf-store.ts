@@ -14,7 +14,7 @@ import { BUILT_IN_ENVIRONMENTS, type ConfigStore, type EnvironmentConfig } from 
 import { checkApiKey, checkBaseUrl, checkEnvName } from './validate.js';
 
 /** The environment used until `pla config use` picks another. */
-export const DEFAULT_ENV = 'local';
+const DEFAULT_ENV = 'local';
 
 /** Base URLs known without configuration: the local server's default address. */
 export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: 'http://127.0.0.1:4010' };

@@ -1,7 +1,8 @@
 /**
  * zod schemas for the contract: request bodies and parameters. The local server
- * validates with them (a failure is a 400 naming the field paths); the client uses
- * them to check input files before sending anything.
+ * validates with them (a failure is a 400 naming the field paths), and the OpenAPI
+ * document is derived from them. The client does not load them: the service
+ * judges the records it is sent.
  *
  * Kept apart from `operations.ts` so that reading the table does not load zod.
  */

@@ -18,12 +18,13 @@ import type { RequestTarget } from './request-target.js';
 import type { AdminEndpoint } from './routes.js';
 import { validate } from './validation.js';
 
+/** What the admin endpoints need of the running server. */
 export interface AdminRuntime {
   store: Store;
   options: ServerOptions;
   log: RequestLog;
   startedAt: number;
-  /** Clears the store (keys survive), re-seeds unless `--no-seed`, forgets replays. */
+  /** Clears the store (keys survive), images and outbox, re-seeds unless `--no-seed`, forgets replays. */
   reset(): Promise<void>;
   /** The OpenAPI document of the contract. */
   openapi(): Promise<unknown>;
@@ -32,10 +33,10 @@ export interface AdminRuntime {
 const RESOURCES = [...new Set(OPERATIONS.map((op) => op.resource))];
 
 /** Every permission a key may carry. */
-export const PERMISSIONS: readonly string[] = ['*', 'admin', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:*`])];
+const PERMISSIONS: readonly string[] = ['*', 'admin', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:*`])];
 
 /** Permissions of a key created without `--permissions`: every resource, read and write, not admin. */
-export const DEFAULT_KEY_PERMISSIONS: readonly string[] = RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
+const DEFAULT_KEY_PERMISSIONS: readonly string[] = RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
 
 const newKeySchema = z.strictObject({
   name: z.string().min(1),
@@ -48,6 +49,7 @@ const newKeySchema = z.strictObject({
 
 const envelope = (status: number, message: string, data: unknown = null) => jsonReply(status, { success: true, message, data });
 
+/** Answers one admin endpoint (the key and permission were checked before). */
 export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, params: Record<string, string>, url: RequestTarget, req: IncomingMessage): Promise<Reply> {
   const { store } = runtime;
   switch (name) {

@@ -30,7 +30,7 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
 }
 
 /** Reads the whole body, at most `limit` bytes. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   checkDeclaredLength(req, limit);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -4,7 +4,9 @@
  * one list of `Change`s for a single all-or-nothing `store.commit`.
  */
 import type { Change, CollectionName, Store, StoredRecord } from '../store/types.js';
+import { notFound } from './problem.js';
 
+/** A request's puts and deletes on one collection, read through and committed together. */
 export class ChangeSet {
   private readonly pending = new Map<number, StoredRecord | null>();
 
@@ -16,6 +18,13 @@ export class ChangeSet {
   get(id: number): StoredRecord | undefined {
     if (this.pending.has(id)) return this.pending.get(id) ?? undefined;
     return this.store.get(this.collection, id);
+  }
+
+  /** The records `ids` name, as this request sees them; 404 naming every id that names none. */
+  existing(ids: readonly number[], noun: string): StoredRecord[] {
+    const missing = ids.filter((id) => !this.get(id));
+    if (missing.length) throw notFound(noun, missing);
+    return ids.map((id) => this.get(id) as StoredRecord);
   }
 
   put(record: StoredRecord): StoredRecord {

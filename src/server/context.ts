@@ -11,6 +11,7 @@ import type { Mailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
 import type { PageRequest } from './paging.js';
 
+/** What every handler may use besides its call: the store, the run's options, mail and image files. */
 export interface ServerContext {
   store: Store;
   options: ServerOptions;
@@ -18,6 +19,7 @@ export interface ServerContext {
   images: ImageFiles;
 }
 
+/** One request to one operation, read and validated by the dispatcher. */
 export interface OperationCall {
   op: Operation;
   /** Path parameters under the contract's names, validated and coerced. */
@@ -25,13 +27,17 @@ export interface OperationCall {
   query: URLSearchParams;
   /** Present for paged operations. */
   paging?: PageRequest;
-  /** The validated JSON body (`undefined` when none; the raw request for multipart). */
+  /**
+   * The JSON body, validated (open records as sent, every field kept); `undefined`
+   * when there is none and for a multipart upload, which the handler reads from `req`.
+   */
   body: unknown;
   req: IncomingMessage;
   /** Request time, ISO 8601; every record a request touches gets the same stamp. */
   now: string;
 }
 
+/** What a handler answers; the dispatcher shapes it into the reply the contract row calls for. */
 export interface OperationOutcome {
   /** Envelope `data`, or the bare body for pages, arrays, count maps and schemas. */
   data?: unknown;
@@ -40,4 +46,5 @@ export interface OperationOutcome {
   headers?: Record<string, string>;
 }
 
+/** Runs one operation; throws an `HttpProblem` to answer with a problem. */
 export type OperationHandler = (call: OperationCall, ctx: ServerContext) => OperationOutcome | Promise<OperationOutcome>;

@@ -23,6 +23,7 @@ import { parseTarget, type RequestTarget } from './request-target.js';
 import type { RouteTarget, ServerRouter } from './routes.js';
 import { validate } from './validation.js';
 
+/** Everything the request pipeline of one running server holds. */
 export interface Runtime extends ServerContext, AdminRuntime {
   router: ServerRouter;
   limiter: RateLimiter;
@@ -118,7 +119,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     const value = url.searchParams.get(q.name);
     if (value !== null && value !== 'true' && value !== 'false') throw badField(q.name, 'must be true or false');
   }
-  const call = (body: unknown): OperationCall => ({ op, params, query: url.searchParams, body, req, now: isoNow(), ...(paging ? { paging } : {}) });
+  const call = (body: unknown): OperationCall => ({ op, params, query: url.searchParams, body, req, now: isoNow(), paging });
   if (op.body?.kind === 'image-upload') {
     if (mediaType(req) !== 'multipart/form-data') {
       throw new HttpProblem(415, `expected a body of type multipart/form-data, got ${mediaType(req) || 'none'}`, { slug: 'unsupported-media-type' });

@@ -31,6 +31,7 @@ function costOf(key: string, reply: Reply): number {
   return ENTRY_OVERHEAD_BYTES + key.length + (reply.body?.length ?? 0);
 }
 
+/** The kept replies of one server, by API key, method, path and `Idempotency-Key`. */
 export class IdempotencyCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;

@@ -30,6 +30,7 @@ export interface ImageFiles {
 
 const TEMP_PREFIX = '.upload-';
 
+/** The image files of a data folder (`<data>/images/`). */
 export function createImageFiles(dataDir: string): ImageFiles {
   const dir = join(dataDir, 'images');
   return {

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
+/** One e-mail to send, from an email notification. */
 export interface OutgoingMail {
   id: number;
   from: string;
@@ -16,12 +17,14 @@ export interface OutgoingMail {
   language?: string;
 }
 
+/** Sends e-mails into the outbox folder or through SMTP. */
 export interface Mailer {
-  /** Where the mail went: the `.eml` file or the SMTP message id. */
-  send(mail: OutgoingMail): Promise<string>;
+  /** Resolves once the mail is written to the outbox or accepted by the SMTP server. */
+  send(mail: OutgoingMail): Promise<void>;
   close(): void;
 }
 
+/** The mailer of a data folder: outbox files unless `smtpUrl` is given. */
 export function createMailer(options: { dataDir: string; smtpUrl?: string }): Mailer {
   const outbox = join(options.dataDir, 'outbox');
   const transport = options.smtpUrl
@@ -37,12 +40,10 @@ export function createMailer(options: { dataDir: string; smtpUrl?: string }): Ma
         text: mail.text,
         ...(mail.language ? { headers: { 'Content-Language': mail.language } } : {}),
       });
-      if (options.smtpUrl) return String(info.messageId);
+      if (options.smtpUrl) return;
       const message = (info as { message?: Buffer }).message ?? Buffer.alloc(0);
       await mkdir(outbox, { recursive: true });
-      const file = join(outbox, `${String(mail.id).padStart(6, '0')}.eml`);
-      await writeFile(file, message);
-      return file;
+      await writeFile(join(outbox, `${String(mail.id).padStart(6, '0')}.eml`), message);
     },
     close() {
       transport.close();

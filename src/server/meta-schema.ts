@@ -15,6 +15,7 @@ function jsonType(value: unknown): JsonType {
   return typeof value as JsonType;
 }
 
+/** The JSON Schema of a resource's metadata endpoint, described from its stored records. */
 export function describeRecords(title: string, records: Iterable<Record<string, unknown>>, serverOwned: readonly string[]) {
   const fields = new Map<string, { types: Set<JsonType>; seenIn: number }>();
   let count = 0;

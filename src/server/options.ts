@@ -28,6 +28,7 @@ export interface ServerOptions {
   smtpUrl?: string;
 }
 
+/** What `pla server start` uses for every flag not given. */
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   port: 4010,
   host: '127.0.0.1',

@@ -5,15 +5,33 @@
  * notification pages.
  */
 import { pagingSchema } from '../contract/schemas.js';
-import type { Paging } from '../contract/types.js';
+import type { Operation, Paging } from '../contract/types.js';
 import type { PageResult, SortKey, StoredRecord } from '../store/types.js';
 import { StoredRecordPage } from './page-json.js';
 import { validate } from './validation.js';
 
+/** A page request as the handlers read it: zero-based page, size, sort keys (empty = the default). */
 export interface PageRequest {
   page: number;
   size: number;
   sort: SortKey[];
+}
+
+/** A page request with the window it covers in the store's terms. */
+export interface PageWindow extends PageRequest {
+  offset: number;
+  limit: number;
+}
+
+/**
+ * The page a call of a paged operation asks for. The dispatcher reads the paging of
+ * every operation whose contract row has one, so only a handler wired to the wrong
+ * row finds none.
+ */
+export function requestedPage(call: { op: Operation; paging?: PageRequest }): PageWindow {
+  const { paging } = call;
+  if (paging === undefined) throw new TypeError(`${call.op.id} has no paging in the contract`);
+  return { ...paging, offset: paging.page * paging.size, limit: paging.size };
 }
 
 const DEFAULT_SIZE: Record<Paging, number> = { pageable: 100, search: 100, notifications: 10 };
@@ -57,7 +75,7 @@ export function parsePaging(paging: Paging, query: URLSearchParams, maxSize: num
 }
 
 /** `createdAt,DESC` → `{ field: 'createdAt', direction: 'desc' }`. */
-export function toSortKey(text: string): SortKey {
+function toSortKey(text: string): SortKey {
   const [field = '', direction = 'asc'] = text.split(',');
   return { field, direction: direction.toLowerCase() === 'desc' ? 'desc' : 'asc' };
 }

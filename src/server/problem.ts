@@ -5,7 +5,7 @@
  */
 import type { FieldProblem } from '../errors.js';
 
-/** Problem `type` URIs, one per class of failure. */
+/** Problem titles by status; the `type` URI is made from the title unless a `slug` names it. */
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -20,6 +20,7 @@ const TITLES: Record<number, string> = {
   502: 'Bad Gateway',
 };
 
+/** The problem+json body (RFC 9457) with the field paths at fault. */
 export interface ProblemBody {
   type: string;
   title: string;

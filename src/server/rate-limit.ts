@@ -10,6 +10,7 @@ interface Bucket {
   at: number;
 }
 
+/** The token buckets of one server, one per API key id. */
 export class RateLimiter {
   private readonly buckets = new Map<number, Bucket>();
 

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { toJson } from './page-json.js';
 import type { HttpProblem } from './problem.js';
 
+/** Status, headers and body of a response, before it is written. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
@@ -35,6 +36,7 @@ export function problemReply(problem: HttpProblem, instance: string): Reply {
   };
 }
 
+/** Writes a reply, unless something already answered the request. */
 export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.headersSent) return;
   const { body } = reply;

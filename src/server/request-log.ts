@@ -3,7 +3,12 @@
  * only by name and masked tail; bodies are not kept. Entries are kept raw in a ring
  * and formatted only when someone reads the log, not on every request.
  */
+import { maskSecret } from './auth.js';
 
+/** Requests the log keeps; the oldest goes first. */
+const CAPACITY = 500;
+
+/** One request as `/_admin/requests` lists it. */
 export interface LoggedRequest {
   at: string;
   method: string;
@@ -37,26 +42,25 @@ function formatted(entry: RequestLogEntry): LoggedRequest {
     path: entry.path,
     status: entry.status,
     ms: entry.ms,
-    ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (••••${key.last4})` }),
+    ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (${maskSecret(key.last4)})` }),
     ...(idempotencyKey ? { idempotencyKey } : {}),
     ...(entry.replayed ? { replayed: true } : {}),
   };
 }
 
+/** The last requests the server answered, in a fixed-size ring. */
 export class RequestLog {
   private readonly ring: RequestLogEntry[] = [];
   /** Where the next entry goes once the ring is full (= the oldest entry). */
   private next = 0;
 
-  constructor(private readonly capacity = 500) {}
-
   add(entry: RequestLogEntry): void {
-    if (this.ring.length < this.capacity) {
+    if (this.ring.length < CAPACITY) {
       this.ring.push(entry);
       return;
     }
     this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
+    this.next = (this.next + 1) % CAPACITY;
   }
 
   /** The newest `limit` entries, oldest first. */

@@ -21,6 +21,7 @@ export interface RequestTarget {
 // A target starting `//` would be read by URL as a host, so it takes the slow way.
 const PLAIN = /^\/(?!\/)[\w~/-]*(?:\?[!$%&()*+,./:;=?@\w~[\]^{|}-]*)?$/;
 
+/** Splits a request target as `new URL(raw, base)` would, by hand when it is plain; throws as `URL` does. */
 export function parseTarget(raw: string): RequestTarget {
   if (!PLAIN.test(raw)) return new URL(raw, 'http://local');
   const mark = raw.indexOf('?');

@@ -6,14 +6,12 @@
  */
 import type { Change, CollectionName, Store, StoredRecord } from '../store/types.js';
 
-/** The users the seed notifications are for. */
-export const SEED_USERS = ['alice', 'bob'] as const;
-
 /** ISO time `minutes` before `now`. */
 function ago(now: number, minutes: number): string {
   return new Date(now - minutes * 60_000).toISOString();
 }
 
+/** The demo records as changes for one commit, ids allocated from `store`, times relative to `now`. */
 export function seedChanges(store: Store, now = Date.now()): Change[] {
   const changes: Change[] = [];
   const add = (collection: CollectionName, fields: Record<string, unknown>): StoredRecord => {

@@ -30,6 +30,7 @@ const INDEXES = {
   images: ['sha256'],
 } as const;
 
+/** A started local server. */
 export interface RunningServer {
   /** Base URL clients use, e.g. `http://127.0.0.1:4010`. */
   url: string;
@@ -61,6 +62,11 @@ function listenProblem(error: unknown, port: number, host: string): unknown {
   }
 }
 
+/**
+ * Opens the data folder, listens, and only then commits the demo data and first admin
+ * key. Throws `UsageError` for a data folder or address the user got wrong,
+ * `StoreLockedError` when another server holds the folder.
+ */
 export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {

@@ -46,7 +46,7 @@ function size(flag: string, value: string | undefined, fallback: number): number
   }
 }
 
-export function toServerOptions(flags: StartFlags): ServerOptions {
+function toServerOptions(flags: StartFlags): ServerOptions {
   const d = DEFAULT_SERVER_OPTIONS;
   const integer = (n: number) => Number.isInteger(n) && n >= 0;
   const simulate = flags.simulateTasks === true ? String(DEFAULT_TASK_STEP_SECONDS) : flags.simulateTasks || undefined;
@@ -70,6 +70,7 @@ function note(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/** Runs `pla server start` until SIGINT or SIGTERM, then closes the server in order. */
 export async function runServerStart(flags: StartFlags): Promise<void> {
   const options = toServerOptions(flags);
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));

@@ -6,6 +6,7 @@
 import type { Store, StoredRecord } from '../store/types.js';
 import { moveTask } from './handlers/tasks.js';
 
+/** Starts stepping tasks every `stepSeconds`; `stop()` resolves once a step under way has committed. */
 export function startTaskSimulator(store: Store, stepSeconds: number, warn: (message: string) => void): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const step = async () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { StoreLockedError } from './errors.js';
 
-export const LOCK_DIR = 'store.lock';
-export const LOCK_OWNER_FILE = 'lock-owner.json';
+const LOCK_DIR = 'store.lock';
+const LOCK_OWNER_FILE = 'lock-owner.json';
 
 /** Who holds a data folder, as written next to the lock by the holder. */
 interface LockOwner {

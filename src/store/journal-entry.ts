@@ -20,6 +20,7 @@ export interface JournalEntry {
 /** Thrown (as a plain message) when data does not have the shape the store needs. */
 class ShapeError extends Error {}
 
+/** Whether `name` is one of the store's collections. */
 export function isCollectionName(name: unknown): name is CollectionName {
   return typeof name === 'string' && COLLECTION_NAMES.has(name);
 }

@@ -14,7 +14,7 @@ export function fieldValue(record: StoredRecord, field: string): unknown {
 }
 
 /** `fieldValue` for one field, with its dotted path split once rather than per record (for sorts). */
-export function fieldReader(field: string): (record: StoredRecord) => unknown {
+function fieldReader(field: string): (record: StoredRecord) => unknown {
   if (!field.includes('.')) return (record) => (Object.hasOwn(record, field) ? record[field] : undefined);
   const parts = field.split('.');
   return (record) => (Object.hasOwn(record, field) ? record[field] : walk(record, parts));
@@ -63,7 +63,7 @@ function kindRank(value: unknown): number {
  * which is also the order of ISO dates), then objects by their JSON; missing and null
  * values last (so first when descending, as in SQL's default).
  */
-export function compareValues(a: unknown, b: unknown): number {
+function compareValues(a: unknown, b: unknown): number {
   const rankA = kindRank(a);
   const rankB = kindRank(b);
   if (rankA !== rankB) return rankA - rankB;

@@ -7,7 +7,7 @@ import { forEachLine } from './line-reader.js';
 import type { SnapshotContent, StoreState } from './store-state.js';
 import type { CollectionName, StoredRecord } from './types.js';
 
-export const SNAPSHOT_FILE = 'snapshot.json';
+const SNAPSHOT_FILE = 'snapshot.json';
 export const SNAPSHOT_TEMP_FILE = 'snapshot.json.tmp';
 
 const FORMAT = 'pla-store/1';
@@ -63,11 +63,11 @@ export async function writeSnapshot(dir: string, content: SnapshotContent): Prom
 }
 
 /**
- * Loads `snapshot.json` into `state` (records, id counters, seq). Returns false when
+ * Loads `snapshot.json` into `state` (records, id counters, seq); leaves it empty when
  * there is none. Throws `StoreCorruptError` naming the line of anything unreadable:
  * snapshots are replaced atomically, so a bad one is damage, not a crash to recover from.
  */
-export async function readSnapshot(dir: string, state: StoreState): Promise<boolean> {
+export async function readSnapshot(dir: string, state: StoreState): Promise<void> {
   const path = join(dir, SNAPSHOT_FILE);
   let collection: CollectionName | undefined;
   let finished = false;
@@ -102,11 +102,10 @@ export async function readSnapshot(dir: string, state: StoreState): Promise<bool
       }
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
   if (!finished) throw new StoreCorruptError(`${path}: truncated (no closing line)`);
-  return true;
 }
 
 /** A record line's record, or what is wrong with it. */

@@ -19,7 +19,7 @@ export async function* stream<T>(items: Array<SourceItem<T>>): AsyncGenerator<So
   yield* items;
 }
 
-export function bodyOf(request: LoggedRequest): Array<Record<string, unknown>> {
+function bodyOf(request: LoggedRequest): Array<Record<string, unknown>> {
   return request.body as Array<Record<string, unknown>>;
 }
 
@@ -37,11 +37,6 @@ export function allOrNothing(request: LoggedRequest): FakeReply {
     headers: { 'content-type': 'application/problem+json' },
     body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'invalid records', errors: [{ path: `/${bad}/bad`, message: 'must not be bad' }] },
   };
-}
-
-/** Refs accepted by the server: bodies of the requests it answered 200. */
-export function acceptedRefs(requests: LoggedRequest[], answeredOk: Set<LoggedRequest>): string[] {
-  return requests.filter((r) => answeredOk.has(r)).flatMap(refsOf);
 }
 
 export function client(url: string): PlaClient {

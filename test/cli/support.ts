@@ -23,14 +23,14 @@ function templateRegex(op: Operation): RegExp {
 }
 
 /** The operation a request is for: literal paths win over templates (`/bulk` over `/{id}`). */
-export function operationFor(req: Pick<LoggedRequest, 'method' | 'path'>): Operation | undefined {
+function operationFor(req: Pick<LoggedRequest, 'method' | 'path'>): Operation | undefined {
   return OPERATIONS.filter((op) => op.method === req.method && templateRegex(op).test(req.path)).sort(
     (a, b) => a.pathParams.length - b.pathParams.length,
   )[0];
 }
 
 /** A body of the operation's response kind, with its success status. */
-export function replyFor(op: Operation): FakeReply {
+function replyFor(op: Operation): FakeReply {
   const envelope = (data: unknown) => ({ success: true, message: 'ok', data });
   const bodies: Record<Operation['response'], unknown> = {
     single: envelope(RECORD),
@@ -102,14 +102,4 @@ export async function pla(args: string[], options: RunOptions): Promise<CliRun> 
 export async function tempDir(prefix = 'pla-cli-test-'): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
-}
-
-/** Runs `work` on every item with at most `limit` at once (CLI processes are not free). */
-export async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-    }),
-  );
 }

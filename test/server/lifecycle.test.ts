@@ -3,10 +3,9 @@
  * saved for env local), restart keeping everything acknowledged, a clean SIGTERM,
  * `pla server keys|health|log|reset`, idempotent POST replays, /openapi.json.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../store/temp-dirs.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
@@ -15,16 +14,6 @@ const SET = '/api/v1/system-financial-settings';
 const total = async (server: LocalServer, path: string) => ((await server.http('GET', `${path}?size=1`)).body as { page: { totalElements: number } }).page.totalElements;
 
 describe('start, seed, keys and shutdown', () => {
-  const folders: string[] = [];
-  const tempDir = async (prefix: string) => {
-    const dir = await mkdtemp(join(tmpdir(), prefix));
-    folders.push(dir);
-    return dir;
-  };
-  afterAll(async () => {
-    await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
-
   it('seeds a fresh folder; --no-seed starts empty', async () => {
     const seeded = await startLocalServer();
     const empty = await startLocalServer({ seed: false });

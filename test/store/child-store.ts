@@ -6,26 +6,22 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll } from 'vitest';
+import { tempDir } from './temp-dirs.js';
 
 let bundled: Promise<string> | undefined;
 const children = new Set<ChildProcess>();
-const bundleDirs: string[] = [];
 
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
-  await Promise.all(bundleDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 async function bundle(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'pla-store-fixture-'));
-  bundleDirs.push(dir);
+  const dir = await tempDir('pla-store-fixture-');
   const outfile = join(dir, 'commit-writer.mjs');
   await build({
     entryPoints: [fileURLToPath(new URL('./fixtures/commit-writer.ts', import.meta.url))],

@@ -1,4 +1,4 @@
-/** Temporary data folders for store tests, removed after each test file. */
+/** Temporary folders for tests (data, config), removed after each test file. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +10,9 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** A new empty folder under the system temp folder. */
-export async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'pla-store-'));
+/** A new empty folder under the system temp folder, its name starting with `prefix`. */
+export async function tempDir(prefix = 'pla-store-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
 }

@@ -17,6 +17,7 @@ function queryOf(pairs: string[]): Record<string, string> {
   return query;
 }
 
+/** `pla api METHOD PATH [--data | --file] [--query k=v]…`: one raw call, its body shown as data. */
 export function call(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const method = String(ctx.args[0]).toUpperCase();

@@ -1,6 +1,5 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options. */
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
-import { InterruptedError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
@@ -12,7 +11,11 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
   return formatFromPath(file);
 }
 
-/** `total` (when known) gives the progress bar its share and ETA. */
+/**
+ * Runs `items` through the bulk operation, prints the summary line, and throws the
+ * partial failure (exit 9) when some failed. `total` (when known) gives the
+ * progress bar its share and ETA.
+ */
 export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, total?: number): Promise<void> {
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
@@ -29,8 +32,9 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     progress: { stream: process.stderr, isTTY: ctx.interactive },
     ...(total === undefined ? {} : { total }),
   });
+  // An interrupted run does not get here: runBulk throws InterruptedError, with
+  // the resume hint, once its batches in flight have landed.
   ctx.note(formatSummary(summary));
-  if (summary.interrupted) throw new InterruptedError('interrupted', { hint: opts.checkpoint ? 'run the same command again to resume from the checkpoint' : undefined });
   const failure = partialFailure(summary);
   if (failure) throw failure;
 }

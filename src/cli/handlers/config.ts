@@ -18,6 +18,7 @@ async function readKey(): Promise<string> {
   return askHidden('API key (not shown): ');
 }
 
+/** `config set-key`: stores the key of the target environment. */
 export function setKey(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
@@ -28,6 +29,7 @@ export function setKey(invocation: Invocation): Promise<void> {
   });
 }
 
+/** `config set-url <url>`: stores the base URL of the target environment. */
 export function setUrl(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
@@ -36,6 +38,7 @@ export function setUrl(invocation: Invocation): Promise<void> {
   });
 }
 
+/** `config use <env>`: makes an environment the current one. */
 export function use(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = String(ctx.args[0]);
@@ -44,6 +47,7 @@ export function use(invocation: Invocation): Promise<void> {
   });
 }
 
+/** `config path`: the config file's path, on stdout. */
 export function path(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     process.stdout.write(`${(await ctx.config()).path}\n`);

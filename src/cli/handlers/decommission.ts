@@ -4,18 +4,17 @@
  * records the cut-off would catch.
  */
 import { UsageError } from '../../errors.js';
-import { expandPath, operation } from '../../contract/operations.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { present } from './present.js';
-import { confirmDestructive } from './safety.js';
+import { confirmDestructive, requestLine } from './safety.js';
 
 /** Fields a record may carry its last modification in (the local server's, then the spec's). */
 const MODIFIED_FIELDS = ['updatedAt', 'lastModifiedDate', 'modifiedDate', 'modifiedAt'];
 
 /** A date (its midnight UTC) or a date-time, as ISO 8601. */
-export function parseCutoff(text: string): string {
+function parseCutoff(text: string): string {
   const value = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
   const time = Date.parse(value);
   if (Number.isNaN(time) || !/^\d{4}-\d{2}-\d{2}/.test(text)) {
@@ -62,6 +61,7 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
   ctx.note(`dry run: would decommission ${caught.length} determination(s) modified before ${cutoff} on ${env} (${request}); nothing was changed`);
 }
 
+/** `decommission --modified-before DATE | --before-now`, or its `--dry-run`. */
 export function decommissionByDate(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { modifiedBefore, beforeNow } = ctx.opts as { modifiedBefore?: string; beforeNow?: boolean };
@@ -70,8 +70,7 @@ export function decommissionByDate(invocation: Invocation): Promise<void> {
     const cutoff = beforeNow ? new Date().toISOString() : parseCutoff(modifiedBefore ?? '');
     const operationId = beforeNow ? 'determinations.decommissionBeforeNow' : 'determinations.decommissionModifiedBefore';
     const params: Record<string, string> = beforeNow ? {} : { modified_before: cutoff };
-    const op = operation(operationId);
-    const request = `${op.method} ${expandPath(op, params)}`;
+    const request = requestLine(operationId, params);
 
     if (ctx.opts.dryRun) return dryRun(ctx, cutoff, request);
     await confirmDestructive(ctx, `Decommission every determination modified before ${cutoff}`);

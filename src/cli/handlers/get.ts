@@ -24,7 +24,7 @@ export function get(invocation: Invocation, operationId: string): Promise<void> 
       ids,
       (id) => `id ${id}`,
       async (id) => writer.write(asRow((await client.call(operationId, { params: { id }, signal: ctx.signal })).data)),
-      { signal: ctx.signal, onError: (label, error) => process.stderr.write(`${label}: ${(error as Error).message}\n`) },
+      { signal: ctx.signal },
     ).finally(() => writer.end());
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { PlaClient } from '../../client/types.js';
 import { NotFoundError } from '../../errors.js';
-import { expandPath, operation } from '../../contract/operations.js';
+import { operation } from '../../contract/operations.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
@@ -14,8 +14,9 @@ import { runBulkCommand } from './bulk.js';
 import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
-import { confirmDestructive, counted } from './safety.js';
+import { confirmDestructive, counted, requestLine } from './safety.js';
 
+/** An id verb, derived from the contract by commands/record-verbs.ts. */
 export interface IdActionSpec {
   /** Operation taking one `{id}`. */
   single: string;
@@ -32,15 +33,13 @@ export interface IdActionSpec {
 
 /** What `--dry-run` shows: each record as it is now, or the call that would be made. */
 async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: number[]): Promise<void> {
-  const single = operation(spec.single);
   const rows: Record<string, unknown>[] = new Array(ids.length);
   await forEachItem(
     ids.map((id, index) => ({ id, index })),
     ({ id }) => `id ${id}`,
     async ({ id, index }) => {
-      const request = `${single.method} ${expandPath(single, { id })}`;
       if (!spec.lookup) {
-        rows[index] = { id, request };
+        rows[index] = { id, request: requestLine(spec.single, { id }) };
         return;
       }
       try {
@@ -55,10 +54,11 @@ async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec
   );
   await renderRows(rows, ctx.output);
   const { env } = await ctx.connection();
-  const via = ids.length > 1 && spec.bulk ? ` (${operation(spec.bulk).method} ${operation(spec.bulk).path})` : '';
+  const via = ids.length > 1 && spec.bulk ? ` (${requestLine(spec.bulk)})` : '';
   ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}; nothing was changed`);
 }
 
+/** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
 export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const ids = await collectIds(ctx, ctx.args[0]);
@@ -82,7 +82,7 @@ export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise
         await client.call(spec.single, { params: { id }, signal: ctx.signal });
         succeeded += 1;
       },
-      { signal: ctx.signal, onError: (label, error) => process.stderr.write(`${label}: ${(error as Error).message}\n`) },
+      { signal: ctx.signal },
     ).finally(() => ctx.note(`${spec.done} ${counted(succeeded, spec.noun)}`));
   });
 }

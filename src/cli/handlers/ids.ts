@@ -1,18 +1,7 @@
 /** Ids from positional arguments, `--ids 1,2,3` or `--ids-file F|-`. */
 import { UsageError } from '../../errors.js';
+import { typedIds } from '../../io/input/typed-ids.js';
 import type { CommandContext } from '../context.js';
-
-/** Ids typed on the command line: positive integers, else a usage error (as `readIds` rules). */
-function typedIds(texts: string[]): number[] {
-  return texts
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
-    .map((text) => {
-      const id = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-      if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError(`'${text}' is not an id: ids are positive integers`);
-      return id;
-    });
-}
 
 /** Reads every id (ids are small: even a million fit comfortably in memory). */
 export async function collectIds(ctx: CommandContext, positional: unknown): Promise<number[]> {

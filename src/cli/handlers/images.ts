@@ -21,6 +21,7 @@ const MEDIA_TYPES: Record<string, string> = {
   '.tiff': 'image/tiff',
 };
 
+/** `images upload <file>`: uploads it with its ImageDto and shows the new image's location and id. */
 export function upload(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const path = String(ctx.args[0]);

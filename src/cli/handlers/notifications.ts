@@ -4,7 +4,7 @@ import { withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { listPaged } from './paged.js';
 import { present } from './present.js';
-import { confirmDestructive } from './safety.js';
+import { confirmDestructive, requestLine } from './safety.js';
 
 /** `count <user> [--unread | --by-type | --mobile]`: one of the three count endpoints. */
 export function count(invocation: Invocation): Promise<void> {
@@ -35,7 +35,7 @@ export function clear(invocation: Invocation): Promise<void> {
     if (ctx.opts.dryRun) {
       await listPaged(ctx, 'notifications.list', { params: { userName: user } });
       const { env } = await ctx.connection();
-      ctx.note(`dry run: would delete every notification of ${user} on ${env} (DELETE /api/notifications/${encodeURIComponent(user)}/all); nothing was changed`);
+      ctx.note(`dry run: would delete every notification of ${user} on ${env} (${requestLine('notifications.deleteAll', { userName: user })}); nothing was changed`);
       return;
     }
     await confirmDestructive(ctx, `Delete every notification of ${user}`);

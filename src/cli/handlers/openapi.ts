@@ -2,6 +2,7 @@
 import { createOpenApiDocument } from '../../contract/openapi.js';
 import type { Invocation } from '../lazy-action.js';
 
+/** Prints the document, naming the base URL under `servers` when one is given. */
 export async function printOpenApi(invocation: Invocation): Promise<void> {
   const serverUrl = (invocation.opts.baseUrl as string | undefined) ?? process.env.PLA_BASE_URL;
   process.stdout.write(`${JSON.stringify(createOpenApiDocument({ serverUrl }), null, 2)}\n`);

@@ -13,6 +13,7 @@ function pagingOf(ctx: CommandContext): PageRequest {
   return { page, size, sort: sort && sort.length > 0 ? sort : undefined };
 }
 
+/** Lists a paged operation: one page (`--page`, `--size`, `--sort`), or every page with `--all`/`--max-items`. */
 export async function listPaged(ctx: CommandContext, operationId: string, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };

@@ -1,5 +1,5 @@
 /** Records from `--data JSON` or `--file F|-`, and whether there is one or several. */
-import type { SourceItem } from '../../io/input/types.js';
+import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
@@ -19,7 +19,7 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
   const records = readRecords(
     { data, file },
     {
-      format: ctx.opts.format as 'json' | 'ndjson' | 'csv' | undefined,
+      format: ctx.opts.format as InputFormat | undefined,
       raw: ctx.opts.raw === true,
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.

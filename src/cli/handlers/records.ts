@@ -1,12 +1,13 @@
 /**
  * Record verbs shared by determinations, settings and tasks (and reused by the
- * notification side): get, list, create/update/upsert, and reads without input.
+ * notification side): list, create/update/upsert, and `meta`. `get` has its own
+ * module (get.ts) so that the most common command loads none of this.
  */
 import { UsageError } from '../../errors.js';
 import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import type { SourceItem } from '../../io/input/types.js';
+import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { runBulkCommand } from './bulk.js';
@@ -16,18 +17,19 @@ import { present } from './present.js';
 import { readRecordInput } from './records-input.js';
 
 /** A paged list (`list`, with `--all` streaming). */
-export function list(invocation: Invocation, operationId: string, params?: Record<string, string>): Promise<void> {
-  return withContext(invocation, (ctx) => listPaged(ctx, operationId, { params }));
+export function list(invocation: Invocation, operationId: string): Promise<void> {
+  return withContext(invocation, (ctx) => listPaged(ctx, operationId));
 }
 
-/** A call without input whose result is shown as is (`meta`, `topics list`, counts). */
-export function show(invocation: Invocation, operationId: string, call: { params?: Record<string, string>; query?: Record<string, boolean> } = {}): Promise<void> {
+/** A call without input or parameters whose result is shown as is (`meta`). */
+export function show(invocation: Invocation, operationId: string): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const result = await (await ctx.client()).call(operationId, { ...call, signal: ctx.signal });
+    const result = await (await ctx.client()).call(operationId, { signal: ctx.signal });
     await present(ctx, operationId, result, 'done');
   });
 }
 
+/** What a write verb sends through, and how it confirms. */
 export interface WriteSpec {
   /** Operation for one record. */
   single: string;
@@ -37,11 +39,7 @@ export interface WriteSpec {
   done: string;
 }
 
-/**
- * create / update / upsert and the notification-side creates: one record goes to
- * `single`, several to `bulk` through the bulk runner (or one call each).
- * An update's id comes from the positional argument or the record's `id`.
- */
+/** One record as the item stream a bulk run takes. */
 async function* oneItem(record: Record<string, unknown>): AsyncGenerator<SourceItem<Record<string, unknown>>> {
   yield { value: record, line: 1 };
 }
@@ -51,9 +49,14 @@ async function progressTotal(ctx: CommandContext): Promise<number | undefined> {
   const file = ctx.opts.file as string | undefined;
   if (!ctx.interactive || file === undefined) return undefined;
   const { estimateRecordCount } = await import('../../io/input/index.js');
-  return estimateRecordCount(file, ctx.opts.format as 'json' | 'ndjson' | 'csv' | undefined);
+  return estimateRecordCount(file, ctx.opts.format as InputFormat | undefined);
 }
 
+/**
+ * create / update / upsert and the notification-side creates: one record goes to
+ * `single`, several to `bulk` through the bulk runner (or one call each).
+ * An update's id comes from the positional argument or the record's `id`.
+ */
 export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const needsId = operation(spec.single).pathParams.some((p) => p.name === 'id');
@@ -74,8 +77,8 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
 
     // A file that happens to hold one record still honours --rejects and
     // --checkpoint (a script must not change behaviour with its input's size).
-    const wantsBulk = spec.bulk !== undefined && positionalId === undefined && Boolean(ctx.opts.rejects || ctx.opts.checkpoint);
-    if ('single' in input && wantsBulk && spec.bulk) return runBulkCommand(ctx, spec.bulk, oneItem(input.single), 1);
+    const bulkForOne = positionalId === undefined && (ctx.opts.rejects || ctx.opts.checkpoint) ? spec.bulk : undefined;
+    if ('single' in input && bulkForOne) return runBulkCommand(ctx, bulkForOne, oneItem(input.single), 1);
     if ('single' in input) return present(ctx, spec.single, await callFor(input.single), spec.done);
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
     if (spec.bulk) return runBulkCommand(ctx, spec.bulk, input.many, await progressTotal(ctx));
@@ -88,7 +91,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
         const { data } = await callFor(item.value);
         for (const row of Array.isArray(data) ? data : data === undefined ? [] : [data]) await writer.write(asRow(row));
       },
-      { signal: ctx.signal, onError: (label, error) => process.stderr.write(`${label}: ${(error as Error).message}\n`) },
+      { signal: ctx.signal },
     ).finally(() => writer.end());
   });
 }

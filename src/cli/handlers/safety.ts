@@ -2,6 +2,7 @@
  * Confirmation before destructive calls: a prompt on a terminal (typing the
  * environment's name on production), `--yes` in scripts, refusal otherwise.
  */
+import { expandPath, operation } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
@@ -28,4 +29,10 @@ export async function confirmDestructive(ctx: CommandContext, question: string):
 /** "3 determinations", "1 determination". */
 export function counted(n: number, noun: readonly [string, string]): string {
   return `${n} ${n === 1 ? noun[0] : noun[1]}`;
+}
+
+/** `PUT /api/v1/…/remove/7`: the call a dry run says it would make. */
+export function requestLine(operationId: string, params?: Record<string, string | number>): string {
+  const op = operation(operationId);
+  return `${op.method} ${expandPath(op, params)}`;
 }

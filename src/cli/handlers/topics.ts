@@ -7,6 +7,7 @@ interface Topic extends Record<string, unknown> {
   captionValues?: Array<{ langCode?: string; value?: string }>;
 }
 
+/** `topics list <service> [--lang]`. */
 export function list(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const service = String(ctx.args[0]);

@@ -9,9 +9,10 @@ export interface InputStats {
   badRows: number;
 }
 
-/** Reports one bad row: throws `InputError` in strict mode, else counts it and tells `onBadRow`. */
+/** Reports one bad row of the input. */
 export type BadRowHandler = (row: BadRow) => void;
 
+/** A handler that throws `InputError` in strict mode, else counts the row in `stats` and tells `onBadRow`. */
 export function createBadRowHandler(options: ReadOptions, stats: InputStats): BadRowHandler {
   return (row) => {
     if (options.strict) throw new InputError(row.message, row.line);

@@ -23,7 +23,7 @@ export function typeCell(value: string): unknown {
  * through its per-cell cast context, which costs ten times the parse itself, so
  * the raw record is scanned here instead, and only when it holds a quote at all.
  */
-export function quotedCells(raw: string): boolean[] {
+function quotedCells(raw: string): boolean[] {
   const quoted: boolean[] = [];
   let atStart = true;
   let inQuotes = false;

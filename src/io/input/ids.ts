@@ -1,16 +1,10 @@
-import { UsageError } from '../../errors.js';
 import { createBadRowHandler, type InputStats } from './bad-rows.js';
 import { sniffFormat } from './format.js';
 import { isRecord, jsonType } from './record.js';
 import { counted, type CountedSource } from './records.js';
+import { parseId, typedIds } from './typed-ids.js';
 import type { IdReadOptions } from './types.js';
 import { readFileValues, type ValueFormat } from './values.js';
-
-/** A positive integer id from a number or its decimal text; `undefined` if it is not one. */
-export function parseId(value: unknown): number | undefined {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
 
 /** An id file whose first value starts with a digit is plain text, one id a line. */
 function sniffIdFormat(head: string): ValueFormat {
@@ -33,10 +27,8 @@ export function readIds(source: { ids?: string[]; idsOption?: string; idsFile?: 
   const badRow = createBadRowHandler(options, stats);
   const field = options.idField ?? 'id';
   return counted(stats, async function* () {
-    const typed = [...(source.ids ?? []), ...(source.idsOption ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')];
-    for (const [index, text] of typed.entries()) {
-      const id = parseId(text);
-      if (id === undefined) throw new UsageError(`'${text}' is not an id: ids are positive integers`);
+    const typed = typedIds([...(source.ids ?? []), ...(source.idsOption ?? '').split(',')]);
+    for (const [index, id] of typed.entries()) {
       stats.items += 1;
       yield { value: id, line: index + 1 };
     }

@@ -3,7 +3,7 @@
  * arguments, `--ids` and `--ids-file`. See `types.ts` for the options.
  */
 export { readRecords, type CountedSource } from './records.js';
-export { readIds, parseId } from './ids.js';
+export { readIds } from './ids.js';
 export type { InputStats } from './bad-rows.js';
 export { ERROR_FIELD } from './record.js';
 export { formatFromPath } from './format.js';

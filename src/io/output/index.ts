@@ -9,7 +9,6 @@ import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
 
 export type { OutputFormat, OutputOptions, Row, RowWriter } from './types.js';
-export { OUTPUT_FORMATS } from './types.js';
 
 /** A writer for a stream of rows (lists, pages, `--all`) in the chosen format. */
 export async function createRowWriter(options: OutputOptions): Promise<RowWriter> {

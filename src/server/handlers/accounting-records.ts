@@ -8,7 +8,7 @@ import type { CollectionName, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { describeRecords } from '../meta-schema.js';
-import { pageB } from '../paging.js';
+import { pageB, requestedPage } from '../paging.js';
 import { badField, notFound } from '../problem.js';
 
 const SERVER_OWNED = ['id', 'createdAt', 'updatedAt'] as const;
@@ -58,11 +58,6 @@ export function recordHandlers(resource: RecordResource) {
     const existing = body.id === undefined ? undefined : set.get(body.id);
     return existing ? update(set, existing, body, at, call) : create(set, body, at, call, ctx);
   };
-  const mustExist = (set: ChangeSet, ids: readonly number[]): StoredRecord[] => {
-    const missing = ids.filter((id) => !set.get(id));
-    if (missing.length) throw notFound(noun, missing);
-    return ids.map((id) => set.get(id) as StoredRecord);
-  };
 
   return {
     get: ({ params }, { store }) => {
@@ -71,9 +66,9 @@ export function recordHandlers(resource: RecordResource) {
       return { data: record, message: `${Noun} ${record.id}` };
     },
 
-    list: ({ paging }, { store }) => {
-      const request = paging ?? { page: 0, size: 100, sort: [] };
-      const result = store.page(collection, { offset: request.page * request.size, limit: request.size, sort: request.sort });
+    list: (call, { store }) => {
+      const request = requestedPage(call);
+      const result = store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort });
       return { data: pageB(result.items, result, request) };
     },
 
@@ -96,7 +91,7 @@ export function recordHandlers(resource: RecordResource) {
       const body = (call.body ?? {}) as Body;
       if (body.id !== undefined && body.id !== id) throw badField('body.id', `must match the id in the path (${id})`);
       const set = new ChangeSet(ctx.store, collection);
-      const [existing] = mustExist(set, [id]);
+      const [existing] = set.existing([id], noun);
       const record = update(set, existing as StoredRecord, body, 'body', call);
       await set.commit();
       return { data: record, message: `${Noun} ${id} updated` };
@@ -107,7 +102,8 @@ export function recordHandlers(resource: RecordResource) {
       const unnamed = bodies.findIndex((body) => body.id === undefined);
       if (unnamed >= 0) throw badField(`body[${unnamed}].id`, 'every record of a bulk update needs its id');
       const set = new ChangeSet(ctx.store, collection);
-      mustExist(set, bodies.map((body) => body.id as number));
+      set.existing(bodies.map((body) => body.id as number), noun);
+      // Read each at its turn: a body naming an id twice builds on its own earlier update.
       const records = bodies.map((body, i) => update(set, set.get(body.id as number) as StoredRecord, body, `body[${i}]`, call));
       await set.commit();
       return { data: records, message: `${plural(records.length, noun)} updated` };
@@ -131,7 +127,7 @@ export function recordHandlers(resource: RecordResource) {
 
     delete: async ({ params }, { store }) => {
       const set = new ChangeSet(store, collection);
-      mustExist(set, [params.id as number]);
+      set.existing([params.id as number], noun);
       set.delete(params.id as number);
       await set.commit();
       return { message: `${Noun} ${String(params.id)} deleted` };
@@ -140,7 +136,7 @@ export function recordHandlers(resource: RecordResource) {
     deleteBulk: async ({ body }, { store }) => {
       const ids = body as number[];
       const set = new ChangeSet(store, collection);
-      mustExist(set, ids);
+      set.existing(ids, noun);
       for (const id of ids) set.delete(id);
       await set.commit();
       return { message: `${plural(new Set(ids).size, noun)} deleted` };

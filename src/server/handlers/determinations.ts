@@ -4,13 +4,13 @@
  * stamps `decommissionedAt`. Remove deletes a record unless it has `inUse: true`,
  * in which case it is decommissioned instead, and the message says which.
  */
-import type { StoredRecord } from '../../store/types.js';
+import type { Store, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler } from '../context.js';
-import { HttpProblem, badField, notFound } from '../problem.js';
+import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers, type RecordResource } from './accounting-records.js';
 
-export const DETERMINATION_STATUSES = ['ACTIVE', 'DECOMMISSIONED'] as const;
+const DETERMINATION_STATUSES = ['ACTIVE', 'DECOMMISSIONED'] as const;
 
 const resource: RecordResource = {
   collection: 'determinations',
@@ -34,9 +34,7 @@ function decommissioned(record: StoredRecord, now: string): StoredRecord {
 
 /** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
 async function decommissionIds(set: ChangeSet, ids: readonly number[], now: string): Promise<StoredRecord[]> {
-  const missing = ids.filter((id) => !set.get(id));
-  if (missing.length) throw notFound('determination', missing);
-  const already = ids.filter((id) => set.get(id)?.status === 'DECOMMISSIONED');
+  const already = set.existing(ids, 'determination').filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
   if (already.length) {
     throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
       slug: 'conflict',
@@ -49,8 +47,9 @@ async function decommissionIds(set: ChangeSet, ids: readonly number[], now: stri
 }
 
 /** Decommissions every ACTIVE determination last modified before `before` (ms since epoch). */
-async function decommissionModifiedBefore(set: ChangeSet, records: Iterable<StoredRecord>, before: number, now: string) {
-  const chosen = [...records].filter((r) => r.status !== 'DECOMMISSIONED' && Date.parse(String(r.updatedAt)) < before);
+async function decommissionModifiedBefore(store: Store, before: number, now: string) {
+  const set = new ChangeSet(store, 'determinations');
+  const chosen = [...store.all('determinations')].filter((r) => r.status !== 'DECOMMISSIONED' && Date.parse(String(r.updatedAt)) < before);
   const result = chosen.map((r) => set.put(decommissioned(r, now)));
   await set.commit();
   return { data: result, message: `${result.length} determination(s) decommissioned` };
@@ -58,8 +57,7 @@ async function decommissionModifiedBefore(set: ChangeSet, records: Iterable<Stor
 
 /** Deletes or, for records in use, decommissions; returns what happened to each. */
 async function remove(set: ChangeSet, ids: readonly number[], now: string) {
-  const missing = ids.filter((id) => !set.get(id));
-  if (missing.length) throw notFound('determination', missing);
+  set.existing(ids, 'determination');
   const deleted: number[] = [];
   const kept: number[] = [];
   for (const id of new Set(ids)) {
@@ -97,10 +95,10 @@ export const determinationHandlers: Record<string, OperationHandler> = {
   },
 
   decommissionModifiedBefore: ({ params, now }, { store }) =>
-    decommissionModifiedBefore(new ChangeSet(store, 'determinations'), store.all('determinations'), Date.parse(String(params.modified_before)), now),
+    decommissionModifiedBefore(store, Date.parse(String(params.modified_before)), now),
 
   decommissionBeforeNow: ({ now }, { store }) =>
-    decommissionModifiedBefore(new ChangeSet(store, 'determinations'), store.all('determinations'), Date.parse(now), now),
+    decommissionModifiedBefore(store, Date.parse(now), now),
 
   remove: async ({ params, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), [params.id as number], now)) }),
 

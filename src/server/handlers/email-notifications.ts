@@ -8,7 +8,7 @@ import type { OperationHandler } from '../context.js';
 import { HttpProblem, badField, notFound } from '../problem.js';
 
 /** Sender used when the DTO has no `byUserEmail`. */
-export const DEFAULT_SENDER = 'pla-local@localhost';
+const DEFAULT_SENDER = 'pla-local@localhost';
 
 function codeText(code: unknown, params: unknown): string | undefined {
   if (typeof code !== 'string') return undefined;

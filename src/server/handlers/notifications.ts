@@ -6,12 +6,12 @@
  */
 import type { StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
-import { pageA } from '../paging.js';
+import { pageA, requestedPage } from '../paging.js';
 import { idFromPath } from '../path-id.js';
 import { badField, notFound } from '../problem.js';
 
 /** The `service` value that puts a notification into the mobile feed. */
-export const MOBILE_SERVICE = 'mobile';
+const MOBILE_SERVICE = 'mobile';
 
 const NEWEST_FIRST = [
   { field: 'createdDate', direction: 'desc' as const },
@@ -22,7 +22,7 @@ const isMobile = (n: StoredRecord) => String(n.service ?? '').toLowerCase() === 
 const isUnread = (n: StoredRecord) => n.viewed !== true;
 
 /** The list item of spec 2.2, projected from a NotificationDto. */
-export function listItem(n: StoredRecord) {
+function listItem(n: StoredRecord) {
   const created = typeof n.createdDate === 'string' ? n.createdDate : undefined;
   return {
     id: n.id,
@@ -47,10 +47,10 @@ function userNotifications(store: ServerContext['store'], user: unknown, keep?: 
 }
 
 function listPage(call: OperationCall, ctx: ServerContext, where?: (n: StoredRecord) => boolean) {
-  const request = call.paging ?? { page: 0, size: 10, sort: [] };
+  const request = requestedPage(call);
   const result = ctx.store.page('notifications', {
-    offset: request.page * request.size,
-    limit: request.size,
+    offset: request.offset,
+    limit: request.limit,
     sort: NEWEST_FIRST,
     index: { field: 'forUserId', value: String(call.params.userName) },
     ...(where ? { where } : {}),

@@ -9,15 +9,16 @@ import { fieldValue } from '../../store/record-order.js';
 import type { StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler } from '../context.js';
-import { pageB } from '../paging.js';
-import { HttpProblem, badField, notFound } from '../problem.js';
+import { pageB, requestedPage } from '../paging.js';
+import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers } from './accounting-records.js';
 
-export const TASK_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+const TASK_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+/** The statuses a transfer task can be in. */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** The statuses each status may move to (staying put is always allowed). */
-export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
+const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
   PENDING: ['RUNNING', 'CANCELLED'],
   RUNNING: ['COMPLETED', 'FAILED', 'CANCELLED'],
   COMPLETED: [],
@@ -85,8 +86,7 @@ function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRec
 }
 
 async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
-  const missing = ids.filter((id) => !set.get(id));
-  if (missing.length) throw notFound('task', missing);
+  set.existing(ids, 'task');
   for (const [i, id] of ids.entries()) {
     const task = set.get(id) as StoredRecord;
     const at = ids.length > 1 ? `body[${i}]` : 'id';
@@ -108,11 +108,11 @@ export const taskHandlers: Record<string, OperationHandler> = {
   upsert: records.upsert,
   upsertBulk: records.upsertBulk,
 
-  search: ({ body, paging }, { store }) => {
-    const request = paging ?? { page: 0, size: 100, sort: [] };
+  search: (call, { store }) => {
+    const request = requestedPage(call);
     const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
-    const where = matcher(body as Record<string, unknown> | undefined);
-    const result = store.page('tasks', { offset: request.page * request.size, limit: request.size, sort, ...(where ? { where } : {}) });
+    const where = matcher(call.body as Record<string, unknown> | undefined);
+    const result = store.page('tasks', { offset: request.offset, limit: request.limit, sort, ...(where ? { where } : {}) });
     return { data: pageB(result.items, result, request) };
   },
 
