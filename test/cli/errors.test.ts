@@ -107,6 +107,7 @@ describe('errors', () => {
       run(['det', 'list', '--no-such-flag'], contract),
       run(['det', 'create', '--data', '{not json'], contract),
       run(['det', 'get', 'abc'], contract),
+      run(['det', 'update', '1e3', '--data', '{"x": 1}'], contract),
       run(['det', 'decommission', '--modified-before', 'yesterday', '--yes'], contract),
       run(['det', 'create'], contract),
       run(['tasks', 'search', '--filter-file', 'no-such-filter.json'], contract),

@@ -8,6 +8,7 @@ import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
+import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { runBulkCommand } from './bulk.js';
@@ -60,10 +61,8 @@ async function progressTotal(ctx: CommandContext): Promise<number | undefined> {
 export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const needsId = operation(spec.single).pathParams.some((p) => p.name === 'id');
-    const positionalId = ctx.args[0] === undefined ? undefined : Number(ctx.args[0]);
-    if (positionalId !== undefined && !(Number.isInteger(positionalId) && positionalId > 0)) {
-      throw new UsageError(`not an id: ${String(ctx.args[0])}`);
-    }
+    // The same rule as every other id on the command line: plain digits (`1e3` is no id).
+    const positionalId = ctx.args[0] === undefined ? undefined : typedIds([String(ctx.args[0])])[0];
     const input = await readRecordInput(ctx);
     const client = await ctx.client();
     const callFor = async (record: Record<string, unknown>) => {
