@@ -56,11 +56,17 @@ describe('start, seed, keys and shutdown', () => {
     }
   });
 
-  it('stops cleanly on SIGTERM: exit 0, store closed and unlocked', async () => {
+  /** A server on fresh folders that took one write, then got `signal`. */
+  const writeThenStop = async (key: string, signal: NodeJS.Signals) => {
     const [dataDir, configDir] = [await tempDir('pla-data-'), await tempDir('pla-config-')];
     const server = await startLocalServer({ dataDir, configDir });
-    await server.http('POST', SET, { body: { key: 'last-write' } });
-    await server.stop('SIGTERM');
+    await server.http('POST', SET, { body: { key } });
+    await server.stop(signal);
+    return { server, dataDir, configDir };
+  };
+
+  it('stops cleanly on SIGTERM: exit 0, store closed and unlocked', async () => {
+    const { server, dataDir, configDir } = await writeThenStop('last-write', 'SIGTERM');
     expect(server.exitCode).toBe(0);
     expect(server.stderr()).toContain('stopped');
     expect((await readdir(dataDir)).filter((f) => f.includes('lock'))).toEqual([]);
@@ -76,10 +82,7 @@ describe('start, seed, keys and shutdown', () => {
   // conf (loaded to save the key) brings when-exit, which sends the signal once
   // more after its own clean-up: that echo must not cut the shutdown short.
   it('stops cleanly on Ctrl-C (SIGINT) too: store closed and unlocked, exit 130', async () => {
-    const [dataDir, configDir] = [await tempDir('pla-data-'), await tempDir('pla-config-')];
-    const server = await startLocalServer({ dataDir, configDir });
-    await server.http('POST', SET, { body: { key: 'before-ctrl-c' } });
-    await server.stop('SIGINT');
+    const { server, dataDir } = await writeThenStop('before-ctrl-c', 'SIGINT');
     expect(server.exitCode).toBe(130);
     expect(server.stderr()).toContain('pla server: stopped');
     expect((await readdir(dataDir)).filter((f) => f.includes('lock'))).toEqual([]);

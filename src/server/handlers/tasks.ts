@@ -29,9 +29,17 @@ const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
 /** Timestamp field stamped when a task enters a status. */
 const STAMPS: Partial<Record<TaskStatus, string>> = { RUNNING: 'startedAt', COMPLETED: 'finishedAt', FAILED: 'finishedAt', CANCELLED: 'cancelledAt' };
 
-/** The task in its next status, stamped; 409 when the transition is not allowed. */
-export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = 'status'): StoredRecord {
+/**
+ * The task in its next status, stamped; 409 when the transition is not allowed.
+ * Staying in the same status is a no-op for an update, but a conflict for an
+ * explicit command such as cancel (`sameIsConflict`): the operator asked for a
+ * change that cannot happen (DESIGN: cancel only from PENDING or RUNNING).
+ */
+export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = 'status', sameIsConflict = false): StoredRecord {
   const from = (task.status ?? 'PENDING') as TaskStatus;
+  if (from === to && sameIsConflict) {
+    throw new HttpProblem(409, `task ${task.id} is already ${to}`, { slug: 'conflict', errors: [{ path: at, message: `${from} → ${to} is not allowed` }] });
+  }
   if (from === to) return task;
   if (!TASK_TRANSITIONS[from]?.includes(to)) {
     throw new HttpProblem(409, `task ${task.id} cannot go from ${from} to ${to}`, { slug: 'conflict', errors: [{ path: at, message: `${from} → ${to} is not allowed` }] });
@@ -88,14 +96,7 @@ function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRec
 async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
   set.existing(ids, 'task');
   for (const [i, id] of ids.entries()) {
-    const task = set.get(id) as StoredRecord;
-    const at = ids.length > 1 ? `body[${i}]` : 'id';
-    // Unlike an update that keeps the status, cancelling a cancelled task is not a
-    // no-op to hide: the operator asked for a change that cannot happen (DESIGN: 409).
-    if (task.status === 'CANCELLED') {
-      throw new HttpProblem(409, `task ${id} is already CANCELLED`, { slug: 'conflict', errors: [{ path: at, message: 'CANCELLED → CANCELLED is not allowed' }] });
-    }
-    set.put(moveTask(task, 'CANCELLED', now, at));
+    set.put(moveTask(set.get(id) as StoredRecord, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
   }
   await set.commit();
 }
