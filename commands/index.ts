@@ -31,7 +31,7 @@ export const TREES: readonly Tree[] = [
   { names: ['notifications', 'notif'], summary: 'notifications of users, e-mail notifications', create: createNotificationsCommand },
   { names: ['images'], summary: 'images of real estate properties', create: createImagesCommand },
   { names: ['topics'], summary: 'topics with localized captions', create: createTopicsCommand },
-  { names: ['config'], summary: 'environments, base URLs and API keys', create: createConfigCommand },
+  { names: ['config'], summary: 'environments, base URLs, API keys, proxies and CA files', create: createConfigCommand },
   { names: ['api'], create: createApiCommand },
   { names: ['server'], summary: 'run and administer the local server', create: createServerCommand },
 ];

@@ -15,7 +15,41 @@ import {
   ServerError,
 } from '../errors.js';
 import { isObject } from './envelope.js';
+import { maskUrl } from '../config/mask-url.js';
+import type { ProxyChoice } from './proxy.js';
 import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
+
+/**
+ * Codes of a certificate the client does not trust (OpenSSL's verify results as
+ * Node names them) or a TLS handshake that failed.
+ */
+const TLS_ERROR_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);
+
+/** `through proxy http://p:3128 (HTTPS_PROXY)`, password masked; '' without a proxy. */
+function viaProxy(request: RequestLabel): string {
+  return request.proxy ? ` through proxy ${maskUrl(request.proxy.url)} (${request.proxy.source})` : '';
+}
+
+/** The hint for a certificate the client does not trust: both ways to trust it. */
+function certificateHint(request: RequestLabel): string {
+  const env = request.env ?? '<env>';
+  const configured = request.caFile ? ` (now ${request.caFile})` : '';
+  return `if the service uses a private CA, trust it: \`pla config set-ca ca.pem --env ${env}\`${configured}, or NODE_EXTRA_CA_CERTS=ca.pem for every Node program`;
+}
 
 /** What the message says about the request: `GET /api/v1/…`, and how many attempts it took. */
 export interface RequestLabel {
@@ -26,6 +60,10 @@ export interface RequestLabel {
   /** Environment name for hints (`<env>` when unknown). */
   env?: string;
   timeoutMs: number;
+  /** The proxy the request went through, when one did. */
+  proxy?: ProxyChoice;
+  /** The environment's CA file, when it has one. */
+  caFile?: string;
 }
 
 function label(request: RequestLabel): string {
@@ -93,6 +131,24 @@ export function httpError(status: number, statusText: string, body: unknown, req
 export function transportError(error: unknown, request: RequestLabel, aborted: boolean): PlaError {
   if (aborted) return new InterruptedError(`interrupted ${label(request)}`, { cause: error });
   const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TLS_ERROR_CODES.has(code)) {
+    const what = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? 'TLS handshake failed' : 'certificate not trusted';
+    return new NetworkError(`${what} for ${request.origin}${viaProxy(request)}: ${(error as Error).message} (${code}) ${label(request)}`, {
+      cause: error,
+      hint: code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? 'does the service speak https? try http:// in the base URL (`pla config show`)' : certificateHint(request),
+    });
+  }
+  const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
+  if (request.proxy && proxyStatus) {
+    const status = Number(proxyStatus[1]);
+    return new NetworkError(`the proxy ${maskUrl(request.proxy.url)} (${request.proxy.source}) refused to connect to ${request.origin}: ${status} ${label(request)}`, {
+      cause: error,
+      hint:
+        status === 407
+          ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'
+          : 'check the proxy and the base URL; NO_PROXY lists hosts to reach directly',
+    });
+  }
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
     return new NetworkError(`no answer from ${request.origin} within ${request.timeoutMs / 1000} s (${code}) ${label(request)}`, {
       cause: error,
@@ -100,9 +156,11 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
     });
   }
   if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) {
-    return new NetworkError(`cannot reach ${request.origin} (${code}) ${label(request)}`, {
+    return new NetworkError(`cannot reach ${request.origin}${viaProxy(request)} (${code}) ${label(request)}`, {
       cause: error,
-      hint: 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`',
+      hint: request.proxy
+        ? 'is the proxy up and its URL right? `pla doctor` checks each step; NO_PROXY lists hosts to reach directly'
+        : 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`',
     });
   }
   return new PlaError(`request failed: ${(error as Error).message ?? String(error)} ${label(request)}`, { cause: error });

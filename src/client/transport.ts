@@ -7,9 +7,11 @@
  * there was no answer.
  */
 import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
 import RetryHandler from 'undici/lib/handler/retry-handler.js';
+import { maskUrl } from '../config/mask-url.js';
+import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
+import type { ProxyChoice } from './proxy.js';
 import { retryDelay } from './retry-policy.js';
 import { retryLine, tracedDispatch } from './trace.js';
 
@@ -37,6 +39,12 @@ export interface TransportOptions {
   retries: number;
   timeoutMs: number;
   dispatcher?: unknown;
+  /** The proxy to send through (ignored with an injected dispatcher). */
+  proxy?: ProxyChoice;
+  /** PEM text of extra trusted certificate authorities (ignored with an injected dispatcher). */
+  ca?: string;
+  /** Where `ca` came from, for the hint on a certificate error. */
+  caFile?: string;
   trace?: (line: string) => void;
   env?: string;
 }
@@ -48,13 +56,6 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/**
- * Node's own default limit on response headers. Given explicitly because without
- * it undici reads http.maxHeaderSize, and node:http costs a `get` ~3 ms to load
- * (the build defers undici's require of it: scripts/startup-plugins.mjs).
- */
-const MAX_HEADER_BYTES = 16 * 1024;
-
 function isDispatcher(value: unknown): value is Dispatcher {
   return typeof (value as Dispatcher | undefined)?.dispatch === 'function';
 }
@@ -65,11 +66,20 @@ export function createTransport(options: TransportOptions): Transport {
     throw new TypeError('options.dispatcher must be an undici Dispatcher');
   }
   const owned = options.dispatcher === undefined;
-  const base: Dispatcher = isDispatcher(options.dispatcher)
+  let base: Dispatcher | Promise<Dispatcher> = isDispatcher(options.dispatcher)
     ? options.dispatcher
-    : new Agent({ connect: { timeout: options.timeoutMs }, maxHeaderSize: MAX_HEADER_BYTES });
-  const plain: Dispatcher['dispatch'] = base.dispatch.bind(base);
-  const dispatch = options.trace ? tracedDispatch(plain, options.trace) : plain;
+    : createDispatcher({
+        timeoutMs: options.timeoutMs,
+        ...(options.proxy ? { proxy: options.proxy } : {}),
+        ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      });
+  if (owned && options.proxy) options.trace?.(`proxy ${maskUrl(options.proxy.url)} (${options.proxy.source})`);
+  const dispatchOn = (dispatcher: Dispatcher): Dispatcher['dispatch'] => {
+    const plain: Dispatcher['dispatch'] = dispatcher.dispatch.bind(dispatcher);
+    return options.trace ? tracedDispatch(plain, options.trace) : plain;
+  };
+  let dispatchReady: Dispatcher['dispatch'] | Promise<Dispatcher['dispatch']> =
+    base instanceof Promise ? base.then((d) => ((base = d), dispatchOn(d))) : dispatchOn(base);
 
   const label = (request: OutgoingRequest, attempts: number): RequestLabel => ({
     method: request.method,
@@ -78,9 +88,16 @@ export function createTransport(options: TransportOptions): Transport {
     attempts,
     timeoutMs: options.timeoutMs,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+    ...(options.caFile ? { caFile: options.caFile } : {}),
   });
 
-  function send(request: OutgoingRequest): Promise<RawResponse> {
+  async function send(request: OutgoingRequest): Promise<RawResponse> {
+    if (dispatchReady instanceof Promise) dispatchReady = await dispatchReady;
+    return sendWith(dispatchReady, request);
+  }
+
+  function sendWith(dispatch: Dispatcher['dispatch'], request: OutgoingRequest): Promise<RawResponse> {
     const { signal } = request;
     return new Promise<RawResponse>((resolve, reject) => {
       let attempts = 1;
@@ -188,7 +205,7 @@ export function createTransport(options: TransportOptions): Transport {
     send,
     label,
     close: async () => {
-      if (owned) await base.close();
+      if (owned) await (await base).close();
     },
   };
 }

@@ -77,14 +77,14 @@ export async function runServerStart(flags: StartFlags): Promise<void> {
 
   const config = await openConfig();
   if (server.createdAdminKey) {
-    config.setKey('local', server.createdAdminKey);
+    await config.setKey('local', server.createdAdminKey);
     note('');
     note(`  New admin key: ${server.createdAdminKey}`);
     note('  It is shown only this once and saved for environment "local" in the pla config.');
     note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
     note('');
   }
-  config.setUrl('local', server.url);
+  await config.setUrl('local', server.url);
 
   note(`pla server: data in ${options.dataDir}${server.seeded ? ' (seeded with demo data)' : ''}`);
   const rehearsal = [
