@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { createApiCommand } from './api.js';
+import { createCompletionCommand } from './completion.js';
 import { createConfigCommand } from './config.js';
 import { createDeterminationsCommand } from './determinations.js';
 import { createImagesCommand } from './images.js';
@@ -34,6 +35,7 @@ export const TREES: readonly Tree[] = [
   { names: ['config'], summary: 'environments, base URLs, API keys, proxies and CA files', create: createConfigCommand },
   { names: ['api'], create: createApiCommand },
   { names: ['server'], summary: 'run and administer the local server', create: createServerCommand },
+  { names: ['completion'], create: createCompletionCommand },
 ];
 
 /** A tree's name, aliases and description, without its verbs. */

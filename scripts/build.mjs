@@ -15,6 +15,7 @@
 // never sees half a dist/.
 import { build, transform } from 'esbuild';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { warmCodeCache } from './warm-code-cache.mjs';
@@ -44,7 +45,8 @@ async function toCommonJs(code) {
 try {
   const { outputFiles } = await build({
     absWorkingDir: root,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    // `complete` answers `pla __complete` (bin/pla.js) without the CLI.
+    entryPoints: { cli: 'src/cli/main.ts', complete: 'src/completion/complete.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -63,6 +65,9 @@ try {
     await writeFile(file.path, await toCommonJs(file.text));
   }
   await writeFile(`${staging}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
+  // The command tree as data for shell completion, from the program just built.
+  const { completionData } = createRequire(import.meta.url)(`${staging}/cli.js`);
+  await writeFile(`${staging}/completion-tree.json`, JSON.stringify(completionData()));
   await warmCodeCache(staging);
   await rename(`${root}dist`, retired).catch(() => {});
   await rename(staging, `${root}dist`);

@@ -6,7 +6,7 @@
  *
  * Exit codes: 0 ok · 1 unexpected · 2 usage/bad input · 3 auth · 4 not found ·
  * 5 rejected by the service · 6 rate limited · 7 server error · 8 network/timeout ·
- * 9 partial failure of a bulk run · 130 interrupted.
+ * 9 partial failure of a bulk run · 10 in use by another process · 130 interrupted.
  */
 
 export const EXIT_CODES = {
@@ -20,6 +20,7 @@ export const EXIT_CODES = {
   server: 7,
   network: 8,
   partial: 9,
+  inUse: 10,
   interrupted: 130,
 } as const;
 
@@ -108,6 +109,15 @@ export class PartialFailureError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.partial;
 }
 
+/**
+ * Thrown when what a command needs is held by another process: the local server's
+ * data folder (another server has it) or its port (exit 10). Not the user's typo
+ * (2) nor a bug (1): the fix is to stop the other process or pick another one.
+ */
+export class InUseError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.inUse;
+}
+
 /** Thrown when the user interrupted the run (Ctrl-C) after it wound down cleanly (exit 130). */
 export class InterruptedError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.interrupted;
@@ -140,7 +150,8 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [5, 'rejected by the service (400/409/413/415/422): fix the request and retry'],
   [6, 'rate limited (429) after all retries'],
   [7, 'server error (5xx) after all retries'],
-  [8, 'network error or timeout: is the base URL right and the service up?'],
+  [8, 'network error, timeout, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
   [9, 'partial failure of a bulk run: records refused (see the rejects file) or input rows unreadable'],
+  [10, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [130, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

@@ -3,6 +3,7 @@
  * code: handlers throw, this prints one line (`report-error.ts`) and sets
  * `process.exitCode`; `process.exit` is called only on a second Ctrl-C.
  */
+import { type CompletionNode, completionTree } from '../completion/tree.js';
 import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import { interrupt, interruptSignal } from './interrupt.js';
@@ -32,6 +33,11 @@ function knownKeys(argv: string[]): string[] {
   if (at !== -1 && argv[at + 1]) keys.push(argv[at + 1] as string);
   if (process.env.PLA_API_KEY) keys.push(process.env.PLA_API_KEY);
   return keys;
+}
+
+/** The whole command tree as completion data; the build writes it to dist/completion-tree.json. */
+export function completionData(): CompletionNode {
+  return completionTree(createProgram());
 }
 
 /** Runs `pla` with `argv` (as `process.argv`). */

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { mkdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InUseError, UsageError } from '../errors.js';
 import { openJsonStore } from '../store/index.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
@@ -69,11 +69,11 @@ function baseUrl(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
-/** Why the server cannot listen where it was asked to, as the user's mistake (exit 2) when it is one. */
+/** Why the server cannot listen where it was asked to: a port in use (exit 10), or the user's mistake (exit 2). */
 function listenProblem(error: unknown, port: number, host: string): unknown {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new UsageError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
+      return new InUseError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
     case 'EACCES':
       return new UsageError(`no permission to listen on port ${port} on ${host}`, { hint: 'ports below 1024 need privileges; pick another with --port' });
     case 'EADDRNOTAVAIL':

@@ -1,7 +1,7 @@
-import { PlaError } from '../errors.js';
+import { InUseError, PlaError } from '../errors.js';
 
-/** Thrown when another process holds the data folder's lock; the message names it. */
-export class StoreLockedError extends PlaError {}
+/** Thrown when another process holds the data folder's lock; the message names it (exit 10). */
+export class StoreLockedError extends InUseError {}
 
 /** Thrown when a snapshot or a journal line in the middle of the journal cannot be read; names the file and line. */
 export class StoreCorruptError extends PlaError {}
