@@ -20,11 +20,14 @@ export class ChangeSet {
     return this.store.get(this.collection, id);
   }
 
-  /** The records `ids` name, as this request sees them; 404 naming every id that names none. */
-  existing(ids: readonly number[], noun: string): StoredRecord[] {
-    const missing = ids.filter((id) => !this.get(id));
-    if (missing.length) throw notFound(noun, missing);
-    return ids.map((id) => this.get(id) as StoredRecord);
+  /**
+   * The records `ids` name, as this request sees them; 404 naming every id that names
+   * none. A BigInt is an int64 id past 2^53, which no record here has.
+   */
+  existing(ids: readonly (number | bigint)[], noun: string): StoredRecord[] {
+    const missing = ids.filter((id) => typeof id !== 'number' || !this.get(id));
+    if (missing.length) throw notFound(noun, missing.map(String));
+    return ids.map((id) => this.get(id as number) as StoredRecord);
   }
 
   put(record: StoredRecord): StoredRecord {

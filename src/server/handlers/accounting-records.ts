@@ -134,12 +134,11 @@ export function recordHandlers(resource: RecordResource) {
     },
 
     deleteBulk: async ({ body }, { store }) => {
-      const ids = body as number[];
       const set = new ChangeSet(store, collection);
-      set.existing(ids, noun);
-      for (const id of ids) set.delete(id);
+      const records = new Set(set.existing(body as (number | bigint)[], noun));
+      for (const record of records) set.delete(record.id);
       await set.commit();
-      return { message: `${plural(new Set(ids).size, noun)} deleted` };
+      return { message: `${plural(records.size, noun)} deleted` };
     },
 
     meta: (_call, { store }) => ({ data: describeRecords(resource.typeName, store.all(collection), SERVER_OWNED) }),

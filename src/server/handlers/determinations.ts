@@ -32,18 +32,24 @@ function decommissioned(record: StoredRecord, now: string): StoredRecord {
   return { ...record, status: 'DECOMMISSIONED', decommissionedAt: now, updatedAt: now };
 }
 
-/** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
-async function decommissionIds(set: ChangeSet, ids: readonly number[], now: string): Promise<StoredRecord[]> {
-  const already = set.existing(ids, 'determination').filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
+/** 409 naming the records among `records` that are already decommissioned, if any. */
+function refuseDecommissioned(records: readonly StoredRecord[]): void {
+  const already = records.filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
   if (already.length) {
     throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
       slug: 'conflict',
       errors: already.map((id) => ({ path: 'id', message: `${id} is already DECOMMISSIONED` })),
     });
   }
-  const records = ids.map((id) => set.put(decommissioned(set.get(id) as StoredRecord, now)));
+}
+
+/** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
+async function decommissionIds(set: ChangeSet, ids: readonly (number | bigint)[], now: string): Promise<StoredRecord[]> {
+  const records = set.existing(ids, 'determination');
+  refuseDecommissioned(records);
+  const decommissionedRecords = records.map((record) => set.put(decommissioned(record, now)));
   await set.commit();
-  return records;
+  return decommissionedRecords;
 }
 
 /** Decommissions every ACTIVE determination last modified before `before` (ms since epoch). */
@@ -55,16 +61,20 @@ async function decommissionModifiedBefore(store: Store, before: number, now: str
   return { data: result, message: `${result.length} determination(s) decommissioned` };
 }
 
-/** Deletes or, for records in use, decommissions; returns what happened to each. */
-async function remove(set: ChangeSet, ids: readonly number[], now: string) {
-  set.existing(ids, 'determination');
+/**
+ * Deletes or, for records in use, decommissions; returns what happened to each. A
+ * record in use that is already decommissioned is the 409 decommission answers.
+ */
+async function remove(set: ChangeSet, ids: readonly (number | bigint)[], now: string) {
+  const records = [...new Set(set.existing(ids, 'determination'))];
+  refuseDecommissioned(records.filter((record) => record.inUse === true));
   const deleted: number[] = [];
   const kept: number[] = [];
-  for (const id of new Set(ids)) {
-    const record = set.get(id) as StoredRecord;
+  for (const record of records) {
+    const { id } = record;
     if (record.inUse === true) {
       kept.push(id);
-      if (record.status !== 'DECOMMISSIONED') set.put(decommissioned(record, now));
+      set.put(decommissioned(record, now));
     } else {
       deleted.push(id);
       set.delete(id);
@@ -90,7 +100,7 @@ export const determinationHandlers: Record<string, OperationHandler> = {
   },
 
   decommissionBulk: async ({ body, now }, { store }) => {
-    const records = await decommissionIds(new ChangeSet(store, 'determinations'), [...new Set(body as number[])], now);
+    const records = await decommissionIds(new ChangeSet(store, 'determinations'), [...new Set(body as (number | bigint)[])], now);
     return { data: records, message: `${records.length} determination(s) decommissioned` };
   },
 
@@ -102,5 +112,5 @@ export const determinationHandlers: Record<string, OperationHandler> = {
 
   remove: async ({ params, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), [params.id as number], now)) }),
 
-  removeBulk: async ({ body, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), body as number[], now)) }),
+  removeBulk: async ({ body, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), body as (number | bigint)[], now)) }),
 };

@@ -93,10 +93,10 @@ function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRec
   return (task) => entries.every(([field, test]) => test(fieldValue(task, field)));
 }
 
-async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
-  set.existing(ids, 'task');
-  for (const [i, id] of ids.entries()) {
-    set.put(moveTask(set.get(id) as StoredRecord, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
+async function cancel(set: ChangeSet, ids: readonly (number | bigint)[], now: string): Promise<void> {
+  const tasks = set.existing(ids, 'task');
+  for (const [i, task] of tasks.entries()) {
+    set.put(moveTask(task, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
   }
   await set.commit();
 }
@@ -123,7 +123,7 @@ export const taskHandlers: Record<string, OperationHandler> = {
   },
 
   cancelBulk: async ({ body, now }, { store }) => {
-    await cancel(new ChangeSet(store, 'tasks'), [...new Set((body as number[] | undefined) ?? [])], now);
+    await cancel(new ChangeSet(store, 'tasks'), [...new Set((body as (number | bigint)[] | undefined) ?? [])], now);
     return {};
   },
 };
