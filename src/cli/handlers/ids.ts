@@ -15,7 +15,7 @@ export async function collectIds(ctx: CommandContext, positional: unknown): Prom
   if (source.idsFile === undefined) ids.push(...typedIds([...source.ids, ...(source.idsOption ?? '').split(',')]));
   else {
     const { readIds } = await import('../../io/input/index.js');
-    for await (const item of readIds(source, { idField: ctx.opts.idField as string | undefined, strict: true })) ids.push(item.value);
+    for await (const item of readIds(source, { idField: ctx.opts.idField as string | undefined, strict: true, stdin: ctx.io.stdin })) ids.push(item.value);
   }
   if (ids.length === 0) throw new UsageError('no ids given', { hint: 'pass ids as arguments, --ids 1,2,3 or --ids-file FILE' });
   return ids;
