@@ -9,26 +9,31 @@
 import { TaskPool } from '../../bulk/pool.js';
 import type { PlaClient } from '../../client/types.js';
 import { NotFoundError } from '../../errors.js';
+import { type RecordId, parseId } from '../../io/input/typed-ids.js';
 
 export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed';
 
 export interface RemovedRow {
-  id: number;
+  /** The id as sent; an int64 past 2^53 as its digits. */
+  id: number | string;
   outcome: RemoveOutcome;
 }
+
+/** Ids as given: typed ids, or text where the service takes either. */
+type Id = RecordId | string;
 
 /** Reads back a few at a time: enough to hide latency, few enough to stay polite. */
 const READS_AT_ONCE = 4;
 
 /** The ids a message lists after `word` ("deleted 1, 2"). */
-function idsAfter(word: string, message: string): number[] {
+function idsAfter(word: string, message: string): RecordId[] {
   const listed = new RegExp(`\\b${word}\\s+(\\d+(?:\\s*,\\s*\\d+)*)`, 'i').exec(message)?.[1];
-  return listed ? listed.split(',').map((id) => Number(id.trim())) : [];
+  return (listed ?? '').split(',').flatMap((text) => parseId(text) ?? []);
 }
 
 /** The outcomes a message names, by id. */
-export function outcomesNamed(message: string | undefined): Map<number, RemoveOutcome> {
-  const named = new Map<number, RemoveOutcome>();
+export function outcomesNamed(message: string | undefined): Map<Id, RemoveOutcome> {
+  const named = new Map<Id, RemoveOutcome>();
   if (!message) return named;
   for (const id of idsAfter('deleted', message)) named.set(id, 'deleted');
   for (const id of idsAfter('decommissioned', message)) named.set(id, 'decommissioned (in use)');
@@ -36,7 +41,7 @@ export function outcomesNamed(message: string | undefined): Map<number, RemoveOu
 }
 
 /** Reads `id` back through `lookup`: not found is deleted, found is kept. */
-async function readBack(client: PlaClient, lookup: string, id: number, signal: AbortSignal): Promise<RemoveOutcome> {
+async function readBack(client: PlaClient, lookup: string, id: Id, signal: AbortSignal): Promise<RemoveOutcome> {
   try {
     await client.call(lookup, { params: { id }, signal });
     return 'decommissioned (in use)';
@@ -51,7 +56,7 @@ async function readBack(client: PlaClient, lookup: string, id: number, signal: A
  * answered `message`. Without a `lookup` operation, ids the message does not
  * name are only known to be removed.
  */
-export async function removeOutcomes(client: PlaClient, lookup: string | undefined, ids: readonly number[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
+export async function removeOutcomes(client: PlaClient, lookup: string | undefined, ids: readonly Id[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
   const outcomes = outcomesNamed(message);
   const pool = new TaskPool(READS_AT_ONCE);
   let failure: { error: unknown } | undefined;
@@ -72,7 +77,7 @@ export async function removeOutcomes(client: PlaClient, lookup: string | undefin
   }
   await pool.drain();
   if (failure) throw failure.error;
-  return [...new Set(ids)].map((id) => ({ id, outcome: outcomes.get(id) as RemoveOutcome }));
+  return [...new Set(ids)].map((id) => ({ id: typeof id === 'bigint' ? String(id) : id, outcome: outcomes.get(id) as RemoveOutcome }));
 }
 
 /** "deleted 2, decommissioned 1 (in use)": the counts of a remove's outcomes. */
