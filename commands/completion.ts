@@ -1,6 +1,6 @@
 /** `pla completion bash|zsh|fish`: prints a shell completion script. */
 import { Argument, Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
 import { examples } from './options.js';
 
 /** Declares `pla completion`; the scripts load only when it runs. */
@@ -14,7 +14,5 @@ export function createCompletionCommand(): Command {
     'pla completion zsh > "${fpath[1]}/_pla"',
     'pla completion fish > ~/.config/fish/completions/pla.fish',
   );
-  return command.action(lazy(() => import('../src/completion/scripts.js'), async (h, inv) => {
-    process.stdout.write(h.completionScript(inv.args[0] as Parameters<typeof h.completionScript>[0]));
-  }));
+  return declareAction(command, 'completion.print');
 }

@@ -10,8 +10,10 @@ import { type ConfigExport, maskKey, resolveConnection } from '../../config/inde
 import { readCaFile } from '../../config/ca-file.js';
 import { hasPassword, maskUrl, withoutPassword } from '../../config/mask-url.js';
 import { renderRows } from '../../io/output/index.js';
+import { writeOut } from '../../io/output/write-out.js';
+import type { IOStreams } from '../../io/streams.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 
 /** The environment a config command changes: `--env`, `PLA_ENV`, else the current one. */
 async function targetEnv(ctx: CommandContext): Promise<string> {
@@ -19,17 +21,17 @@ async function targetEnv(ctx: CommandContext): Promise<string> {
 }
 
 /** Reads the key from stdin when piped, else from a prompt that does not echo. */
-async function readKey(): Promise<string> {
-  if (!process.stdin.isTTY) return (await text(process.stdin)).trim();
+async function readKey(io: IOStreams): Promise<string> {
+  if (!io.canPrompt()) return (await text(io.stdin)).trim();
   const { askHidden } = await import('../../io/prompt.js');
-  return askHidden('API key (not shown): ');
+  return askHidden('API key (not shown): ', { input: io.stdin, output: io.stderr });
 }
 
 /** `config set-key`: stores the key of the target environment. */
 export function setKey(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
-    const key = await readKey();
+    const key = await readKey(ctx.io);
     if (!key) throw new UsageError('no key given', { hint: 'pipe it in: pla config set-key --env qa < key.txt' });
     await (await ctx.config('write')).setKey(env, key);
     ctx.note(`saved key ${maskKey(key.trim())} for ${env}`);
@@ -109,7 +111,7 @@ export function rename(invocation: Invocation): Promise<void> {
 /** `config path`: the config file's path, on stdout. */
 export function path(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    process.stdout.write(`${(await ctx.config()).path}\n`);
+    await writeOut(ctx.io.stdout, `${(await ctx.config()).path}\n`);
   });
 }
 
@@ -148,11 +150,11 @@ export function show(invocation: Invocation): Promise<void> {
 async function confirmKeysInExport(ctx: CommandContext, count: number): Promise<void> {
   if (ctx.opts.yes) return;
   const question = `The export will hold ${count} secret${count === 1 ? '' : 's'} (API keys, proxy passwords) in plain text. Go ahead?`;
-  if (!process.stdin.isTTY) {
+  if (!ctx.io.canPrompt()) {
     throw new UsageError('refusing to export secrets without confirmation: stdin is not a terminal', { hint: 'pass --yes with --with-keys' });
   }
   const { confirm } = await import('../../io/prompt.js');
-  if (!(await confirm(question, { input: process.stdin, output: process.stderr, signal: ctx.signal }))) {
+  if (!(await confirm(question, { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal }))) {
     throw new UsageError('not confirmed; nothing was exported');
   }
 }
@@ -177,7 +179,7 @@ export function exportConfig(invocation: Invocation): Promise<void> {
     }
     if (withKeys && secrets > 0) await confirmKeysInExport(ctx, secrets);
     const data: ConfigExport = { currentEnv: config.currentEnv(), environments };
-    process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    await writeOut(ctx.io.stdout, `${JSON.stringify(data, null, 2)}\n`);
     if (!withKeys && secrets > 0) ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy passwords); --with-keys includes them`);
   });
 }
@@ -186,7 +188,7 @@ export function exportConfig(invocation: Invocation): Promise<void> {
 export function importConfig(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const source = String(ctx.args[0]);
-    const raw = source === '-' ? await text(process.stdin) : await (await import('node:fs/promises')).readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    const raw = source === '-' ? await text(ctx.io.stdin) : await (await import('node:fs/promises')).readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot read ${source}: ${error.code ?? error.message}`);
     });
     let data: unknown;
