@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
+import { fakeIO } from '../support/fake-io.js';
 import { BIN, pla, tempDir } from './support.js';
 
 // Set by the build in dist/; the program built here for the expected names needs it too.
@@ -53,7 +54,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"
 
 /** Names of the subcommands of `path` in the real program. */
 function subcommands(...path: string[]): string[] {
-  let command = createProgram();
+  let command = createProgram(fakeIO().io);
   for (const name of path) command = command.commands.find((c) => c.name() === name || c.aliases().includes(name)) ?? command;
   return command.commands.map((c) => c.name());
 }
