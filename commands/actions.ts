@@ -60,6 +60,7 @@ export interface ActionSpecs {
   'config.export': void;
   'config.import': void;
   'completion.print': void;
+  'doctor.run': void;
   'determinations.decommission': IdActionSpec;
   'ids.run': IdActionSpec;
   'images.upload': void;

@@ -9,6 +9,7 @@ import { createApiCommand } from './api.js';
 import { createCompletionCommand } from './completion.js';
 import { createConfigCommand } from './config.js';
 import { createDeterminationsCommand } from './determinations.js';
+import { createDoctorCommand } from './doctor.js';
 import { createImagesCommand } from './images.js';
 import { createNotificationsCommand } from './notifications.js';
 import { createServerCommand } from './server.js';
@@ -36,6 +37,7 @@ export const TREES: readonly Tree[] = [
   { names: ['api'], create: createApiCommand },
   { names: ['server'], summary: 'run and administer the local server', create: createServerCommand },
   { names: ['completion'], create: createCompletionCommand },
+  { names: ['doctor'], create: createDoctorCommand },
 ];
 
 /** A tree's name, aliases and description, without its verbs. */

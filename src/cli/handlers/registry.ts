@@ -26,6 +26,7 @@ export const HANDLERS: { readonly [K in ActionKey]: Handler<ActionSpecs[K]> } = 
   'config.export': async (inv) => (await config()).exportConfig(inv),
   'config.import': async (inv) => (await config()).importConfig(inv),
   'completion.print': async (inv) => (await import('./completion.js')).print(inv),
+  'doctor.run': async (inv) => (await import('./doctor.js')).doctor(inv),
   'determinations.decommission': async (inv, spec) =>
     inv.opts.modifiedBefore || inv.opts.beforeNow ? (await import('./decommission.js')).decommissionByDate(inv) : (await import('./id-actions.js')).runIdAction(inv, spec),
   'ids.run': async (inv, spec) => (await import('./id-actions.js')).runIdAction(inv, spec),
