@@ -2,8 +2,12 @@
 // of them and once without each (scripts/build.mjs --without), into a temporary
 // folder, then times `--help` and `determinations get 1 -o json` of every
 // variant, interleaved with `node -e 0`, against a small local server. Prints
-// medians and each variant's cost over the full build. Reports only.
+// medians of wall time and each variant's cost over the full build, and, where
+// /usr/bin/time exists, the mean CPU time (user + system, all threads): on a
+// machine other work keeps busy, wall times mostly measure the queue for a core,
+// CPU times much less so. Reports only.
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -34,16 +38,23 @@ const server = createServer((req, res) => {
   res.end(body);
 });
 
+const TIME = '/usr/bin/time';
+const withCpu = existsSync(TIME);
+
+/** One run: wall ms, and CPU ms (user + system) when /usr/bin/time is there. */
 function timeOnce(args, env) {
+  const [command, argv] = withCpu ? [TIME, ['-f', '%U %S', process.execPath, ...args]] : [process.execPath, args];
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      else resolve(Number(process.hrtime.bigint() - start) / 1e6);
+      const wall = Number(process.hrtime.bigint() - start) / 1e6;
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      const [user, system] = stderr.trim().split('\n').at(-1).split(' ').map(Number);
+      resolve({ wall, cpu: withCpu ? (user + system) * 1000 : NaN });
     });
   });
 }
@@ -53,6 +64,8 @@ const median = (values) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+// /usr/bin/time reports centiseconds: a mean of many runs resolves finer than a median.
+const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 try {
   for (const [i, variant] of variants.entries()) {
@@ -88,17 +101,21 @@ try {
       if (round >= WARMUP) times[i].push(ms);
     }
   }
-  const reference = median(times[0]);
-  const ms = (variant, command) => median(times[cases.findIndex((c) => c.variant === variant && c.command === command)]);
-  console.log(`Start-up tricks, median of ${RUNS} runs (${process.version}); node -e 0: ${reference.toFixed(1)} ms`);
-  console.log(`  ${'variant'.padEnd(36)} ${commands.map((c) => c.name.padStart(26)).join('')}`);
-  for (const variant of variants) {
-    const cells = commands.map((command) => {
-      const value = ms(variant, command);
-      const extra = value - ms(variants[0], command);
-      return `${value.toFixed(1).padStart(7)} ms ${(value / reference).toFixed(2)}× ${variant === variants[0] ? '       ' : `${extra >= 0 ? '+' : ''}${extra.toFixed(1).padStart(5)}`}`.padStart(26);
-    });
-    console.log(`  ${variant.name.padEnd(36)} ${cells.join('')}`);
+  const measures = [{ name: 'wall, median', of: (runs) => median(runs.map((r) => r.wall)) }];
+  if (withCpu) measures.push({ name: 'CPU, mean', of: (runs) => mean(runs.map((r) => r.cpu)) });
+  for (const measure of measures) {
+    const reference = measure.of(times[0]);
+    const ms = (variant, command) => measure.of(times[cases.findIndex((c) => c.variant === variant && c.command === command)]);
+    console.log(`Start-up tricks, ${measure.name} of ${RUNS} runs (${process.version}); node -e 0: ${reference.toFixed(1)} ms`);
+    console.log(`  ${'variant'.padEnd(36)} ${commands.map((c) => c.name.padStart(26)).join('')}`);
+    for (const variant of variants) {
+      const cells = commands.map((command) => {
+        const value = ms(variant, command);
+        const extra = value - ms(variants[0], command);
+        return `${value.toFixed(1).padStart(7)} ms ${(value / reference).toFixed(2)}× ${variant === variants[0] ? '       ' : `${extra >= 0 ? '+' : ''}${extra.toFixed(1).padStart(5)}`}`.padStart(26);
+      });
+      console.log(`  ${variant.name.padEnd(36)} ${cells.join('')}`);
+    }
   }
 } finally {
   server.close();
