@@ -62,15 +62,37 @@ export class InputError extends UsageError {
   }
 }
 
+/**
+ * The request a client error is about: facts the message names and the CLI's
+ * hints build on (src/cli/error-hints.ts). The client itself gives no hints.
+ */
+export interface FailedRequest {
+  method: string;
+  path: string;
+  origin: string;
+  /** The environment the client was made for, when it was told. */
+  env?: string;
+  /** The proxy it went through, masked, with where it was set: `http://ana:••••@p:3128 (HTTPS_PROXY)`. */
+  proxy?: string;
+  /** The environment's CA file, when it has one. */
+  caFile?: string;
+}
+
+/** Why a network failure happened, when the client can tell more than "no connection". */
+export type NetworkFailure = { kind: 'certificate' } | { kind: 'tls-handshake' } | { kind: 'proxy-refused'; status: number };
+
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {
+  readonly request?: FailedRequest;
+
   constructor(
     message: string,
     readonly status: number,
     readonly problem?: unknown,
-    options?: { hint?: string },
+    options?: { request?: FailedRequest },
   ) {
-    super(message, { detail: problem, hint: options?.hint });
+    super(message, { detail: problem });
+    if (options?.request) this.request = options.request;
   }
 }
 
@@ -102,6 +124,19 @@ export class ServerError extends ApiError {
 /** Thrown when the service could not be reached or did not answer in time (exit 8). */
 export class NetworkError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.network;
+  /** It was reached, or maybe not, but did not answer within the timeout. */
+  readonly timedOut: boolean;
+  readonly request?: FailedRequest;
+
+  /** A certificate not trusted, a failed TLS handshake, or a proxy that refused the tunnel. */
+  readonly failure?: NetworkFailure;
+
+  constructor(message: string, options: { cause?: unknown; timedOut?: boolean; request?: FailedRequest; failure?: NetworkFailure } = {}) {
+    super(message, { cause: options.cause });
+    this.timedOut = options.timedOut === true;
+    if (options.request) this.request = options.request;
+    if (options.failure) this.failure = options.failure;
+  }
 }
 
 /** Thrown when a bulk run finished but some records failed (exit 9). */

@@ -18,13 +18,6 @@ export interface DispatcherSettings {
 }
 
 /**
- * Node's own default limit on response headers. Given explicitly because without
- * it undici reads http.maxHeaderSize, and node:http costs a `get` ~3 ms to load
- * (the build defers undici's require of it: scripts/startup-plugins.mjs).
- */
-const MAX_HEADER_BYTES = 16 * 1024;
-
-/**
  * TLS options for the service's certificate. Giving `ca` replaces Node's list of
  * trusted roots, so the roots come along: the CA file adds to them, as
  * NODE_EXTRA_CA_CERTS does (whose certificates Node keeps in its default store,
@@ -39,7 +32,7 @@ function tlsOptions(ca: string | undefined): { ca?: string[] } {
 /** A plain Agent when no proxy is in effect (synchronously), else a promise of a ProxyAgent. */
 export function createDispatcher(settings: DispatcherSettings): Dispatcher | Promise<Dispatcher> {
   const tls = tlsOptions(settings.ca);
-  if (!settings.proxy) return new Agent({ connect: { timeout: settings.timeoutMs, ...tls }, maxHeaderSize: MAX_HEADER_BYTES });
+  if (!settings.proxy) return new Agent({ connect: { timeout: settings.timeoutMs, ...tls } });
   const uri = settings.proxy.url;
   // The package's index, not lib/dispatcher/proxy-agent.js: the index also gives
   // dispatchers their `connect()`, which the proxy agent opens its tunnels with.
@@ -51,7 +44,6 @@ export function createDispatcher(settings: DispatcherSettings): Dispatcher | Pro
         // Credentials in the proxy URL become a Proxy-Authorization header (undici does this).
         proxyTls: { timeout: settings.timeoutMs },
         requestTls: { timeout: settings.timeoutMs, ...tls },
-        maxHeaderSize: MAX_HEADER_BYTES,
       }),
   );
 }

@@ -1,11 +1,13 @@
 /**
  * Turns failed requests into the error classes of src/errors.ts (which own the exit
- * codes), each with one clear line, a hint on what to do, and the full problem body
- * as `detail` for --verbose.
+ * codes), each with one clear line, the facts of the failed request, and the full
+ * problem body as `detail` for --verbose. What a person should do about it is the
+ * CLI's to say (src/cli/error-hints.ts): the client adds no hints.
  */
 import {
   ApiError,
   AuthError,
+  type FailedRequest,
   InterruptedError,
   NetworkError,
   NotFoundError,
@@ -44,26 +46,31 @@ function viaProxy(request: RequestLabel): string {
   return request.proxy ? ` through proxy ${maskUrl(request.proxy.url)} (${request.proxy.source})` : '';
 }
 
-/** The hint for a certificate the client does not trust: both ways to trust it. */
-function certificateHint(request: RequestLabel): string {
-  const env = request.env ?? '<env>';
-  const configured = request.caFile ? ` (now ${request.caFile})` : '';
-  return `if the service uses a private CA, trust it: \`pla config set-ca ca.pem --env ${env}\`${configured}, or NODE_EXTRA_CA_CERTS=ca.pem for every Node program`;
-}
-
 /** What the message says about the request: `GET /api/v1/…`, and how many attempts it took. */
 export interface RequestLabel {
   method: string;
   path: string;
   origin: string;
   attempts: number;
-  /** Environment name for hints (`<env>` when unknown). */
+  /** The environment the client serves, when it was told. */
   env?: string;
   timeoutMs: number;
   /** The proxy the request went through, when one did. */
   proxy?: ProxyChoice;
   /** The environment's CA file, when it has one. */
   caFile?: string;
+}
+
+/** The request as an error carries it (a proxy only masked). */
+function facts(request: RequestLabel): FailedRequest {
+  return {
+    method: request.method,
+    path: request.path,
+    origin: request.origin,
+    ...(request.env ? { env: request.env } : {}),
+    ...(request.proxy ? { proxy: `${maskUrl(request.proxy.url)} (${request.proxy.source})` } : {}),
+    ...(request.caFile ? { caFile: request.caFile } : {}),
+  };
 }
 
 function label(request: RequestLabel): string {
@@ -118,13 +125,12 @@ export function httpError(status: number, statusText: string, body: unknown, req
   const serviceSaid = serviceMessage(body);
   const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
   const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
-  const env = request.env ?? '<env>';
-  if (status === 401) return new AuthError(message, status, body, { hint: `check the key: \`pla config show\`, \`pla config set-key --env ${env}\`` });
-  if (status === 403) return new AuthError(message, status, body, { hint: `the key lacks the permission for this operation: use a key that has it (\`pla config set-key --env ${env}\`)` });
-  if (status === 404) return new NotFoundError(message, status, body, { hint: 'check the id, and the base URL with its path prefix (`pla config show`)' });
-  if (status === 429) return new RateLimitError(message, status, body, { hint: 'the service is rate limiting this key: wait, or allow more retries with --retries' });
-  if (status >= 500) return new ServerError(message, status, body, { hint: 'the service failed: try again later; --verbose shows its full answer' });
-  return new RejectedError(message, status, body, { hint: 'fix the request; --verbose shows the full problem' });
+  const options = { request: facts(request) };
+  if (status === 401 || status === 403) return new AuthError(message, status, body, options);
+  if (status === 404) return new NotFoundError(message, status, body, options);
+  if (status === 429) return new RateLimitError(message, status, body, options);
+  if (status >= 500) return new ServerError(message, status, body, options);
+  return new RejectedError(message, status, body, options);
 }
 
 /** Maps a failure to reach the service (or an abort) to its error class. */
@@ -135,7 +141,8 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
     const what = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? 'TLS handshake failed' : 'certificate not trusted';
     return new NetworkError(`${what} for ${request.origin}${viaProxy(request)}: ${(error as Error).message} (${code}) ${label(request)}`, {
       cause: error,
-      hint: code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? 'does the service speak https? try http:// in the base URL (`pla config show`)' : certificateHint(request),
+      failure: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? { kind: 'tls-handshake' } : { kind: 'certificate' },
+      request: facts(request),
     });
   }
   const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
@@ -143,25 +150,19 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
     const status = Number(proxyStatus[1]);
     return new NetworkError(`the proxy ${maskUrl(request.proxy.url)} (${request.proxy.source}) refused to connect to ${request.origin}: ${status} ${label(request)}`, {
       cause: error,
-      hint:
-        status === 407
-          ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'
-          : 'check the proxy and the base URL; NO_PROXY lists hosts to reach directly',
+      failure: { kind: 'proxy-refused', status },
+      request: facts(request),
     });
   }
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
     return new NetworkError(`no answer from ${request.origin} within ${request.timeoutMs / 1000} s (${code}) ${label(request)}`, {
       cause: error,
-      hint: 'the service is slow or unreachable: try again, or allow more time with --timeout',
+      timedOut: true,
+      request: facts(request),
     });
   }
   if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) {
-    return new NetworkError(`cannot reach ${request.origin}${viaProxy(request)} (${code}) ${label(request)}`, {
-      cause: error,
-      hint: request.proxy
-        ? 'is the proxy up and its URL right? `pla doctor` checks each step; NO_PROXY lists hosts to reach directly'
-        : 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`',
-    });
+    return new NetworkError(`cannot reach ${request.origin}${viaProxy(request)} (${code}) ${label(request)}`, { cause: error, request: facts(request) });
   }
   return new PlaError(`request failed: ${(error as Error).message ?? String(error)} ${label(request)}`, { cause: error });
 }

@@ -27,7 +27,7 @@ export interface ClientOptions {
   /** The file `ca` was read from, named in the hint of a certificate error. */
   caFile?: string;
   userAgent?: string;
-  /** Environment name, used in hints (`pla config set-key --env <env>`). */
+  /** The environment this client serves; failed requests carry it (errors' `request.env`). */
   env?: string;
   /**
    * Send an `idempotency-key` (a random UUID per logical call) on every POST, which

@@ -15,6 +15,7 @@ import type { ConfigStore, Connection } from '../../config/types.js';
 import { ApiError, AuthError, EXIT_CODES, PlaError } from '../../errors.js';
 import { chooseProxy } from '../../client/proxy.js';
 import type { PlaClient } from '../../client/types.js';
+import { hintFor } from '../error-hints.js';
 import { resolveHost, tcpProbe, tlsProbe } from './probes.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -188,13 +189,13 @@ async function serviceChecks(client: PlaClient, env: string): Promise<Check[]> {
     if (error instanceof AuthError) {
       return [
         ok('service', `answered ${error.status}`),
-        fail('key accepted', error.message, error.hint ?? `pla config set-key --env ${env}`, EXIT_CODES.auth),
+        fail('key accepted', error.message, hintFor(error) ?? `pla config set-key --env ${env}`, EXIT_CODES.auth),
         skip('clock'),
         skip('latency'),
       ];
     }
     const answered = error instanceof ApiError;
-    const failed = fail('service', (error as Error).message, (error as PlaError).hint ?? 'run the command again with --verbose', (error as PlaError).exitCode ?? EXIT_CODES.network);
+    const failed = fail('service', (error as Error).message, hintFor(error) ?? 'run the command again with --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.network);
     return [failed, answered ? skip('key accepted', 'not checked: the service failed') : skip('key accepted'), skip('clock'), skip('latency')];
   } finally {
     await client.close();
