@@ -19,6 +19,11 @@ export function createConfigCommand(): Command {
   );
   examples(tree.command('use <env>').description('make an environment the current one').action(lazy(load, (h, inv) => h.use(inv))), 'pla config use qa');
   examples(tree.command('show').description('environments with base URLs, masked keys and where each comes from').action(lazy(load, (h, inv) => h.show(inv))), 'pla config show');
+  examples(
+    tree.command('protect <env>').description('runs on this environment always record the records before they change (production is protected by default)').action(lazy(load, (h, inv) => h.protect(inv, true))),
+    'pla config protect qa',
+  );
+  examples(tree.command('unprotect <env>').description('stop protecting an environment').action(lazy(load, (h, inv) => h.protect(inv, false))), 'pla config unprotect qa');
   examples(tree.command('path').description('print the config file path').action(lazy(load, (h, inv) => h.path(inv))), 'pla config path');
   return tree;
 }

@@ -1,7 +1,7 @@
 /** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
 import { Command } from 'commander';
 import { lazy } from '../src/cli/lazy-action.js';
-import { addBulkOptions, addIdOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addPlanOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
 const NOUN = ['determination', 'determinations'] as const;
@@ -32,7 +32,8 @@ export function createDeterminationsCommand(): Command {
   addIdOptions(decommission);
   addBulkOptions(decommission);
   addSafetyOptions(decommission);
-  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --dry-run');
+  addPlanOptions(decommission);
+  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --plan-out retire.json');
   decommission.action(async (...args: unknown[]) => {
     const opts = (args[args.length - 1] as Command).opts();
     await (opts.modifiedBefore || opts.beforeNow ? byDate : byIds)(...args);

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { OPERATIONS, operation } from '../src/contract/operations.js';
 import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
 import { lazy } from '../src/cli/lazy-action.js';
-import { addBulkOptions, addIdOptions, addPagingOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
 
 const has = (id: string): boolean => OPERATIONS.some((op) => op.id === id);
 
@@ -36,6 +36,7 @@ export function addIdVerb(tree: Command, name: string, description: string, spec
   addIdOptions(command);
   if (spec.bulk) addBulkOptions(command);
   if (operation(spec.single).destructive) addSafetyOptions(command);
+  if (spec.bulk && spec.lookup) addPlanOptions(command);
   examples(command, example);
   return command.action(lazy(handlers.ids, (h, inv) => h.runIdAction(inv, spec)));
 }
@@ -52,6 +53,7 @@ export function addWriteVerb(tree: Command, name: string, single: string, descri
   const command = tree.command(takesId ? `${name} [id]` : name).description(description);
   addRecordInputOptions(command);
   if (bulk) addBulkOptions(command);
+  if (bulk) addPlanOptions(command, { skipUnchanged: name !== 'create' });
   examples(command, example);
   return command.action(lazy(handlers.records, (h, inv) => h.write(inv, { single, bulk, done })));
 }

@@ -14,7 +14,14 @@ export function isRecordRejection(error: unknown): boolean {
 
 export interface SendResult {
   accepted: SourceItem[];
+  /** What the service answered for each accepted item, in order (the record it stored), where it answers a list. */
+  results: unknown[];
   rejected: Array<Reject & { line: number }>;
+}
+
+/** The answer's records matched to the items sent, when it is a list of one record per item. */
+function resultsOf(data: unknown, count: number): unknown[] {
+  return Array.isArray(data) && data.length === count ? data : new Array<unknown>(count).fill(undefined);
 }
 
 /**
@@ -26,17 +33,21 @@ export interface SendResult {
  */
 export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
   try {
-    await client.call(operationId, { body: items.map((item) => item.value) });
-    return { accepted: items, rejected: [] };
+    const { data } = await client.call(operationId, { body: items.map((item) => item.value) });
+    return { accepted: items, results: resultsOf(data, items.length), rejected: [] };
   } catch (error) {
     if (!isRecordRejection(error)) throw error;
     if (items.length === 1) {
       const [item] = items as [SourceItem];
-      return { accepted: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
+      return { accepted: [], results: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
     }
   }
   const middle = Math.ceil(items.length / 2);
   const first = await sendWithSplit(client, operationId, items.slice(0, middle));
   const second = await sendWithSplit(client, operationId, items.slice(middle));
-  return { accepted: [...first.accepted, ...second.accepted], rejected: [...first.rejected, ...second.rejected] };
+  return {
+    accepted: [...first.accepted, ...second.accepted],
+    results: [...first.results, ...second.results],
+    rejected: [...first.rejected, ...second.rejected],
+  };
 }

@@ -6,6 +6,13 @@
  */
 import type { PlaClient } from '../client/types.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
+import type { Reject } from './rejects.js';
+
+/** Of a batch about to be sent: the items to send, and those refused without sending (with why). */
+export interface ScreenedBatch {
+  send: SourceItem[];
+  refused: Array<Reject & { line: number }>;
+}
 
 export interface BulkOptions {
   client: PlaClient;
@@ -29,6 +36,18 @@ export interface BulkOptions {
   progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
   /** Total item count when known (for ETA). */
   total?: number;
+  /**
+   * Called before each batch is sent: may hold items back as refused (`pla apply`
+   * refuses records changed since the plan), or read what it needs first (the
+   * records before, on a protected environment). Refused items count as failed
+   * and go to the rejects file.
+   */
+  screen?: (items: SourceItem[]) => Promise<ScreenedBatch>;
+  /**
+   * Called once the service acknowledged items (with its answer for each, where it
+   * gives one), before the checkpoint records the batch: the receipt's hook.
+   */
+  onAcknowledged?: (items: SourceItem[], results: unknown[]) => void | Promise<void>;
 }
 
 export interface BulkSummary {

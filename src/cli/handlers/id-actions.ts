@@ -4,8 +4,8 @@
  * or one call each where the service has no bulk endpoint. Destructive verbs
  * confirm first and support `--dry-run`.
  */
-import type { PlaClient } from '../../client/types.js';
-import { NotFoundError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import type { IdVerb } from '../../plan/build.js';
 import { operation } from '../../contract/operations.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
@@ -15,6 +15,9 @@ import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { confirmDestructive, counted, requestLine } from './safety.js';
+import { planTarget, showPlan, wantsPlan } from './plan.js';
+import { readBefore, withReceipt } from './receipts.js';
+
 
 /** An id verb, derived from the contract by commands/record-verbs.ts. */
 export interface IdActionSpec {
@@ -31,31 +34,47 @@ export interface IdActionSpec {
   noun: readonly [string, string];
 }
 
-/** What `--dry-run` shows: each record as it is now, or the call that would be made. */
-async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: number[]): Promise<void> {
-  const rows: Record<string, unknown>[] = new Array(ids.length);
-  await forEachItem(
-    ids.map((id, index) => ({ id, index })),
-    ({ id }) => `id ${id}`,
-    async ({ id, index }) => {
-      if (!spec.lookup) {
-        rows[index] = { id, request: requestLine(spec.single, { id }) };
-        return;
-      }
-      try {
-        const { data } = await client.call(spec.lookup, { params: { id }, signal: ctx.signal });
-        rows[index] = { ...(data as Record<string, unknown>), id };
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-        rows[index] = { id, note: 'not found' };
-      }
-    },
-    { signal: ctx.signal, onError: () => {} },
-  );
-  await renderRows(rows, ctx.output);
+/** The plan verb of an id action (`determinations.decommission` → `decommission`), when plans cover it. */
+function planVerb(spec: IdActionSpec): IdVerb | undefined {
+  const verb = spec.single.split('.')[1];
+  return spec.bulk && spec.lookup && (verb === 'delete' || verb === 'remove' || verb === 'decommission' || verb === 'cancel') ? verb : undefined;
+}
+
+/**
+ * What `--dry-run` shows: each record as it is now (read by pages of the list
+ * when that is cheaper than a GET each, with progress), marked when the service
+ * would refuse it, and counts that match what the real run would do. Without a
+ * read operation, the call that would be made.
+ */
+async function dryRun(ctx: CommandContext, spec: IdActionSpec, ids: number[]): Promise<void> {
   const { env } = await ctx.connection();
-  const via = ids.length > 1 && spec.bulk ? ` (${requestLine(spec.bulk)})` : '';
-  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}; nothing was changed`);
+  const verb = planVerb(spec);
+  if (!verb) {
+    await renderRows(ids.map((id) => ({ id, request: requestLine(spec.single, { id }) })), ctx.output);
+    ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}; nothing was changed`);
+    return;
+  }
+  const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
+  const resource = operation(spec.single).resource;
+  const current = await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, ids, {
+    signal: ctx.signal,
+    progress: { stream: process.stderr, isTTY: ctx.interactive },
+  });
+  const entries = planIds(verb, ids, current);
+  const rows = entries.map((entry) => (entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id }));
+  await renderRows(rows, ctx.output);
+  const refused = entries.filter((entry) => entry.action === 'refused').length;
+  const via = entries.length > 1 ? ` (${requestLine(spec.bulk as string)})` : '';
+  const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
+  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${refusals}; nothing was changed`);
+}
+
+/** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */
+async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[]): Promise<void> {
+  const verb = planVerb(spec);
+  if (!verb) throw new UsageError(`--plan is not available for ${spec.single}`, { hint: 'use --dry-run' });
+  const { planIdAction } = await import('../../plan/make-plan.js');
+  await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, ids));
 }
 
 /** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
@@ -63,11 +82,22 @@ export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise
   return withContext(invocation, async (ctx) => {
     const ids = await collectIds(ctx, ctx.args[0]);
     const destructive = operation(spec.single).destructive;
-    if (destructive && ctx.opts.dryRun) return dryRun(ctx, await ctx.client(), spec, ids);
+    if (wantsPlan(ctx)) return planIdVerb(ctx, spec, ids);
+    if (destructive && ctx.opts.dryRun) return dryRun(ctx, spec, ids);
     if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
     const client = await ctx.client();
 
     const only = ids.length === 1 ? ids[0] : undefined;
+    if (only !== undefined && spec.bulk) {
+      const result = await withReceipt(ctx, operation(spec.single).resource, async (receipt) => {
+        const before = receipt.protected && spec.lookup ? await readBefore(ctx, operation(spec.single).resource, only) : undefined;
+        const answer = await client.call(spec.single, { params: { id: only }, signal: ctx.signal });
+        const after = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : undefined;
+        receipt.writer.records([{ action: spec.single.split('.')[1] ?? spec.single, id: only, ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
+        return answer;
+      });
+      return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
+    }
     if (only !== undefined) {
       const result = await client.call(spec.single, { params: { id: only }, signal: ctx.signal });
       return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
