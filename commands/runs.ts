@@ -29,7 +29,7 @@ export function createRunsCommand(): Command {
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
   addPlanOptions(undo);
   addBulkOptions(undo);
-  examples(undo, 'pla runs undo 20261122-204512-3fa9 --plan', 'pla runs undo last --yes');
+  examples(undo, 'pla runs undo 20261122-204512-031-3fa9 --plan', 'pla runs undo last --yes');
   undo.action(lazy(load, (h, inv) => h.undo(inv)));
   return tree;
 }

@@ -10,10 +10,11 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader } from './types.js';
 
-/** `20261122-204512-3fa9`: start time (UTC) and a random tail, so names sort by time and never collide. */
+/** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${randomBytes(2).toString('hex')}`;
+  const [date = '', time = ''] = now.toISOString().replace(/[-:Z]/g, '').split('T');
+  const [seconds = '', millis = ''] = time.split('.');
+  return `${date}-${seconds}-${millis}-${randomBytes(2).toString('hex')}`;
 }
 
 export class ReceiptWriter {

@@ -7,7 +7,7 @@
 /** The first line of a receipt. */
 export interface RunHeader {
   type: 'run';
-  /** Sortable by start time: `20261122-204512-3fa9`. */
+  /** Sortable by start time: `20261122-204512-031-3fa9`. */
   run: string;
   env: string;
   baseUrl: string;

@@ -4,6 +4,7 @@
  * records the cut-off would catch.
  */
 import { UsageError } from '../../errors.js';
+import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
@@ -12,8 +13,6 @@ import { confirmDestructive, requestLine } from './safety.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
 import { withReceipt } from './receipts.js';
 
-/** Fields a record may carry its last modification in (the local server's, then the spec's). */
-const MODIFIED_FIELDS = ['updatedAt', 'lastModifiedDate', 'modifiedDate', 'modifiedAt'];
 
 /** A date (its midnight UTC) or a date-time, as ISO 8601. */
 function parseCutoff(text: string): string {
