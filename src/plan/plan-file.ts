@@ -1,12 +1,13 @@
 /** Saving a plan (`--plan-out`) and reading it back (`pla apply`), refusing anything else. */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { jsonText } from '../io/json-text.js';
 import type { Plan } from './types.js';
 
 /** Writes the plan atomically (temporary file, then rename), readable by its owner only. */
 export async function savePlan(path: string, plan: Plan): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(plan, null, 1)}\n`, { mode: 0o600 });
+  await writeFile(temporary, `${jsonText(plan, 1)}\n`, { mode: 0o600 });
   await rename(temporary, path);
 }
 

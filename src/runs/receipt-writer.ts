@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonText } from '../io/json-text.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader } from './types.js';
 
 /** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */
@@ -61,6 +62,6 @@ export class ReceiptWriter {
 
   private append(lines: ReceiptLine[]): void {
     if (this.closed) return;
-    writeSync(this.fd, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    writeSync(this.fd, lines.map((line) => `${jsonText(line)}\n`).join(''));
   }
 }

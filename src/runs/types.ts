@@ -30,7 +30,8 @@ export interface RunHeader {
 export interface RecordLine {
   type: 'record';
   action: string;
-  id?: number;
+  /** A number, or the digits of an id past 2^53. */
+  id?: number | string;
   /** The record before the change, where known (always on protected environments). */
   before?: Record<string, unknown>;
   /** The record as the service answered, where it answers one. */

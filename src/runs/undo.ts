@@ -24,7 +24,8 @@ export function touchedRecords(lines: readonly RecordLine[]): Touched[] {
   const byId = new Map<number, Touched>();
   const anonymous: Touched[] = [];
   for (const line of lines) {
-    const id = line.id ?? (typeof line.after?.id === 'number' ? line.after.id : undefined);
+    // Ids past 2^53 are kept as text and cannot be compared as plans do: such records are listed, not undone.
+    const id = typeof line.id === 'number' ? line.id : line.id === undefined && typeof line.after?.id === 'number' ? line.after.id : undefined;
     if (id === undefined) {
       anonymous.push({ actions: [line.action], ...(line.before ? { before: line.before } : {}), ...(line.after ? { after: line.after } : {}) });
       continue;

@@ -68,7 +68,7 @@ function receiptHooks(ctx: CommandContext, operationId: string, receipt: RunRece
         items.map((item, i) => {
           const before = befores.get(item);
           const after = asRecord(results[i]);
-          const id = itemId(item) ?? (typeof after?.id === 'number' ? after.id : undefined);
+          const id = itemId(item) ?? (typeof after?.id === 'number' ? after.id : typeof item.value === 'bigint' ? String(item.value) : undefined);
           return { action: actionOf(verb, item, before, after), ...(id !== undefined ? { id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
         }),
       );

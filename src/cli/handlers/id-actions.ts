@@ -4,19 +4,21 @@
  * or one call each where the service has no bulk endpoint. Destructive verbs
  * confirm first and support `--dry-run`.
  */
-import { UsageError } from '../../errors.js';
+import type { PlaClient } from '../../client/types.js';
+import { NotFoundError, UsageError } from '../../errors.js';
 import type { IdVerb } from '../../plan/build.js';
 import { operation } from '../../contract/operations.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { runBulkCommand } from './bulk.js';
+import type { RecordId } from '../../io/input/typed-ids.js';
 import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { confirmDestructive, counted, requestLine } from './safety.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
-import { readBefore, withReceipt } from './receipts.js';
+import { callWithReceipt } from './receipts.js';
 
 
 /** An id verb, derived from the contract by commands/record-verbs.ts. */
@@ -34,6 +36,39 @@ export interface IdActionSpec {
   noun: readonly [string, string];
 }
 
+/** An id as a row shows it: an int64 past 2^53 (a BigInt) as its digits. */
+const shownId = (id: RecordId | string): number | string => (typeof id === 'bigint' ? String(id) : id);
+
+/**
+ * `--dry-run` one GET per id: for verbs plans do not cover, or ids past 2^53
+ * (plans compare ids as numbers). Each record as it is now, or the call that would be made.
+ */
+async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
+  const rows: Record<string, unknown>[] = new Array(ids.length);
+  await forEachItem(
+    ids.map((id, index) => ({ id, index })),
+    ({ id }) => `id ${id}`,
+    async ({ id, index }) => {
+      if (!spec.lookup) {
+        rows[index] = { id: shownId(id), request: requestLine(spec.single, { id }) };
+        return;
+      }
+      try {
+        const { data } = await client.call(spec.lookup, { params: { id }, signal: ctx.signal });
+        rows[index] = { ...(data as Record<string, unknown>), id: shownId(id) };
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        rows[index] = { id: shownId(id), note: 'not found' };
+      }
+    },
+    { signal: ctx.signal, onError: () => {} },
+  );
+  await renderRows(rows, ctx.output);
+  const { env } = await ctx.connection();
+  const via = ids.length > 1 && spec.bulk ? ` (${requestLine(spec.bulk)})` : '';
+  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}; nothing was changed`);
+}
+
 /** The plan verb of an id action (`determinations.decommission` → `decommission`), when plans cover it. */
 function planVerb(spec: IdActionSpec): IdVerb | undefined {
   const verb = spec.single.split('.')[1];
@@ -46,14 +81,8 @@ function planVerb(spec: IdActionSpec): IdVerb | undefined {
  * would refuse it, and counts that match what the real run would do. Without a
  * read operation, the call that would be made.
  */
-async function dryRun(ctx: CommandContext, spec: IdActionSpec, ids: number[]): Promise<void> {
+async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids: number[]): Promise<void> {
   const { env } = await ctx.connection();
-  const verb = planVerb(spec);
-  if (!verb) {
-    await renderRows(ids.map((id) => ({ id, request: requestLine(spec.single, { id }) })), ctx.output);
-    ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}; nothing was changed`);
-    return;
-  }
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
   const resource = operation(spec.single).resource;
   const current = await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, ids, {
@@ -70,9 +99,10 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, ids: number[]): P
 }
 
 /** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */
-async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[]): Promise<void> {
+async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[] | undefined): Promise<void> {
   const verb = planVerb(spec);
   if (!verb) throw new UsageError(`--plan is not available for ${spec.single}`, { hint: 'use --dry-run' });
+  if (!ids) throw new UsageError('--plan takes ids up to 2^53', { hint: 'use --dry-run for larger ids' });
   const { planIdAction } = await import('../../plan/make-plan.js');
   await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, ids));
 }
@@ -80,22 +110,21 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[]
 /** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
 export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const ids = await collectIds(ctx, ctx.args[0]);
-    const destructive = operation(spec.single).destructive;
-    if (wantsPlan(ctx)) return planIdVerb(ctx, spec, ids);
-    if (destructive && ctx.opts.dryRun) return dryRun(ctx, spec, ids);
+    const single = operation(spec.single);
+    const ids = await collectIds(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });
+    const destructive = single.destructive;
+    // Plans compare ids as numbers: ids past 2^53 (BigInts) and text ids take the per-id path.
+    const verb = planVerb(spec);
+    const numeric = ids.every((id): id is number => typeof id === 'number') ? (ids as number[]) : undefined;
+    if (wantsPlan(ctx)) return planIdVerb(ctx, spec, numeric);
+    if (destructive && ctx.opts.dryRun) return verb && numeric ? dryRun(ctx, spec, verb, numeric) : dryRunById(ctx, await ctx.client(), spec, ids);
     if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
     const client = await ctx.client();
 
     const only = ids.length === 1 ? ids[0] : undefined;
     if (only !== undefined && spec.bulk) {
-      const result = await withReceipt(ctx, operation(spec.single).resource, async (receipt) => {
-        const before = receipt.protected && spec.lookup ? await readBefore(ctx, operation(spec.single).resource, only) : undefined;
-        const answer = await client.call(spec.single, { params: { id: only }, signal: ctx.signal });
-        const after = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : undefined;
-        receipt.writer.records([{ action: spec.single.split('.')[1] ?? spec.single, id: only, ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
-        return answer;
-      });
+      const action = spec.single.split('.')[1] ?? spec.single;
+      const result = await callWithReceipt(ctx, single.resource, only, () => action, () => client.call(spec.single, { params: { id: only }, signal: ctx.signal }));
       return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
     }
     if (only !== undefined) {

@@ -75,3 +75,38 @@ export async function readBefore(ctx: CommandContext, resource: string, id: numb
   const { readCurrentState } = await import('../../plan/current-state.js');
   return (await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, [id], { signal: ctx.signal })).get(id);
 }
+
+type AnyRecord = Record<string, unknown>;
+
+function asRecord(value: unknown): AnyRecord | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as AnyRecord) : undefined;
+}
+
+/** An id as a receipt keeps it: a number, or the digits of one past 2^53. */
+function receiptId(id: unknown): number | string | undefined {
+  if (typeof id === 'number') return id;
+  if (typeof id === 'bigint') return String(id);
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * One call that changes one record, with its receipt: on a protected environment
+ * the record before is read first. `actionOf` names what was done, once the
+ * answer (the record after, where the service gives one) is known.
+ */
+export async function callWithReceipt<T extends { data: unknown }>(
+  ctx: CommandContext,
+  resource: string,
+  id: unknown,
+  actionOf: (before: AnyRecord | undefined, after: AnyRecord | undefined) => string,
+  call: () => Promise<T>,
+): Promise<T> {
+  return withReceipt(ctx, resource, async (receipt) => {
+    const before = receipt.protected && typeof id === 'number' ? await readBefore(ctx, resource, id) : undefined;
+    const answer = await call();
+    const after = asRecord(answer.data);
+    const shownId = receiptId(after?.id) ?? receiptId(id);
+    receipt.writer.records([{ action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
+    return answer;
+  });
+}

@@ -17,7 +17,7 @@ import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { type RecordInput, readRecordInput } from './records-input.js';
 import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
-import { readBefore, withReceipt } from './receipts.js';
+import { callWithReceipt, withReceipt } from './receipts.js';
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation, operationId: string): Promise<void> {
@@ -66,7 +66,11 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     // The same rule as every other id on the command line: plain digits (`1e3` is no id).
     const positionalId = ctx.args[0] === undefined ? undefined : typedIds([String(ctx.args[0])])[0];
     const input = await readRecordInput(ctx);
-    if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) return planWrite(ctx, spec, input, positionalId);
+    if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
+      // Plans compare ids as numbers; an id past 2^53 takes the plain path.
+      if (typeof positionalId === 'bigint') throw new UsageError('--plan and --skip-unchanged take ids up to 2^53');
+      return planWrite(ctx, spec, input, positionalId);
+    }
     const client = await ctx.client();
     const callFor = async (record: Record<string, unknown>) => {
       const id = positionalId ?? record.id;
@@ -83,15 +87,12 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     if ('single' in input && bulkForOne) return runBulkCommand(ctx, bulkForOne, oneItem(input.single), 1);
     if ('single' in input) {
       const record = input.single;
-      const result = await withReceipt(ctx, operation(spec.single).resource, async (receipt) => {
-        const id = positionalId ?? recordIdOf(record);
-        const before = receipt.protected && id !== undefined ? await readBefore(ctx, operation(spec.single).resource, id) : undefined;
-        const answer = await callFor(record);
-        const after = asRecordOrUndefined(answer.data);
-        const created = before === undefined && (id === undefined || after?.id !== id);
-        receipt.writer.records([{ action: verbOf(spec.single) === 'upsert' ? (created ? 'create' : 'update') : verbOf(spec.single), ...(after?.id !== undefined || id !== undefined ? { id: (after?.id as number | undefined) ?? id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
-        return answer;
-      });
+      const id = positionalId ?? record.id;
+      const verb = verbOf(spec.single);
+      // An upsert updated when the record it names existed (known before, or the answer kept the id).
+      const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
+        verb !== 'upsert' ? verb : before !== undefined || (id !== undefined && after?.id === id) ? 'update' : 'create';
+      const result = await callWithReceipt(ctx, operation(spec.single).resource, id, actionOf, () => callFor(record));
       return present(ctx, spec.single, result, spec.done);
     }
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
@@ -115,13 +116,7 @@ function verbOf(operationId: string): string {
   return operationId.split('.')[1] ?? operationId;
 }
 
-function asRecordOrUndefined(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
-function recordIdOf(record: Record<string, unknown>): number | undefined {
-  return typeof record.id === 'number' ? record.id : undefined;
-}
 
 
 /**
