@@ -1,6 +1,6 @@
 /** `pla apply PLAN`: send exactly a plan saved with `--plan-out`. */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
 import { addBulkOptions, examples } from './options.js';
 
 /** Declares `pla apply`; its handler loads only when it runs. */
@@ -11,5 +11,5 @@ export function createApplyCommand(): Command {
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
   addBulkOptions(apply);
   examples(apply, 'pla det upsert --file sheet.csv --plan-out plan.json   # review it, then:', 'pla apply plan.json --rejects conflicts.ndjson');
-  return apply.action(lazy(() => import('../src/cli/handlers/apply.js'), (h, inv) => h.apply(inv)));
+  return declareAction(apply, 'apply.run');
 }

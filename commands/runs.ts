@@ -1,26 +1,26 @@
 /** `pla runs`: receipts of the runs that changed something, and undo. */
 import { Command } from 'commander';
-import { wholeNumber } from '../src/cli/global-options.js';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
+import { wholeNumber } from './option-parsers.js';
 import { addBulkOptions, addPlanOptions, examples } from './options.js';
-
-const load = () => import('../src/cli/handlers/runs.js');
 
 /** Declares the `pla runs` tree; handlers load only when a verb runs. */
 export function createRunsCommand(): Command {
   const tree = new Command('runs').description('receipts of the runs that changed something; undo');
-  examples(tree.command('list').description('every run kept, oldest first').action(lazy(load, (h, inv) => h.list(inv))), 'pla runs list');
+  examples(declareAction(tree.command('list').description('every run kept, oldest first'), 'runs.list'), 'pla runs list');
   examples(
-    tree.command('show <run>').description('a run\'s receipt: who, where, what, and each record before and after (-o json|ndjson|csv)').action(lazy(load, (h, inv) => h.show(inv))),
+    declareAction(tree.command('show <run>').description("a run's receipt: who, where, what, and each record before and after (-o json|ndjson|csv)"), 'runs.show'),
     'pla runs show last -o json',
   );
   examples(
-    tree
-      .command('prune')
-      .description('remove receipts')
-      .option('--older-than <days>', 'receipts of runs started more than this many days ago', wholeNumber(0))
-      .option('--all', 'every receipt')
-      .action(lazy(load, (h, inv) => h.prune(inv))),
+    declareAction(
+      tree
+        .command('prune')
+        .description('remove receipts')
+        .option('--older-than <days>', 'receipts of runs started more than this many days ago', wholeNumber(0))
+        .option('--all', 'every receipt'),
+      'runs.prune',
+    ),
     'pla runs prune --older-than 90',
   );
   const undo = tree
@@ -30,6 +30,6 @@ export function createRunsCommand(): Command {
   addPlanOptions(undo);
   addBulkOptions(undo);
   examples(undo, 'pla runs undo 20261122-204512-031-3fa9 --plan', 'pla runs undo last --yes');
-  undo.action(lazy(load, (h, inv) => h.undo(inv)));
+  declareAction(undo, 'runs.undo');
   return tree;
 }

@@ -1,5 +1,5 @@
 import { NotFoundError, RejectedError } from '../errors.js';
-import type { PlaClient } from '../client/types.js';
+import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
 
@@ -12,16 +12,17 @@ export function isRecordRejection(error: unknown): boolean {
   return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
 }
 
-export interface SendResult {
-  accepted: SourceItem[];
-  /** What the service answered for each accepted item, in order (the record it stored), where it answers a list. */
-  results: unknown[];
-  rejected: Array<Reject & { line: number }>;
+/** One request the service accepted: the items it carried and what it answered. */
+export interface Accepted {
+  items: SourceItem[];
+  result: CallResult;
 }
 
-/** The answer's records matched to the items sent, when it is a list of one record per item. */
-function resultsOf(data: unknown, count: number): unknown[] {
-  return Array.isArray(data) && data.length === count ? data : new Array<unknown>(count).fill(undefined);
+export interface SendResult {
+  accepted: SourceItem[];
+  /** The accepted requests in input order (a split batch has several). */
+  answers: Accepted[];
+  rejected: Array<Reject & { line: number }>;
 }
 
 /**
@@ -33,13 +34,13 @@ function resultsOf(data: unknown, count: number): unknown[] {
  */
 export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
   try {
-    const { data } = await client.call(operationId, { body: items.map((item) => item.value) });
-    return { accepted: items, results: resultsOf(data, items.length), rejected: [] };
+    const result = await client.call(operationId, { body: items.map((item) => item.value) });
+    return { accepted: items, answers: [{ items, result }], rejected: [] };
   } catch (error) {
     if (!isRecordRejection(error)) throw error;
     if (items.length === 1) {
       const [item] = items as [SourceItem];
-      return { accepted: [], results: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
+      return { accepted: [], answers: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
     }
   }
   const middle = Math.ceil(items.length / 2);
@@ -47,7 +48,18 @@ export async function sendWithSplit(client: PlaClient, operationId: string, item
   const second = await sendWithSplit(client, operationId, items.slice(middle));
   return {
     accepted: [...first.accepted, ...second.accepted],
-    results: [...first.results, ...second.results],
+    answers: [...first.answers, ...second.answers],
     rejected: [...first.rejected, ...second.rejected],
   };
+}
+
+/**
+ * Each accepted item with what the service answered for it: the answer's list
+ * matched to the items sent when it holds one record per item, else nothing.
+ */
+export function answerPerItem(answers: readonly Accepted[]): Array<{ item: SourceItem; result: unknown }> {
+  return answers.flatMap(({ items, result }) => {
+    const data = Array.isArray(result.data) && result.data.length === items.length ? (result.data as unknown[]) : undefined;
+    return items.map((item, i) => ({ item, result: data?.[i] }));
+  });
 }

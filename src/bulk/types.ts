@@ -5,6 +5,7 @@
  * writes rejects, keeps a checkpoint, and reports progress and a summary.
  */
 import type { PlaClient } from '../client/types.js';
+import type { Accepted } from './split.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
 
@@ -37,6 +38,12 @@ export interface BulkOptions {
   /** Total item count when known (for ETA). */
   total?: number;
   /**
+   * Told what the service answered for each accepted request, in input order
+   * (batches finish out of order; answers wait for the ones before them). A
+   * failure here (stdout closed) stops the run like any error not about the items.
+   */
+  onAnswers?: (answers: Accepted[]) => Promise<void>;
+  /**
    * Called before each batch is sent: may hold items back as refused (`pla apply`
    * refuses records changed since the plan), or read what it needs first (the
    * records before, on a protected environment). Refused items count as failed
@@ -44,10 +51,11 @@ export interface BulkOptions {
    */
   screen?: (items: SourceItem[]) => Promise<ScreenedBatch>;
   /**
-   * Called once the service acknowledged items (with its answer for each, where it
-   * gives one), before the checkpoint records the batch: the receipt's hook.
+   * Called as soon as the service acknowledged a batch's requests (not in input
+   * order), before the checkpoint records the batch: the receipt's hook, which must
+   * hold every acknowledged record even if the CLI is killed a moment later.
    */
-  onAcknowledged?: (items: SourceItem[], results: unknown[]) => void | Promise<void>;
+  onAcknowledged?: (answers: Accepted[]) => void | Promise<void>;
 }
 
 export interface BulkSummary {

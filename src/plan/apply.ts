@@ -6,6 +6,7 @@
  * written); what the service acknowledges goes to the receipt as it comes.
  */
 import type { PlaClient } from '../client/types.js';
+import { answerPerItem } from '../bulk/split.js';
 import type { BulkOptions, BulkSummary } from '../bulk/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from '../runs/receipt-writer.js';
@@ -96,10 +97,10 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
             },
           }
         : {}),
-      onAcknowledged: (accepted, answers) => {
-        const lines = accepted.map((item, i) => {
+      onAcknowledged: (answers) => {
+        const lines = answerPerItem(answers).map(({ item, result }) => {
           const entry = entryOf(item);
-          const after = asRecord(answers[i]);
+          const after = asRecord(result);
           checker?.wrote(after);
           // A create's id is the one the service gave (an upsert naming an unknown id gets a new one).
           const answered = typeof after?.id === 'number' ? after.id : undefined;

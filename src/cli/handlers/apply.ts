@@ -6,7 +6,7 @@
 import { UsageError } from '../../errors.js';
 import type { Plan } from '../../plan/types.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { applyWithSummary } from './plan.js';
 import { environmentIsProtected, withReceipt } from './receipts.js';
 import { confirmDestructive } from './safety.js';

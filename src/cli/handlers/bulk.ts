@@ -1,4 +1,5 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
+import type { Accepted } from '../../bulk/split.js';
 import { operation } from '../../contract/operations.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import type { CommandContext } from '../context.js';
@@ -63,11 +64,12 @@ function receiptHooks(ctx: CommandContext, operationId: string, receipt: RunRece
           },
         }
       : {}),
-    onAcknowledged: (items: SourceItem[], results: unknown[]) => {
+    onAcknowledged: async (answers: Accepted[]) => {
+      const { answerPerItem } = await import('../../bulk/split.js');
       receipt.writer.records(
-        items.map((item, i) => {
+        answerPerItem(answers).map(({ item, result }) => {
           const before = befores.get(item);
-          const after = asRecord(results[i]);
+          const after = asRecord(result);
           const id = itemId(item) ?? (typeof after?.id === 'number' ? after.id : typeof item.value === 'bigint' ? String(item.value) : undefined);
           return { action: actionOf(verb, item, before, after), ...(id !== undefined ? { id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
         }),
@@ -76,12 +78,18 @@ function receiptHooks(ctx: CommandContext, operationId: string, receipt: RunRece
   };
 }
 
+export interface BulkCommandOptions {
+  /** The item count when known: the progress bar's share and ETA. */
+  total?: number;
+  /** Told what the service answered for each accepted request, in input order. */
+  onAnswers?: (answers: Accepted[]) => Promise<void>;
+}
+
 /**
- * Runs `items` through the bulk operation, prints the summary line, and throws the
- * partial failure (exit 9) when some failed. `total` (when known) gives the
- * progress bar its share and ETA. The run leaves a receipt.
+ * Runs `items` through the bulk operation, prints the summary line on stderr, and
+ * throws the partial failure (exit 9) when some failed. The run leaves a receipt.
  */
-export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, total?: number): Promise<void> {
+export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
   await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
@@ -95,8 +103,9 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint as string | undefined,
       signal: ctx.signal,
-      progress: { stream: process.stderr, isTTY: ctx.interactive },
-      ...(total === undefined ? {} : { total }),
+      progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
+      ...(options.total === undefined ? {} : { total: options.total }),
+      ...(options.onAnswers ? { onAnswers: options.onAnswers } : {}),
       ...receiptHooks(ctx, operationId, receipt),
     });
     receipt.writer.count('failed', summary.failed);
@@ -106,4 +115,24 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     const failure = partialFailure(summary);
     if (failure) throw failure;
   });
+}
+
+/**
+ * Runs a bulk command and prints what the service returned for each record, in
+ * input order (see answers.ts); `one` when the input was a single record.
+ */
+export async function runBulkPrinting(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: { total?: number; one?: boolean } = {}): Promise<void> {
+  const { answeredRecords, createAnswerWriter } = await import('./answers.js');
+  const writer = await createAnswerWriter(ctx, { one: options.one });
+  try {
+    await runBulkCommand(ctx, operationId, items, {
+      ...(options.total === undefined ? {} : { total: options.total }),
+      onAnswers: (answers) => writer.write(answers.flatMap(answeredRecords)),
+    });
+  } catch (error) {
+    // What was answered before the failure is still shown; the failure is what is reported.
+    await writer.end().catch(() => undefined);
+    throw error;
+  }
+  await writer.end();
 }

@@ -3,6 +3,7 @@
  * notification side): list, create/update/upsert, and `meta`. `get` has its own
  * module (get.ts) so that the most common command loads none of this.
  */
+import type { WriteSpec } from '../../../commands/actions.js';
 import { UsageError } from '../../errors.js';
 import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
@@ -10,8 +11,8 @@ import { createRowWriter } from '../../io/output/index.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
-import { runBulkCommand } from './bulk.js';
+import type { Invocation } from '../invocation.js';
+import { runBulkPrinting } from './bulk.js';
 import { listPaged } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
@@ -30,16 +31,6 @@ export function show(invocation: Invocation, operationId: string): Promise<void>
     const result = await (await ctx.client()).call(operationId, { signal: ctx.signal });
     await present(ctx, operationId, result, 'done');
   });
-}
-
-/** What a write verb sends through, and how it confirms. */
-export interface WriteSpec {
-  /** Operation for one record. */
-  single: string;
-  /** Operation taking many records; without one, records are sent one call each. */
-  bulk?: string;
-  /** Past tense for the confirmation line ("created"). */
-  done: string;
 }
 
 /** One record as the item stream a bulk run takes. */
@@ -84,7 +75,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     // A file that happens to hold one record still honours --rejects and
     // --checkpoint (a script must not change behaviour with its input's size).
     const bulkForOne = positionalId === undefined && (ctx.opts.rejects || ctx.opts.checkpoint) ? spec.bulk : undefined;
-    if ('single' in input && bulkForOne) return runBulkCommand(ctx, bulkForOne, oneItem(input.single), 1);
+    if ('single' in input && bulkForOne) return runBulkPrinting(ctx, bulkForOne, oneItem(input.single), { total: 1, one: true });
     if ('single' in input) {
       const record = input.single;
       const id = positionalId ?? record.id;
@@ -92,11 +83,15 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
       // An upsert updated when the record it names existed (known before, or the answer kept the id).
       const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
         verb !== 'upsert' ? verb : before !== undefined || (id !== undefined && after?.id === id) ? 'update' : 'create';
-      const result = await callWithReceipt(ctx, operation(spec.single).resource, id, actionOf, () => callFor(record));
+      // Record resources (with a bulk endpoint) leave a receipt; the notification side's creates do not.
+      const result = spec.bulk ? await callWithReceipt(ctx, operation(spec.single).resource, id, actionOf, () => callFor(record)) : await callFor(record);
       return present(ctx, spec.single, result, spec.done);
     }
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
-    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, input.many, await progressTotal(ctx));
+    if (spec.bulk) {
+      const total = await progressTotal(ctx);
+      return runBulkPrinting(ctx, spec.bulk, input.many, total === undefined ? {} : { total });
+    }
 
     const writer = await createRowWriter(ctx.output);
     await forEachItem(
@@ -106,7 +101,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
         const { data } = await callFor(item.value);
         for (const row of Array.isArray(data) ? data : data === undefined ? [] : [data]) await writer.write(asRow(row));
       },
-      { signal: ctx.signal },
+      { signal: ctx.signal, stderr: ctx.io.stderr },
     ).finally(() => writer.end());
   });
 }
@@ -115,9 +110,6 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
 function verbOf(operationId: string): string {
   return operationId.split('.')[1] ?? operationId;
 }
-
-
-
 
 /**
  * `--plan` / `--plan-out`: reads every record, plans against the current state and

@@ -7,7 +7,7 @@ import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { RecordLine, ReceiptLine } from '../../runs/types.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { confirmAndApply } from './apply.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
 
@@ -101,7 +101,7 @@ export function undo(invocation: Invocation): Promise<void> {
     const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, withinReach(inverseEntries(records, current), operations), watermark, createdAt);
     if (wantsPlan(ctx)) return showPlan(ctx, plan);
     const { renderPlanText } = await import('../../plan/render.js');
-    process.stderr.write(renderPlanText(plan, ctx.output.color));
+    ctx.io.stderr.write(renderPlanText(plan, ctx.output.color));
     await confirmAndApply(ctx, plan, { undoOf: run.header.run });
   });
 }
