@@ -48,6 +48,7 @@ export interface OperationSpec {
 /** Every handler key and the spec its handler takes (`void`: none). */
 export interface ActionSpecs {
   'api.call': void;
+  'apply.run': void;
   'config.setKey': void;
   'config.setUrl': void;
   'config.use': void;
@@ -61,6 +62,8 @@ export interface ActionSpecs {
   'config.import': void;
   'completion.print': void;
   'doctor.run': void;
+  'config.protect': void;
+  'config.unprotect': void;
   'determinations.decommission': IdActionSpec;
   'ids.run': IdActionSpec;
   'images.upload': void;
@@ -72,6 +75,10 @@ export interface ActionSpecs {
   'records.list': OperationSpec;
   'records.show': OperationSpec;
   'records.write': WriteSpec;
+  'runs.list': void;
+  'runs.show': void;
+  'runs.prune': void;
+  'runs.undo': void;
   'server.start': void;
   'server.keys.create': void;
   'server.keys.list': void;

@@ -7,6 +7,8 @@
 import { Command } from 'commander';
 import { createApiCommand } from './api.js';
 import { createCompletionCommand } from './completion.js';
+import { createApplyCommand } from './apply.js';
+import { createRunsCommand } from './runs.js';
 import { createConfigCommand } from './config.js';
 import { createDeterminationsCommand } from './determinations.js';
 import { createDoctorCommand } from './doctor.js';
@@ -35,6 +37,8 @@ export const TREES: readonly Tree[] = [
   { names: ['topics'], summary: 'topics with localized captions', create: createTopicsCommand },
   { names: ['config'], summary: 'environments, base URLs, API keys, proxies and CA files', create: createConfigCommand },
   { names: ['api'], create: createApiCommand },
+  { names: ['apply'], create: createApplyCommand },
+  { names: ['runs'], summary: 'receipts of the runs that changed something; undo', create: createRunsCommand },
   { names: ['server'], summary: 'run and administer the local server', create: createServerCommand },
   { names: ['completion'], create: createCompletionCommand },
   { names: ['doctor'], create: createDoctorCommand },

@@ -28,7 +28,7 @@ const ZSH = `#compdef pla
 # (or add \`source <(pla completion zsh)\` to ~/.zshrc after compinit)
 _pla() {
   local -a out
-  out=("\${(@f)$(pla __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  out=(\${(f)"$(pla __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)"})
   if [[ "\${out[1]}" == ":files" ]]; then
     _files
   else
