@@ -8,12 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { BodyKind, Operation } from '../contract/types.js';
+import type { Store } from '../store/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
 import type { OperationCall, OperationHandler, OperationOutcome, ServerContext } from './context.js';
 import { handlerFor } from './handlers/index.js';
-import type { IdempotencyCache } from './idempotency.js';
+import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
 import { HttpProblem, badField } from './problem.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -28,7 +29,7 @@ export interface Runtime extends ServerContext, AdminRuntime {
   router: ServerRouter;
   limiter: RateLimiter;
   keys: KeyRing;
-  idempotency: IdempotencyCache;
+  idempotency: IdempotencyKeys;
   log: RequestLog;
   /** Where unexpected errors are reported (stderr). */
   warn(message: string): void;
@@ -153,14 +154,26 @@ function shapeReply(op: Operation, outcome: OperationOutcome): Reply {
   }
 }
 
-/** Runs an operation to its reply; every failure, thrown now or later, becomes a problem reply. */
-function runOperation(runtime: Runtime, op: Operation, params: Record<string, string>, url: RequestTarget, req: IncomingMessage, instance: string): Eventually<Reply> {
+/**
+ * Runs an operation to its reply; every failure, thrown now or later, becomes a problem reply.
+ * The handler sees `store` (a staging view for a request carrying an `Idempotency-Key`).
+ */
+function runOperation(
+  runtime: Runtime,
+  op: Operation,
+  params: Record<string, string>,
+  url: RequestTarget,
+  req: IncomingMessage,
+  instance: string,
+  store: Store = runtime.store,
+): Eventually<Reply> {
   const failed = (error: unknown) => errorReply(runtime, error, instance);
   try {
     const handler = handlerOf(op);
     if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
+    const ctx = store === runtime.store ? runtime : { ...runtime, store };
     const reply = andThen(
-      andThen(readCall(runtime, op, params, url, req), (call) => handler(call, runtime)),
+      andThen(readCall(runtime, op, params, url, req), (call) => handler(call, ctx)),
       (outcome) => shapeReply(op, outcome),
     );
     return reply instanceof Promise ? reply.catch(failed) : reply;
@@ -202,8 +215,9 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
       throw new HttpProblem(500, 'injected failure (--fail-rate)', { slug: 'injected-failure' });
     }
     const { idempotencyKey } = notes;
-    if (method === 'POST' && idempotencyKey && key) {
-      const run = () => Promise.resolve(runOperation(runtime, op, params, url, req, notes.instance));
+    // Every write may carry a key (an upsert of records without id creates as a POST does).
+    if (method !== 'GET' && method !== 'HEAD' && idempotencyKey && key) {
+      const run = (store: Store) => Promise.resolve(runOperation(runtime, op, params, url, req, notes.instance, store));
       return runtime.idempotency.run(`${key.id} ${method} ${url.pathname} ${idempotencyKey}`, run).then((result) => {
         notes.replayed = result.replayed;
         return result.reply;

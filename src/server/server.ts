@@ -12,7 +12,7 @@ import { openStore } from '../store/index.js';
 import { COLLECTIONS, type Change, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
-import { IdempotencyCache } from './idempotency.js';
+import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
 import { createImageFiles } from './image-files.js';
 import { createMailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
@@ -28,6 +28,7 @@ const INDEXES = {
   apiKeys: ['hash'],
   topics: ['service'],
   images: ['sha256'],
+  [IDEMPOTENCY_COLLECTION]: [SCOPE_FIELD],
 } as const;
 
 /** A started local server. */
@@ -90,7 +91,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   const swept = await images.sweep();
   if (swept > 0) warn(`removed ${swept} partial upload(s) an earlier run left in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
-  const idempotency = new IdempotencyCache();
+  const idempotency = await IdempotencyKeys.open(store);
   const runtime: Runtime = {
     store,
     options: { ...options, dataDir },
@@ -110,7 +111,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
       if (options.seed) changes.push(...seedChanges(store));
       await store.clear(changes);
       await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
-      idempotency.clear();
+      await idempotency.reload();
     },
     async openapi() {
       const { createOpenApiDocument } = await import('../contract/openapi.js');
