@@ -16,7 +16,8 @@ import type { OperationCall, OperationHandler, OperationOutcome, ServerContext }
 import { handlerFor } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { HttpProblem, badField } from './problem.js';
+import { HttpProblem, badField, storeUnavailable } from './problem.js';
+import { StoreUnavailableError } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
@@ -184,6 +185,7 @@ function runOperation(
 
 function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   if (error instanceof HttpProblem) return problemReply(error, instance);
+  if (error instanceof StoreUnavailableError) return problemReply(storeUnavailable(error.message), instance);
   runtime.warn(`internal error on ${instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
@@ -200,15 +202,18 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
   }
   const { target, params } = match;
   const permission = permissionOf(target);
-  let key: ApiKeyRecord | undefined;
-  if (permission) {
-    key = notes.key = runtime.keys.authenticate(req.headers['x-api-key']);
+  if (!permission) return target.kind === 'admin' ? runAdmin(runtime, target.name, params, url, req) : proceedWith(runtime, req, method, url, target.op, params, notes, undefined);
+  return runtime.keys.authenticate(req.headers['x-api-key']).then((key) => {
+    notes.key = key;
     authorize(key, permission);
     runtime.limiter.take(key.id);
-  }
-  if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req);
+    if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req);
+    return proceedWith(runtime, req, method, url, target.op, params, notes, key);
+  });
+}
 
-  const { op } = target;
+/** Fault injection, idempotent replay, then the operation. */
+function proceedWith(runtime: Runtime, req: IncomingMessage, method: string, url: RequestTarget, op: Operation, params: Record<string, string>, notes: Notes, key: ApiKeyRecord | undefined): Eventually<Reply> {
   const proceed = (): Eventually<Reply> => {
     // Injected before anything runs, so a retried request is always safe.
     if (runtime.options.failRate > 0 && Math.random() < runtime.options.failRate) {

@@ -4,10 +4,10 @@ import { OPERATIONS, expandPath, operation } from '../../src/contract/operations
 
 /**
  * The method + path pairs of spec sections 4.1–4.4, read from the spec's own
- * tables (shared/spec/service-interface.md), so the table cannot drift from it.
+ * tables (docs/spec/service-interface.md, the copy kept in the repository), so the table cannot drift from it.
  */
 function specOperations(): string[] {
-  const spec = readFileSync(new URL('../../../shared/spec/service-interface.md', import.meta.url), 'utf8');
+  const spec = readFileSync(new URL('../../docs/spec/service-interface.md', import.meta.url), 'utf8');
   const pairs: string[] = [];
   let prefix = '';
   for (const line of spec.split('\n')) {

@@ -93,7 +93,7 @@ function parseImagePart(text: string | undefined): Record<string, unknown> {
 
 /** Drops the bytes of a hash once no image record refers to them. */
 async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void> {
-  if (ctx.store.findBy('images', 'sha256', sha256).length === 0) await ctx.images.release(sha256);
+  if ((await ctx.store.count('images', [{ field: 'sha256', equals: sha256 }])) === 0) await ctx.images.release(sha256);
 }
 
 export const imageHandlers: Record<string, OperationHandler> = {
@@ -110,26 +110,33 @@ export const imageHandlers: Record<string, OperationHandler> = {
       throw error;
     }
     const { id: _ignored, ...fields } = image;
-    const record: StoredRecord = {
-      id: ctx.store.allocateId('images'),
-      ...fields,
-      name: image.name ?? file.fileName,
-      type: image.type ?? file.mimeType,
-      createdDate: now,
-      lastModifiedDate: now,
-      fileName: file.fileName,
-      contentType: file.mimeType,
-      size: file.size,
-      sha256: file.sha256,
-    };
-    await ctx.store.commit([{ op: 'put', collection: 'images', record }]);
+    const record = await ctx.store.transaction(async (tx) => {
+      const [id] = await tx.allocateIds('images', 1);
+      const stored: StoredRecord = {
+        id: id as number,
+        ...fields,
+        name: image.name ?? file.fileName,
+        type: image.type ?? file.mimeType,
+        createdDate: now,
+        lastModifiedDate: now,
+        fileName: file.fileName,
+        contentType: file.mimeType,
+        size: file.size,
+        sha256: file.sha256,
+      };
+      tx.put('images', stored);
+      return stored;
+    });
     return { headers: { location: `/api/images/${record.id}` } };
   },
 
   delete: async ({ params }, ctx) => {
-    const record = ctx.store.get('images', params.id as number);
-    if (!record) throw notFound('image', [params.id as number]);
-    await ctx.store.commit([{ op: 'delete', collection: 'images', id: record.id }]);
+    const record = await ctx.store.transaction(async (tx) => {
+      const found = await tx.get('images', params.id as number);
+      if (!found) throw notFound('image', [params.id as number]);
+      tx.delete('images', found.id);
+      return found;
+    });
     await releaseIfUnused(ctx, String(record.sha256));
     return {};
   },
