@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD, type Retention } from '../../src/server/idempotency.js';
 import type { Reply } from '../../src/server/reply.js';
+import { openJsonStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';
-import { closeTestStore, openTestStore } from '../store/open-store.js';
 import { tempDir } from '../store/temp-dirs.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
@@ -22,15 +22,30 @@ function reply(status: number, body = ''): Reply {
 function createsTask(runs: { count: number }, answer: (id: number) => Reply = (id) => reply(201, `{"id":${id}}`)) {
   return async (store: Store): Promise<Reply> => {
     runs.count++;
-    const id = store.allocateId('tasks');
-    await store.commit([{ op: 'put', collection: 'tasks', record: { id, status: 'PENDING' } }]);
+    const id = await store.transaction(async (tx) => {
+      const [allocated] = await tx.allocateIds('tasks', 1);
+      tx.put('tasks', { id: allocated as number, status: 'PENDING' });
+      return allocated as number;
+    });
     return answer(id);
   };
 }
 
+const opened = new Set<Store>();
+afterEach(async () => {
+  await Promise.all([...opened].map((store) => store.close()));
+  opened.clear();
+});
+
 async function open(dir: string, retention?: Retention) {
-  const store = await openTestStore(dir, { indexes: INDEXES });
+  const store = await openJsonStore({ dir, indexes: INDEXES, warn: () => {} });
+  opened.add(store);
   return { store, keys: await IdempotencyKeys.open(store, retention) };
+}
+
+async function closeTestStore(store: Store): Promise<void> {
+  opened.delete(store);
+  await store.close();
 }
 
 describe('kept idempotency keys', () => {
@@ -46,32 +61,35 @@ describe('kept idempotency keys', () => {
     ({ store, keys } = await open(dir));
     expect(await keys.run('k1 POST /x a', createsTask(runs))).toEqual({ reply: first.reply, replayed: true });
     expect(runs.count).toBe(1);
-    expect(store.count('tasks')).toBe(1);
+    expect((await store.count('tasks'))).toBe(1);
     // Another key is another request.
     expect((await keys.run('k1 POST /x b', createsTask(runs))).replayed).toBe(false);
-    expect(store.count('tasks')).toBe(2);
+    expect((await store.count('tasks'))).toBe(2);
   });
 
-  it('writes the key in the same commit as the changes, and nothing before the reply is known', async () => {
+  it('writes the key in the same transaction as the changes, and nothing before the reply is known', async () => {
     const dir = await tempDir();
     const { store, keys } = await open(dir);
     let seenDuringRun = -1;
-    await keys.run('s', async (staging) => {
-      await createsTask({ count: 0 })(staging);
-      seenDuringRun = store.count('tasks') + store.count(IDEMPOTENCY_COLLECTION);
+    let seenThroughView = -1;
+    await keys.run('s', async (view) => {
+      await createsTask({ count: 0 })(view);
+      seenDuringRun = (await store.count('tasks')) + (await store.count(IDEMPOTENCY_COLLECTION));
+      seenThroughView = await view.count('tasks');
       return reply(201);
     });
     expect(seenDuringRun).toBe(0);
-    expect([store.count('tasks'), store.count(IDEMPOTENCY_COLLECTION)]).toEqual([1, 1]);
+    expect(seenThroughView).toBe(1);
+    expect([(await store.count('tasks')), (await store.count(IDEMPOTENCY_COLLECTION))]).toEqual([1, 1]);
   });
 
   it('a 5xx applies nothing and keeps nothing; a request that changed nothing is not kept', async () => {
     const { store, keys } = await open(await tempDir());
     const runs = { count: 0 };
     expect((await keys.run('a', createsTask(runs, () => reply(500)))).reply.status).toBe(500);
-    expect(store.count('tasks')).toBe(0);
+    expect((await store.count('tasks'))).toBe(0);
     expect((await keys.run('a', createsTask(runs))).replayed).toBe(false);
-    expect(store.count('tasks')).toBe(1);
+    expect((await store.count('tasks'))).toBe(1);
 
     const refused = async () => {
       runs.count++;
@@ -96,7 +114,7 @@ describe('kept idempotency keys', () => {
     const [a, b] = await Promise.all([first, second]);
     expect(b).toEqual({ reply: a.reply, replayed: true });
     expect(runs.count).toBe(1);
-    expect(store.count('tasks')).toBe(1);
+    expect((await store.count('tasks'))).toBe(1);
   });
 
   it('keeps at most maxKeys, dropping the oldest from the store as well', async () => {
@@ -105,7 +123,7 @@ describe('kept idempotency keys', () => {
     const { store, keys } = await open(dir, retention);
     const runs = { count: 0 };
     for (const key of ['1', '2', '3', '4']) await keys.run(key, createsTask(runs));
-    expect(store.count(IDEMPOTENCY_COLLECTION)).toBe(3);
+    expect((await store.count(IDEMPOTENCY_COLLECTION))).toBe(3);
     for (const key of ['2', '3', '4']) expect((await keys.run(key, createsTask(runs))).replayed).toBe(true);
     expect((await keys.run('1', createsTask(runs))).replayed).toBe(false);
     expect(runs.count).toBe(5);
@@ -116,7 +134,7 @@ describe('kept idempotency keys', () => {
     const big = (id: number) => reply(201, `{"id":${id},"pad":"${'x'.repeat(1000)}"}`);
     const bytes = await open(await tempDir(), { ttlMs: 60_000, maxKeys: 100, maxBytes: 2500 });
     for (const key of ['1', '2', '3']) await bytes.keys.run(key, createsTask(runs, big));
-    expect(bytes.store.count(IDEMPOTENCY_COLLECTION)).toBe(2);
+    expect(await bytes.store.count(IDEMPOTENCY_COLLECTION)).toBe(2);
     expect((await bytes.keys.run('1', createsTask(runs))).replayed).toBe(false);
 
     const aged = await open(await tempDir(), { ttlMs: 0, maxKeys: 100, maxBytes: 1e9 });
@@ -124,7 +142,7 @@ describe('kept idempotency keys', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await aged.keys.run('old', createsTask(runs))).replayed).toBe(false);
     // The expired key went in the commit of the new one.
-    expect(aged.store.count(IDEMPOTENCY_COLLECTION)).toBe(1);
+    expect(await aged.store.count(IDEMPOTENCY_COLLECTION)).toBe(1);
   });
 });
 
