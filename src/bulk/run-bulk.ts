@@ -4,7 +4,7 @@ import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
-import { Checkpoint, fingerprintOf } from './checkpoint.js';
+import { Checkpoint, fingerprintOf, newRunId } from './checkpoint.js';
 import { count } from './format-numbers.js';
 import { TaskPool } from './pool.js';
 import { ProgressBar } from './progress.js';
@@ -56,19 +56,31 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
+  const runId = checkpoint?.runId ?? newRunId();
+  // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
+  // (under the keys they had); then the file starts afresh, as they all go again.
+  const resendUnknown = options.retryUnsafe === true;
+  const unknownFile = new RejectsFile(options.unknownPath ?? `unknown-outcome-${runId}.${rejectsFormat}`, formatFromPath(options.unknownPath ?? '') ?? rejectsFormat);
+  await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, badRows: 0, batches: 0, elapsedMs: 0, interrupted: false };
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, skipped: 0, badRows: 0, batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
 
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
-      const { accepted, rejected } = await sendWithSplit(options.client, op.id, batch.items);
-      // The rejects are on disk before the checkpoint says the batch is done.
+      const { accepted, rejected, unknown } = await sendWithSplit(options.client, op.id, batch.items, { runId, part: String(batch.index) });
+      // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
       if (rejected.length > 0) await rejects?.write(rejected);
-      await checkpoint?.markFinished(batch.index);
+      if (unknown.length > 0) {
+        await unknownFile.write(unknown);
+        await checkpoint?.markUnknown(batch.index);
+      } else {
+        await checkpoint?.markFinished(batch.index);
+      }
+      summary.unknown += unknown.length;
       summary.succeeded += accepted.length;
       if (op.body?.kind === 'records') {
         const updated = accepted.filter(hasId).length;
@@ -93,6 +105,12 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         tick();
         continue;
       }
+      if (checkpoint?.isUnknown(batch.index) && !resendUnknown) {
+        // Already in the unknown-outcome file: still unknown, not sent blindly.
+        summary.unknown += batch.items.length;
+        tick();
+        continue;
+      }
       await pool.whenFree();
       if (stopping()) break;
       pool.start(() => runBatch(batch));
@@ -102,6 +120,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     await pool.drain();
     await checkpoint?.save();
     await rejects?.close();
+    await unknownFile.close();
     bar?.finish();
   }
 
@@ -109,6 +128,8 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
   if (rejects?.written) summary.rejectsPath = rejects.path;
+  if (unknownFile.written) summary.unknownPath = unknownFile.path;
+  if (checkpoint) summary.checkpointPath = checkpoint.path;
   // A client sharing the abort signal cancels its requests in flight: that is the
   // interrupt itself, reported below with the summary, not a failure of its own.
   const interrupted = options.signal?.aborted === true;
@@ -121,6 +142,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     });
   }
   // The whole input went through: a later run with this checkpoint would skip everything.
-  await checkpoint?.remove();
+  // Kept while batches of unknown outcome remain: a resume with --retry-unsafe sends them.
+  if (!checkpoint?.hasUnknown) await checkpoint?.remove();
   return summary;
 }

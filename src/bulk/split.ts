@@ -1,4 +1,5 @@
-import { NotFoundError, RejectedError } from '../errors.js';
+import { createHash } from 'node:crypto';
+import { NotFoundError, PlaError, RejectedError } from '../errors.js';
 import type { PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
@@ -15,6 +16,18 @@ export function isRecordRejection(error: unknown): boolean {
 export interface SendResult {
   accepted: SourceItem[];
   rejected: Array<Reject & { line: number }>;
+  /** Items of requests that failed after the service may have carried them out (not repeated), with why. */
+  unknown: Array<Reject & { line: number }>;
+}
+
+/**
+ * The `Idempotency-Key` of one request of a run: from the run id, the batch (and
+ * which half of which half, once split) and a hash of what is sent, so a resumed
+ * run repeats a request under the key it had, and changed input gets a new key.
+ */
+export function requestKey(runId: string, part: string, values: unknown[]): string {
+  const hash = createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 16);
+  return `pla-${runId}-${part}-${hash}`;
 }
 
 /**
@@ -24,19 +37,24 @@ export interface SendResult {
  * about (bad items × log2 batch size) requests. Any other error (auth, network,
  * 5xx after the client's retries) is not about the items and is thrown.
  */
-export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
+export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[], key?: { runId: string; part: string }): Promise<SendResult> {
+  const body = items.map((item) => item.value);
+  const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {
-    await client.call(operationId, { body: items.map((item) => item.value) });
-    return { accepted: items, rejected: [] };
+    await client.call(operationId, { body, ...(key ? { idempotencyKey: requestKey(key.runId, key.part, body) } : {}) });
+    return { accepted: items, rejected: [], unknown: [] };
   } catch (error) {
+    if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], rejected: [], unknown: asFailed(error) };
     if (!isRecordRejection(error)) throw error;
-    if (items.length === 1) {
-      const [item] = items as [SourceItem];
-      return { accepted: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
-    }
+    if (items.length === 1) return { accepted: [], rejected: asFailed(error), unknown: [] };
   }
   const middle = Math.ceil(items.length / 2);
-  const first = await sendWithSplit(client, operationId, items.slice(0, middle));
-  const second = await sendWithSplit(client, operationId, items.slice(middle));
-  return { accepted: [...first.accepted, ...second.accepted], rejected: [...first.rejected, ...second.rejected] };
+  const half = (n: number) => (key ? { runId: key.runId, part: `${key.part}.${n}` } : undefined);
+  const first = await sendWithSplit(client, operationId, items.slice(0, middle), half(0));
+  const second = await sendWithSplit(client, operationId, items.slice(middle), half(1));
+  return {
+    accepted: [...first.accepted, ...second.accepted],
+    rejected: [...first.rejected, ...second.rejected],
+    unknown: [...first.unknown, ...second.unknown],
+  };
 }

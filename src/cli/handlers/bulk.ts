@@ -28,6 +28,8 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     rejectsPath: opts.rejects as string | undefined,
     rejectsFormat: await inputFormat(opts),
     checkpointPath: opts.checkpoint as string | undefined,
+    unknownPath: opts.unknownOutcome as string | undefined,
+    retryUnsafe: opts.retryUnsafe === true,
     signal: ctx.signal,
     progress: { stream: process.stderr, isTTY: ctx.interactive },
     ...(total === undefined ? {} : { total }),
