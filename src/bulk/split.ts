@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, PlaError, RejectedError } from '../errors.js';
-import type { PlaClient } from '../client/types.js';
+import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
 
@@ -13,8 +13,16 @@ export function isRecordRejection(error: unknown): boolean {
   return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
 }
 
+/** One request the service accepted: the items it carried and what it answered. */
+export interface Accepted {
+  items: SourceItem[];
+  result: CallResult;
+}
+
 export interface SendResult {
   accepted: SourceItem[];
+  /** The accepted requests in input order (a split batch has several). */
+  answers: Accepted[];
   rejected: Array<Reject & { line: number }>;
   /** Items of requests that failed after the service may have carried them out (not repeated), with why. */
   unknown: Array<Reject & { line: number }>;
@@ -41,12 +49,12 @@ export async function sendWithSplit(client: PlaClient, operationId: string, item
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {
-    await client.call(operationId, { body, ...(key ? { idempotencyKey: requestKey(key.runId, key.part, body) } : {}) });
-    return { accepted: items, rejected: [], unknown: [] };
+    const result = await client.call(operationId, { body, ...(key ? { idempotencyKey: requestKey(key.runId, key.part, body) } : {}) });
+    return { accepted: items, answers: [{ items, result }], rejected: [], unknown: [] };
   } catch (error) {
-    if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], rejected: [], unknown: asFailed(error) };
+    if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
     if (!isRecordRejection(error)) throw error;
-    if (items.length === 1) return { accepted: [], rejected: asFailed(error), unknown: [] };
+    if (items.length === 1) return { accepted: [], answers: [], rejected: asFailed(error), unknown: [] };
   }
   const middle = Math.ceil(items.length / 2);
   const half = (n: number) => (key ? { runId: key.runId, part: `${key.part}.${n}` } : undefined);
@@ -54,6 +62,7 @@ export async function sendWithSplit(client: PlaClient, operationId: string, item
   const second = await sendWithSplit(client, operationId, items.slice(middle), half(1));
   return {
     accepted: [...first.accepted, ...second.accepted],
+    answers: [...first.answers, ...second.answers],
     rejected: [...first.rejected, ...second.rejected],
     unknown: [...first.unknown, ...second.unknown],
   };
