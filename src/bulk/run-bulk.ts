@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { operation } from '../contract/operations.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
@@ -10,6 +11,7 @@ import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
 import { ProgressBar } from './progress.js';
 import { RejectsFile } from './rejects.js';
+import { requestKey } from './request-key.js';
 import { sendWithSplit } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
@@ -29,6 +31,14 @@ function hasId(item: SourceItem): boolean {
 function badRowsOf(items: AsyncIterable<SourceItem>): number {
   const stats = (items as { stats?: InputStats }).stats;
   return stats?.badRows ?? 0;
+}
+
+/** The summary so far of runs that stopped on an error, by that error. */
+const stoppedRuns = new WeakMap<object, BulkSummary>();
+
+/** What a run that stopped on `error` had done (its summary), when `error` stopped one. */
+export function summaryOfStoppedRun(error: unknown): BulkSummary | undefined {
+  return typeof error === 'object' && error !== null ? stoppedRuns.get(error) : undefined;
 }
 
 /**
@@ -61,7 +71,10 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
   const resendUnknown = options.retryUnsafe === true;
-  const unknownFile = new RejectsFile(options.unknownPath ?? `unknown-outcome-${runId}.${rejectsFormat}`, formatFromPath(options.unknownPath ?? '') ?? rejectsFormat);
+  // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
+  const beside = options.checkpointPath ?? options.rejectsPath;
+  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
+  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat);
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;
 
@@ -76,7 +89,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
 
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
-      const { accepted, answers: answered, rejected, unknown } = await sendWithSplit(options.client, op.id, batch.items, { runId, part: String(batch.index) });
+      const { accepted, answers: answered, rejected, unknown } = await sendWithSplit(options.client, op.id, batch.items, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) });
       // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
       if (rejected.length > 0) await rejects?.write(rejected);
       if (unknown.length > 0) {
@@ -142,7 +155,10 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // A client sharing the abort signal cancels its requests in flight: that is the
   // interrupt itself, reported below with the summary, not a failure of its own.
   const interrupted = options.signal?.aborted === true;
-  if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) throw fatal.error;
+  if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) {
+    if (typeof fatal.error === 'object' && fatal.error !== null) stoppedRuns.set(fatal.error, summary);
+    throw fatal.error;
+  }
   if (interrupted) {
     summary.interrupted = true;
     throw new InterruptedError(`interrupted after ${count(summary.batches)} batches (${count(summary.succeeded + summary.failed)} items) this run`, {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { NotFoundError, PlaError, RejectedError } from '../errors.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
@@ -29,27 +28,23 @@ export interface SendResult {
 }
 
 /**
- * The `Idempotency-Key` of one request of a run: from the run id, the batch (and
- * which half of which half, once split) and a hash of what is sent, so a resumed
- * run repeats a request under the key it had, and changed input gets a new key.
- */
-export function requestKey(runId: string, part: string, values: unknown[]): string {
-  const hash = createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 16);
-  return `pla-${runId}-${part}-${hash}`;
-}
-
-/**
  * Sends items through a bulk operation. Bulk requests are all-or-nothing, so when
  * the service refuses a batch it is split in halves and each half sent again,
  * down to single items: the items that still fail alone are the bad ones, found in
  * about (bad items × log2 batch size) requests. Any other error (auth, network,
  * 5xx after the client's retries) is not about the items and is thrown.
  */
-export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[], key?: { runId: string; part: string }): Promise<SendResult> {
+/** Names the `Idempotency-Key` of one request: `part` is the batch, then which half of which half once split. */
+export interface RequestKeys {
+  part: string;
+  keyOf: (part: string, values: unknown[]) => string;
+}
+
+export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {
-    const result = await client.call(operationId, { body, ...(key ? { idempotencyKey: requestKey(key.runId, key.part, body) } : {}) });
+    const result = await client.call(operationId, { body, ...(key ? { idempotencyKey: key.keyOf(key.part, body) } : {}) });
     return { accepted: items, answers: [{ items, result }], rejected: [], unknown: [] };
   } catch (error) {
     if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
@@ -57,7 +52,7 @@ export async function sendWithSplit(client: PlaClient, operationId: string, item
     if (items.length === 1) return { accepted: [], answers: [], rejected: asFailed(error), unknown: [] };
   }
   const middle = Math.ceil(items.length / 2);
-  const half = (n: number) => (key ? { runId: key.runId, part: `${key.part}.${n}` } : undefined);
+  const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
   const first = await sendWithSplit(client, operationId, items.slice(0, middle), half(0));
   const second = await sendWithSplit(client, operationId, items.slice(middle), half(1));
   return {

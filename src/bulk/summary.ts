@@ -41,14 +41,20 @@ export function formatSummary(summary: BulkSummary): string {
  * with --retry-unsafe sends them under the keys they had.
  */
 function unknownOutcome(summary: BulkSummary): PartialFailureError {
+  const { message, hint } = unknownOutcomeNote(summary);
+  return new PartialFailureError(message, { detail: summary, hint });
+}
+
+/** What to say of the records of unknown outcome of a run: a message and what to do. */
+export function unknownOutcomeNote(summary: BulkSummary): { message: string; hint: string } {
   const file = summary.unknownPath ?? 'the unknown-outcome file';
   const resume = summary.checkpointPath
     ? `; where the service honours Idempotency-Key (pla server does), re-run with --checkpoint ${summary.checkpointPath} --retry-unsafe to resend them under the same keys`
     : '';
-  return new PartialFailureError(`the outcome of ${count(summary.unknown)} ${summary.unknown === 1 ? 'record is' : 'records is'} unknown (the service may have carried them out): see ${file}`, {
-    detail: summary,
+  return {
+    message: `the outcome of ${count(summary.unknown)} ${summary.unknown === 1 ? 'record is' : 'records is'} unknown (the service may have carried them out): see ${file}`,
     hint: `check them with --plan --file ${file} before sending them again${resume}`,
-  });
+  };
 }
 
 /** The error for a run where some items failed or input rows were unreadable (exit 9), else `undefined`. */

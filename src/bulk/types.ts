@@ -27,7 +27,8 @@ export interface BulkOptions {
   /**
    * Records of batches whose outcome is unknown (a create that failed after the
    * service may have carried it out) go here, in the format its extension names,
-   * else the input's; default `unknown-outcome-<run id>.<format>`.
+   * else the input's; default `unknown-outcome-<run id>.<format>` beside the
+   * checkpoint, else the rejects file, else in the current folder.
    */
   unknownPath?: string;
   /** The client repeats creates (--retry-unsafe): batches of unknown outcome from a resumed run are sent again too. */

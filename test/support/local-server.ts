@@ -57,9 +57,10 @@ export interface LocalServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /**
    * Stops (SIGTERM, or e.g. SIGKILL for a crash) and starts again on the same folders
-   * and the same port, so clients in the middle of a run find it again.
+   * and the same port, so clients in the middle of a run find it again; `whileDown`
+   * runs between the two (the server stays down until it resolves).
    */
-  restart(signal?: NodeJS.Signals): Promise<void>;
+  restart(signal?: NodeJS.Signals, whileDown?: () => Promise<unknown>): Promise<void>;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   /** Exit code of the server process once `stop` returned. */
@@ -150,9 +151,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       if (ownConfig) await rm(configDir, { recursive: true, force: true });
     },
 
-    async restart(signal = 'SIGTERM') {
+    async restart(signal = 'SIGTERM', whileDown) {
       running.child.kill(signal);
       await running.child;
+      await whileDown?.();
       running = await spawnServer(args, configDir, Number(new URL(server.url).port));
       server.url = running.url;
     },

@@ -24,7 +24,7 @@ export interface BulkCommandOptions {
  * throws the partial failure (exit 9) when some failed.
  */
 export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
-  const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
+  const { runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote } = await import('../../bulk/index.js');
   const { opts } = ctx;
   const summary = await runBulk({
     client: await ctx.client({ finishInFlight: true }),
@@ -41,6 +41,17 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
     ...(options.total === undefined ? {} : { total: options.total }),
     ...(options.onAnswers ? { onAnswers: options.onAnswers } : {}),
+  }).catch((error: unknown) => {
+    // A run stopped by an error still says what it did, and what became of the records in flight.
+    const stopped = summaryOfStoppedRun(error);
+    if (stopped) {
+      ctx.note(formatSummary(stopped));
+      if (stopped.unknown > 0) {
+        const note = unknownOutcomeNote(stopped);
+        ctx.output.warn?.(`warning: ${note.message}; ${note.hint}`);
+      }
+    }
+    throw error;
   });
   // An interrupted run does not get here: runBulk throws InterruptedError, with
   // the resume hint, once its batches in flight have landed.
