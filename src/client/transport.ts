@@ -52,13 +52,6 @@ export interface Transport {
 }
 
 /**
- * Node's own default limit on response headers. Given explicitly because without
- * it undici reads http.maxHeaderSize, and node:http costs a `get` ~3 ms to load
- * (the build defers undici's require of it: scripts/startup-plugins.mjs).
- */
-const MAX_HEADER_BYTES = 16 * 1024;
-
-/**
  * One attempt's handler as the connection sees it, noting when the request has been
  * written: a failure before that cannot have reached the service, one after may
  * have. undici's own adapter between its two handler interfaces drops that event.
@@ -88,7 +81,7 @@ export function createTransport(options: TransportOptions): Transport {
   const owned = options.dispatcher === undefined;
   const base: Dispatcher = isDispatcher(options.dispatcher)
     ? options.dispatcher
-    : new Agent({ connect: { timeout: options.timeoutMs }, maxHeaderSize: MAX_HEADER_BYTES });
+    : new Agent({ connect: { timeout: options.timeoutMs } });
   /** `dispatch` for one request, calling `sent` when an attempt's request has been written. */
   const dispatchNoting = (sent: () => void): Dispatcher['dispatch'] => {
     const plain: Dispatcher['dispatch'] = (opts, handler) => base.dispatch(opts, new SentWatch(handler, sent) as Dispatcher.DispatchHandler);
