@@ -89,7 +89,14 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
 
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
-      const { accepted, answers: answered, rejected, unknown } = await sendWithSplit(options.client, op.id, batch.items, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) });
+      const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
+      const sent =
+        screened.send.length > 0
+          ? await sendWithSplit(options.client, op.id, screened.send, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) })
+          : { accepted: [], answers: [], rejected: [], unknown: [] };
+      const { accepted, answers: answered, unknown } = sent;
+      const rejected = [...screened.refused, ...sent.rejected];
+      if (answered.length > 0) await options.onAcknowledged?.(answered);
       // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
       if (rejected.length > 0) await rejects?.write(rejected);
       if (unknown.length > 0) {
