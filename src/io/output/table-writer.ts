@@ -25,7 +25,7 @@ const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' 
  * Column names and keys in cyan when colour is on. Painted here rather than through
  * cli-table3's `style`, whose colour library decides by itself from the process's
  * own stdout and environment (e.g. `CI`): the IO object's decision is the one rule.
- * (`util.styleText` would second-guess it the same way by checking process.stdout.)
+ * (`util.styleText` would second-guess it the same way, from the real stdout.)
  */
 function label(text: string, options: OutputOptions): string {
   const [open, close] = inspect.colors.cyan ?? [36, 39];
