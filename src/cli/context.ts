@@ -125,6 +125,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           ...(conn.proxy ? { proxy: conn.proxy } : {}),
           ...(ca !== undefined && conn.caFile ? { ca, caFile: conn.caFile } : {}),
           retries: opts.retries,
+          retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
           trace: opts.verbose ? (line) => writeLine(io, line) : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,

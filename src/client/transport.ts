@@ -8,6 +8,7 @@
  */
 import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
 import RetryHandler from 'undici/lib/handler/retry-handler.js';
+import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
 import { maskUrl } from '../config/mask-url.js';
 import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
@@ -23,6 +24,8 @@ export interface OutgoingRequest {
   /** Strings and buffers only: the retry handler replays them, which a consumed stream cannot be. */
   body?: string | Buffer;
   signal?: AbortSignal;
+  /** Whether the request may be repeated once the service may have received it (see retry-policy). */
+  repeatable: boolean;
 }
 
 export interface RawResponse {
@@ -56,6 +59,24 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/**
+ * One attempt's handler as the connection sees it, noting when the request has been
+ * written: a failure before that cannot have reached the service, one after may
+ * have. undici's own adapter between its two handler interfaces drops that event.
+ */
+class SentWatch extends UnwrapHandler {
+  constructor(
+    handler: Dispatcher.DispatchHandler,
+    private readonly sent: () => void,
+  ) {
+    super(handler);
+  }
+
+  onRequestSent(): void {
+    this.sent();
+  }
+}
+
 function isDispatcher(value: unknown): value is Dispatcher {
   return typeof (value as Dispatcher | undefined)?.dispatch === 'function';
 }
@@ -66,20 +87,22 @@ export function createTransport(options: TransportOptions): Transport {
     throw new TypeError('options.dispatcher must be an undici Dispatcher');
   }
   const owned = options.dispatcher === undefined;
-  let base: Dispatcher | Promise<Dispatcher> = isDispatcher(options.dispatcher)
+  const made: Dispatcher | Promise<Dispatcher> = isDispatcher(options.dispatcher)
     ? options.dispatcher
     : createDispatcher({
         timeoutMs: options.timeoutMs,
         ...(options.proxy ? { proxy: options.proxy } : {}),
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
       });
+  // A proxy agent is imported on first use (dispatcher.ts): the first send waits for it.
+  let ready: Dispatcher | undefined = made instanceof Promise ? undefined : made;
+  const pending: Promise<Dispatcher> | undefined = made instanceof Promise ? made.then((d) => (ready = d)) : undefined;
   if (owned && options.proxy) options.trace?.(`proxy ${maskUrl(options.proxy.url)} (${options.proxy.source})`);
-  const dispatchOn = (dispatcher: Dispatcher): Dispatcher['dispatch'] => {
-    const plain: Dispatcher['dispatch'] = dispatcher.dispatch.bind(dispatcher);
+  /** `dispatch` for one request, calling `sent` when an attempt's request has been written. */
+  const dispatchNoting = (dispatcher: Dispatcher, sent: () => void): Dispatcher['dispatch'] => {
+    const plain: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, new SentWatch(handler, sent) as Dispatcher.DispatchHandler);
     return options.trace ? tracedDispatch(plain, options.trace) : plain;
   };
-  let dispatchReady: Dispatcher['dispatch'] | Promise<Dispatcher['dispatch']> =
-    base instanceof Promise ? base.then((d) => ((base = d), dispatchOn(d))) : dispatchOn(base);
 
   const label = (request: OutgoingRequest, attempts: number): RequestLabel => ({
     method: request.method,
@@ -93,14 +116,16 @@ export function createTransport(options: TransportOptions): Transport {
   });
 
   async function send(request: OutgoingRequest): Promise<RawResponse> {
-    if (dispatchReady instanceof Promise) dispatchReady = await dispatchReady;
-    return sendWith(dispatchReady, request);
+    return sendWith(ready ?? (await (pending as Promise<Dispatcher>)), request);
   }
 
-  function sendWith(dispatch: Dispatcher['dispatch'], request: OutgoingRequest): Promise<RawResponse> {
+  function sendWith(dispatcher: Dispatcher, request: OutgoingRequest): Promise<RawResponse> {
     const { signal } = request;
     return new Promise<RawResponse>((resolve, reject) => {
       let attempts = 1;
+      /** Whether the current attempt's request was written (reset by each attempt). */
+      let sent = false;
+      const dispatch = dispatchNoting(dispatcher, () => (sent = true));
       let responseStarted = false;
       let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
@@ -144,7 +169,10 @@ export function createTransport(options: TransportOptions): Transport {
           );
         },
         onResponseError(_c, error) {
-          settle(() => reject(transportError(error, label(request, attempts), signal?.aborted ?? false)));
+          const failure = transportError(error, label(request, attempts), signal?.aborted ?? false);
+          // Not repeated although the service may have received it: the caller must not assume either way.
+          if (sent && !request.repeatable && !signal?.aborted) failure.outcomeUnknown = true;
+          settle(() => reject(failure));
         },
       };
 
@@ -156,8 +184,8 @@ export function createTransport(options: TransportOptions): Transport {
           signal?.aborted || responseStarted
             ? undefined
             : retryDelay({
-                method: request.method,
-                hasIdempotencyKey: 'idempotency-key' in request.headers,
+                repeatable: request.repeatable,
+                sent,
                 ...(status !== undefined ? { status } : { code: failure.code ?? '' }),
                 attempt: state.counter,
                 retries: options.retries,
@@ -171,6 +199,7 @@ export function createTransport(options: TransportOptions): Transport {
         const timer = setTimeout(() => {
           cancelWait = undefined;
           attempts = state.counter + 1;
+          sent = false;
           callback(null);
         }, delay);
         cancelWait = () => {
@@ -205,7 +234,7 @@ export function createTransport(options: TransportOptions): Transport {
     send,
     label,
     close: async () => {
-      if (owned) await (await base).close();
+      if (owned) await (ready ?? (await (pending as Promise<Dispatcher>))).close();
     },
   };
 }
