@@ -4,23 +4,29 @@ import { lazy } from '../src/cli/lazy-action.js';
 import { addBulkOptions, addIdOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
-const NOUN = ['determination', 'determinations'] as const;
-
 const byDate = lazy(() => import('../src/cli/handlers/decommission.js'), (h, inv) => h.decommissionByDate(inv));
 const byIds = lazy(() => import('../src/cli/handlers/id-actions.js'), (h, inv) =>
-  h.runIdAction(inv, idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN)),
+  h.runIdAction(inv, idAction('determinations.decommission', 'Decommission')),
 );
 
 /** Declares the `pla determinations` tree; handlers load only when a verb runs. */
 export function createDeterminationsCommand(): Command {
   const tree = new Command('determinations').alias('det').description('asset transaction type determinations');
-  addRecordVerbs(tree, 'determinations', NOUN);
+  addRecordVerbs(tree, {
+    get: 'determinations.get',
+    list: 'determinations.list',
+    create: 'determinations.create',
+    update: 'determinations.update',
+    upsert: 'determinations.upsert',
+    delete: 'determinations.delete',
+    meta: 'determinations.meta',
+  });
 
   addIdVerb(
     tree,
     'remove',
     'delete determinations, or decommission those still in use',
-    idAction('determinations.remove', 'Remove', 'removed', NOUN),
+    idAction('determinations.remove', 'Remove'),
     'pla determinations remove --ids-file stale.txt --yes',
   );
 

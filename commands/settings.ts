@@ -5,5 +5,13 @@ import { addRecordVerbs } from './record-verbs.js';
 /** Declares the `pla settings` tree: the shared record verbs. */
 export function createSettingsCommand(): Command {
   const tree = new Command('settings').alias('set').description('system financial settings');
-  return addRecordVerbs(tree, 'settings', ['setting', 'settings']);
+  return addRecordVerbs(tree, {
+    get: 'settings.get',
+    list: 'settings.list',
+    create: 'settings.create',
+    update: 'settings.update',
+    upsert: 'settings.upsert',
+    delete: 'settings.delete',
+    meta: 'settings.meta',
+  });
 }

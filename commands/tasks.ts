@@ -5,13 +5,13 @@ import { addIdOptions, addPagingOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 import { wholeNumber } from '../src/cli/global-options.js';
 
-const NOUN = ['task', 'tasks'] as const;
 const load = () => import('../src/cli/handlers/tasks.js');
 
 /** Declares the `pla tasks` tree; handlers load only when a verb runs. */
 export function createTasksCommand(): Command {
   const tree = new Command('tasks').description('mass inter-company transfer tasks');
-  addRecordVerbs(tree, 'tasks', NOUN);
+  // Tasks are created by the service, not by hand: no create, no delete, no meta.
+  addRecordVerbs(tree, { get: 'tasks.get', list: 'tasks.list', update: 'tasks.update', upsert: 'tasks.upsert' });
 
   const search = tree
     .command('search')
@@ -22,7 +22,7 @@ export function createTasksCommand(): Command {
   examples(search, `pla tasks search --filter '{"status": ["PENDING", "RUNNING"]}' --sort createdAt,desc`);
   search.action(lazy(load, (h, inv) => h.search(inv)));
 
-  addIdVerb(tree, 'cancel', 'cancel tasks by id', idAction('tasks.cancel', 'Cancel', 'cancelled', NOUN), 'pla tasks cancel 12 13 --yes');
+  addIdVerb(tree, 'cancel', 'cancel tasks by id', idAction('tasks.cancel', 'Cancel'), 'pla tasks cancel 12 13 --yes');
 
   const watch = tree
     .command('watch [ids...]')

@@ -2,6 +2,7 @@ import { NotFoundError, RejectedError } from '../errors.js';
 import type { PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
+import type { OperationId } from '../contract/operations.js';
 
 /**
  * Whether the service refused the items themselves (so a smaller batch may pass),
@@ -24,7 +25,7 @@ export interface SendResult {
  * about (bad items × log2 batch size) requests. Any other error (auth, network,
  * 5xx after the client's retries) is not about the items and is thrown.
  */
-export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
+export async function sendWithSplit(client: PlaClient, operationId: OperationId, items: SourceItem[]): Promise<SendResult> {
   try {
     await client.call(operationId, { body: items.map((item) => item.value) });
     return { accepted: items, rejected: [] };

@@ -6,11 +6,12 @@
  */
 import type { PlaClient } from '../client/types.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
+import type { OperationId } from '../contract/operations.js';
 
 export interface BulkOptions {
   client: PlaClient;
   /** A bulk operation of the contract, e.g. `determinations.upsertBulk`, `tasks.cancelBulk`. */
-  operationId: string;
+  operationId: OperationId;
   /** Records (objects) or ids (numbers), with their input lines. */
   items: AsyncIterable<SourceItem>;
   /** Default 500. */
@@ -32,7 +33,7 @@ export interface BulkOptions {
 }
 
 export interface BulkSummary {
-  operationId: string;
+  operationId: OperationId;
   /** Items sent and accepted. */
   succeeded: number;
   /** Of the succeeded records: without an id in the input (created) / with one (updated). */

@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from '../../commands/index.js';
-import { UsageError } from '../errors.js';
+import { EXIT_CODES, UsageError } from '../errors.js';
 import { addGlobalOptions } from './global-options.js';
 import { exitCodesText } from './help-exit-codes.js';
 import { lazy } from './lazy-action.js';
@@ -103,7 +103,7 @@ Exit codes: pla help exit-codes`,
 
 /** Exit code for commander's own exits: help and version are success, the rest usage errors. */
 export function commanderExitCode(error: CommanderError): number {
-  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
+  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT_CODES.ok : EXIT_CODES.usage;
 }
 
 export { CommanderError };

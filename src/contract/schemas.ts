@@ -7,6 +7,7 @@
  * Kept apart from `operations.ts` so that reading the table does not load zod.
  */
 import { z } from 'zod';
+import { parseRecordId } from './ids.js';
 import type { BodyKind, Operation, PathParamType } from './types.js';
 
 /** Largest page size the local server accepts by default (`--max-page-size`). */
@@ -98,8 +99,12 @@ export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> 
   'work-order': workOrder,
 };
 
-/** Plain digits only: `1e3`, `0x10` or ` 7` name no record (Number() would read them). */
-const pathId = z.string().regex(/^\d+$/, 'must be a whole number').pipe(z.coerce.number<string>().pipe(int64));
+/** Plain digits only (`parseRecordId`): `1e3`, `0x10` or ` 7` name no record (Number() would read them). */
+const pathId = z.string().transform((text, ctx) => {
+  const id = parseRecordId(text);
+  if (id === undefined) ctx.addIssue({ code: 'custom', message: 'must be a positive whole number' });
+  return id ?? z.NEVER;
+});
 
 const PATH_PARAM_SCHEMAS: Record<PathParamType, z.ZodType> = {
   int64: pathId,

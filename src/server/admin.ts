@@ -79,7 +79,7 @@ export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, param
     case 'keys.revoke': {
       const id = idFromPath(params.id);
       const key = id === undefined ? undefined : (store.get('apiKeys', id) as ApiKeyRecord | undefined);
-      if (!key) throw notFound('API key', [params.id ?? '']);
+      if (!key) throw notFound(['API key', 'API keys'], [params.id ?? '']);
       const revoked: ApiKeyRecord = { ...key, revokedAt: key.revokedAt ?? new Date().toISOString() };
       await store.commit([{ op: 'put', collection: 'apiKeys', record: revoked }]);
       return envelope(200, `key ${key.name} revoked`, viewKey(revoked));

@@ -3,6 +3,7 @@
  * own earlier changes (a bulk body may name the same id twice), and the result is
  * one list of `Change`s for a single all-or-nothing `store.commit`.
  */
+import type { Noun } from '../contract/wording.js';
 import type { Change, CollectionName, Store, StoredRecord } from '../store/types.js';
 import { notFound } from './problem.js';
 
@@ -21,7 +22,7 @@ export class ChangeSet {
   }
 
   /** The records `ids` name, as this request sees them; 404 naming every id that names none. */
-  existing(ids: readonly number[], noun: string): StoredRecord[] {
+  existing(ids: readonly number[], noun: Noun): StoredRecord[] {
     const missing = ids.filter((id) => !this.get(id));
     if (missing.length) throw notFound(noun, missing);
     return ids.map((id) => this.get(id) as StoredRecord);

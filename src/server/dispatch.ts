@@ -9,10 +9,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { BodyKind, Operation } from '../contract/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
-import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
+import { maskKey } from '../contract/secrets.js';
+import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import type { OperationCall, OperationHandler, OperationOutcome, ServerContext } from './context.js';
-import { handlerFor } from './handlers/index.js';
+import type { OperationCall, OperationOutcome, ServerContext } from './context.js';
+import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyCache } from './idempotency.js';
 import { parsePaging } from './paging.js';
 import { HttpProblem, badField } from './problem.js';
@@ -51,13 +52,6 @@ function paramsSchemaOf(op: Operation): ReturnType<typeof pathParamsSchema> {
   return schema;
 }
 
-/** Handlers by operation, looked up once rather than per request. */
-const handlers = new Map<Operation, OperationHandler | undefined>();
-
-function handlerOf(op: Operation): OperationHandler | undefined {
-  if (!handlers.has(op)) handlers.set(op, handlerFor(op.id));
-  return handlers.get(op);
-}
 
 let lastMs = NaN;
 let lastIso = '';
@@ -157,8 +151,8 @@ function shapeReply(op: Operation, outcome: OperationOutcome): Reply {
 function runOperation(runtime: Runtime, op: Operation, params: Record<string, string>, url: RequestTarget, req: IncomingMessage, instance: string): Eventually<Reply> {
   const failed = (error: unknown) => errorReply(runtime, error, instance);
   try {
-    const handler = handlerOf(op);
-    if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
+    // Every operation has one: the handler map is checked against the contract by the compiler.
+    const handler = HANDLERS[op.id];
     const reply = andThen(
       andThen(readCall(runtime, op, params, url, req), (call) => handler(call, runtime)),
       (outcome) => shapeReply(op, outcome),
@@ -225,7 +219,7 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
     path: notes.path,
     status: reply.status,
     ms: Math.round(performance.now() - started),
-    key: key ?? (typeof presented === 'string' && presented ? maskSecret(presented) : undefined),
+    key: key ?? (typeof presented === 'string' && presented ? maskKey(presented) : undefined),
     idempotencyKey: notes.idempotencyKey,
     replayed: notes.replayed,
   });

@@ -1,6 +1,7 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options. */
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import type { CommandContext } from '../context.js';
+import type { OperationId } from '../../contract/operations.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
 async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | undefined> {
@@ -16,7 +17,7 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
  * partial failure (exit 9) when some failed. `total` (when known) gives the
  * progress bar its share and ETA.
  */
-export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, total?: number): Promise<void> {
+export async function runBulkCommand(ctx: CommandContext, operationId: OperationId, items: AsyncIterable<SourceItem>, total?: number): Promise<void> {
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
   const summary = await runBulk({

@@ -3,6 +3,8 @@
  * date-based decommissions, with confirmation and a `--dry-run` that lists the
  * records the cut-off would catch.
  */
+import { operation } from '../../contract/operations.js';
+import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
@@ -44,7 +46,9 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
   const limit = Date.parse(cutoff);
   const caught: Record<string, unknown>[] = [];
   let dated = 0;
-  for await (const page of client.pages('determinations.list', { paging: { size: 100 }, signal: ctx.signal })) {
+  // The collection, read by pages of the listing the decommission row names, at its default size.
+  const listing = operation(operation('determinations.decommissionModifiedBefore').list ?? 'determinations.list');
+  for await (const page of client.pages(listing.id, { paging: { size: listing.paging?.defaultSize }, signal: ctx.signal })) {
     for (const record of page.items) {
       const at = modifiedAt(record);
       if (at === undefined) continue;
@@ -58,7 +62,7 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
     return;
   }
   await renderRows(caught, ctx.output);
-  ctx.note(`dry run: would decommission ${caught.length} determination(s) modified before ${cutoff} on ${env} (${request}); nothing was changed`);
+  ctx.note(`dry run: would decommission ${counted(caught.length, NOUNS.determinations)} modified before ${cutoff} on ${env} (${request}); nothing was changed`);
 }
 
 /** `decommission --modified-before DATE | --before-now`, or its `--dry-run`. */

@@ -6,7 +6,8 @@
  */
 import type { PlaClient } from '../../client/types.js';
 import { NotFoundError } from '../../errors.js';
-import { operation } from '../../contract/operations.js';
+import { operation, type OperationId } from '../../contract/operations.js';
+import { counted, type Noun } from '../../contract/wording.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
@@ -14,21 +15,21 @@ import { runBulkCommand } from './bulk.js';
 import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
-import { confirmDestructive, counted, requestLine } from './safety.js';
+import { confirmDestructive, requestLine } from './safety.js';
 
 /** An id verb, derived from the contract by commands/record-verbs.ts. */
 export interface IdActionSpec {
   /** Operation taking one `{id}`. */
-  single: string;
+  single: OperationId;
   /** Operation taking an array of ids, when the service has one. */
-  bulk?: string;
+  bulk?: OperationId;
   /** Operation that reads one record, for `--dry-run`. */
-  lookup?: string;
+  lookup?: OperationId;
   /** Imperative, for the prompt: "Delete". */
   verb: string;
   /** Past tense, for the confirmation line: "deleted". */
   done: string;
-  noun: readonly [string, string];
+  noun: Noun;
 }
 
 /** What `--dry-run` shows: each record as it is now, or the call that would be made. */

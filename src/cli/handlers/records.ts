@@ -4,7 +4,7 @@
  * module (get.ts) so that the most common command loads none of this.
  */
 import { UsageError } from '../../errors.js';
-import { operation } from '../../contract/operations.js';
+import { operation, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
@@ -18,12 +18,12 @@ import { present } from './present.js';
 import { readRecordInput } from './records-input.js';
 
 /** A paged list (`list`, with `--all` streaming). */
-export function list(invocation: Invocation, operationId: string): Promise<void> {
+export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
   return withContext(invocation, (ctx) => listPaged(ctx, operationId));
 }
 
 /** A call without input or parameters whose result is shown as is (`meta`). */
-export function show(invocation: Invocation, operationId: string): Promise<void> {
+export function show(invocation: Invocation, operationId: OperationId): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const result = await (await ctx.client()).call(operationId, { signal: ctx.signal });
     await present(ctx, operationId, result, 'done');
@@ -33,9 +33,9 @@ export function show(invocation: Invocation, operationId: string): Promise<void>
 /** What a write verb sends through, and how it confirms. */
 export interface WriteSpec {
   /** Operation for one record. */
-  single: string;
+  single: OperationId;
   /** Operation taking many records; without one, records are sent one call each. */
-  bulk?: string;
+  bulk?: OperationId;
   /** Past tense for the confirmation line ("created"). */
   done: string;
 }

@@ -3,12 +3,13 @@
  * module with no readers behind it: `get 7` parses its id without loading csv or
  * streaming-json code.
  */
+import { parseRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 
 /** A positive integer id from a number or its decimal text; `undefined` if it is not one. */
 export function parseId(value: unknown): number | undefined {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+  if (typeof value === 'string') return parseRecordId(value.trim());
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /** Typed ids in order, blanks left out; a bad one is a `UsageError` (nothing has been sent yet). */

@@ -4,6 +4,7 @@
  * JSON objects; the server owns `id`, `createdAt` and `updatedAt`. Resource rules
  * (status values, transitions) come in through `prepare`.
  */
+import { capitalised, counted, type Noun } from '../../contract/wording.js';
 import type { CollectionName, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
@@ -15,8 +16,8 @@ const SERVER_OWNED = ['id', 'createdAt', 'updatedAt'] as const;
 
 export interface RecordResource {
   collection: CollectionName;
-  /** Singular noun for messages, e.g. `determination`. */
-  noun: string;
+  /** What one record is called, and several, for messages. */
+  noun: Noun;
   /** Name of the record type, for the meta schema. */
   typeName: string;
   /**
@@ -35,14 +36,10 @@ function clientFields(body: Body): Record<string, unknown> {
   return fields;
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /** Builds the shared handlers of one resource, keyed by verb (`get`, `createBulk`, …). */
 export function recordHandlers(resource: RecordResource) {
   const { collection, noun } = resource;
-  const Noun = noun[0]?.toUpperCase() + noun.slice(1);
+  const Noun = capitalised(noun[0]);
   const prepare = resource.prepare ?? ((next: StoredRecord) => next);
 
   const create = (set: ChangeSet, body: Body, at: string, call: OperationCall, ctx: ServerContext) => {
@@ -83,7 +80,7 @@ export function recordHandlers(resource: RecordResource) {
       const set = new ChangeSet(ctx.store, collection);
       const records = (call.body as Body[]).map((body, i) => create(set, body, `body[${i}]`, call, ctx));
       await set.commit();
-      return { data: records, message: `${plural(records.length, noun)} created` };
+      return { data: records, message: `${counted(records.length, noun)} created` };
     },
 
     update: async (call, ctx) => {
@@ -106,7 +103,7 @@ export function recordHandlers(resource: RecordResource) {
       // Read each at its turn: a body naming an id twice builds on its own earlier update.
       const records = bodies.map((body, i) => update(set, set.get(body.id as number) as StoredRecord, body, `body[${i}]`, call));
       await set.commit();
-      return { data: records, message: `${plural(records.length, noun)} updated` };
+      return { data: records, message: `${counted(records.length, noun)} updated` };
     },
 
     upsert: async (call, ctx) => {
@@ -122,7 +119,7 @@ export function recordHandlers(resource: RecordResource) {
       const set = new ChangeSet(ctx.store, collection);
       const records = ((call.body ?? []) as Body[]).map((body, i) => upsert(set, body, `body[${i}]`, call, ctx));
       await set.commit();
-      return { data: records, message: `${plural(records.length, noun)} created or updated` };
+      return { data: records, message: `${counted(records.length, noun)} created or updated` };
     },
 
     delete: async ({ params }, { store }) => {
@@ -139,7 +136,7 @@ export function recordHandlers(resource: RecordResource) {
       set.existing(ids, noun);
       for (const id of ids) set.delete(id);
       await set.commit();
-      return { message: `${plural(new Set(ids).size, noun)} deleted` };
+      return { message: `${counted(new Set(ids).size, noun)} deleted` };
     },
 
     meta: (_call, { store }) => ({ data: describeRecords(resource.typeName, store.all(collection), SERVER_OWNED) }),

@@ -4,6 +4,7 @@
  * stamps `decommissionedAt`. Remove deletes a record unless it has `inUse: true`,
  * in which case it is decommissioned instead, and the message says which.
  */
+import { NOUNS, capitalised, counted } from '../../contract/wording.js';
 import type { Store, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler } from '../context.js';
@@ -14,7 +15,7 @@ const DETERMINATION_STATUSES = ['ACTIVE', 'DECOMMISSIONED'] as const;
 
 const resource: RecordResource = {
   collection: 'determinations',
-  noun: 'determination',
+  noun: NOUNS.determinations,
   typeName: 'AssetTransactionTypeDeterminationDto',
   prepare(next, previous, at, now) {
     const status = next.status ?? 'ACTIVE';
@@ -34,7 +35,7 @@ function decommissioned(record: StoredRecord, now: string): StoredRecord {
 
 /** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
 async function decommissionIds(set: ChangeSet, ids: readonly number[], now: string): Promise<StoredRecord[]> {
-  const already = set.existing(ids, 'determination').filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
+  const already = set.existing(ids, NOUNS.determinations).filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
   if (already.length) {
     throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
       slug: 'conflict',
@@ -52,12 +53,12 @@ async function decommissionModifiedBefore(store: Store, before: number, now: str
   const chosen = [...store.all('determinations')].filter((r) => r.status !== 'DECOMMISSIONED' && Date.parse(String(r.updatedAt)) < before);
   const result = chosen.map((r) => set.put(decommissioned(r, now)));
   await set.commit();
-  return { data: result, message: `${result.length} determination(s) decommissioned` };
+  return { data: result, message: `${counted(result.length, NOUNS.determinations)} decommissioned` };
 }
 
 /** Deletes or, for records in use, decommissions; returns what happened to each. */
 async function remove(set: ChangeSet, ids: readonly number[], now: string) {
-  set.existing(ids, 'determination');
+  set.existing(ids, NOUNS.determinations);
   const deleted: number[] = [];
   const kept: number[] = [];
   for (const id of new Set(ids)) {
@@ -78,10 +79,10 @@ function removeMessage({ deleted, kept }: { deleted: number[]; kept: number[] })
   const parts: string[] = [];
   if (deleted.length) parts.push(`deleted ${deleted.join(', ')}`);
   if (kept.length) parts.push(`decommissioned ${kept.join(', ')} (in use, kept)`);
-  return `Determination(s) ${parts.join('; ')}`;
+  return `${capitalised(NOUNS.determinations[1])} ${parts.join('; ')}`;
 }
 
-export const determinationHandlers: Record<string, OperationHandler> = {
+export const determinationHandlers = {
   ...recordHandlers(resource),
 
   decommission: async ({ params, now }, { store }) => {
@@ -91,7 +92,7 @@ export const determinationHandlers: Record<string, OperationHandler> = {
 
   decommissionBulk: async ({ body, now }, { store }) => {
     const records = await decommissionIds(new ChangeSet(store, 'determinations'), [...new Set(body as number[])], now);
-    return { data: records, message: `${records.length} determination(s) decommissioned` };
+    return { data: records, message: `${counted(records.length, NOUNS.determinations)} decommissioned` };
   },
 
   decommissionModifiedBefore: ({ params, now }, { store }) =>
@@ -103,4 +104,4 @@ export const determinationHandlers: Record<string, OperationHandler> = {
   remove: async ({ params, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), [params.id as number], now)) }),
 
   removeBulk: async ({ body, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), body as number[], now)) }),
-};
+} satisfies Record<string, OperationHandler>;

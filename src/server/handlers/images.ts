@@ -3,6 +3,7 @@
  * the ImageDto as JSON, as a field or a file part) and delete. The 201 has no
  * body, so it carries `Location: /api/images/<id>`.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { imageDto } from '../../contract/schemas.js';
@@ -96,7 +97,7 @@ async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void
   if (ctx.store.findBy('images', 'sha256', sha256).length === 0) await ctx.images.release(sha256);
 }
 
-export const imageHandlers: Record<string, OperationHandler> = {
+export const imageHandlers = {
   upload: async ({ req, now }, ctx) => {
     checkDeclaredLength(req, Math.max(ctx.options.maxBodyBytes, ctx.options.maxImageBytes + FRAMING_BYTES));
     const upload = await readUpload(req, ctx);
@@ -128,9 +129,9 @@ export const imageHandlers: Record<string, OperationHandler> = {
 
   delete: async ({ params }, ctx) => {
     const record = ctx.store.get('images', params.id as number);
-    if (!record) throw notFound('image', [params.id as number]);
+    if (!record) throw notFound(NOUNS.images, [params.id as number]);
     await ctx.store.commit([{ op: 'delete', collection: 'images', id: record.id }]);
     await releaseIfUnused(ctx, String(record.sha256));
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;

@@ -4,6 +4,7 @@
  * projection, newest first. "Mobile" selects the notifications whose `service` is
  * `mobile`. A work order creates one notification per property of its body.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { pageA, requestedPage } from '../paging.js';
@@ -62,7 +63,7 @@ function listPage(call: OperationCall, ctx: ServerContext, where?: (n: StoredRec
 function existing(ctx: ServerContext, raw: unknown): StoredRecord {
   const id = idFromPath(raw);
   const record = id === undefined ? undefined : ctx.store.get('notifications', id);
-  if (!record) throw notFound('notification', [String(raw)]);
+  if (!record) throw notFound(NOUNS.notifications, [String(raw)]);
   return record;
 }
 
@@ -93,7 +94,7 @@ function workOrderNotification(ctx: ServerContext, name: string, value: Record<s
   );
 }
 
-export const notificationHandlers: Record<string, OperationHandler> = {
+export const notificationHandlers = {
   list: (call, ctx) => listPage(call, ctx),
   listMobile: (call, ctx) => listPage(call, ctx, isMobile),
 
@@ -148,4 +149,4 @@ export const notificationHandlers: Record<string, OperationHandler> = {
     await ctx.store.commit(records.map((record) => ({ op: 'put' as const, collection: 'notifications' as const, record })));
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;

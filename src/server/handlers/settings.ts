@@ -1,9 +1,9 @@
 /** Financial settings: the shared record operations, no extra rules. */
-import type { OperationHandler } from '../context.js';
+import { NOUNS } from '../../contract/wording.js';
 import { recordHandlers } from './accounting-records.js';
 
-export const settingHandlers: Record<string, OperationHandler> = recordHandlers({
+export const settingHandlers = recordHandlers({
   collection: 'settings',
-  noun: 'setting',
+  noun: NOUNS.settings,
   typeName: 'SystemFinancialSettingDto',
 });

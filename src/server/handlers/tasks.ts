@@ -4,6 +4,7 @@
  * filters by equality, "any of" (array) and `{from, to}` ranges, sorted by
  * `createdAt` ascending unless the query says otherwise.
  */
+import { NOUNS } from '../../contract/wording.js';
 import { isDeepStrictEqual } from 'node:util';
 import { fieldValue } from '../../store/record-order.js';
 import type { StoredRecord } from '../../store/types.js';
@@ -50,7 +51,7 @@ export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = '
 
 const records = recordHandlers({
   collection: 'tasks',
-  noun: 'task',
+  noun: NOUNS.tasks,
   typeName: 'MassInterCompanyTransferTaskDto',
   prepare(next, previous, at, now) {
     const status = next.status ?? previous?.status ?? 'PENDING';
@@ -94,14 +95,14 @@ function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRec
 }
 
 async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
-  set.existing(ids, 'task');
+  set.existing(ids, NOUNS.tasks);
   for (const [i, id] of ids.entries()) {
     set.put(moveTask(set.get(id) as StoredRecord, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
   }
   await set.commit();
 }
 
-export const taskHandlers: Record<string, OperationHandler> = {
+export const taskHandlers = {
   get: records.get,
   list: records.list,
   update: records.update,
@@ -126,4 +127,4 @@ export const taskHandlers: Record<string, OperationHandler> = {
     await cancel(new ChangeSet(store, 'tasks'), [...new Set((body as number[] | undefined) ?? [])], now);
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;
