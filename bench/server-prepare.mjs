@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { determination } from './server-records.mjs';
 
 async function fillStore(bundle, dir, count) {
-  const { openStore } = await import(bundle);
+  const { openFileTables: openStore } = await import(bundle);
   // One compaction at close instead of several while loading.
   const store = await openStore({ dir, compactAfterBytes: Number.MAX_SAFE_INTEGER, compactAfterEntries: Number.MAX_SAFE_INTEGER });
   const batch = 10_000;

@@ -31,7 +31,7 @@ async function load(options) {
 
 /** The store alone, in this process, on the 100k folder: what a page and a get cost before any HTTP. */
 async function measureStoreOnly() {
-  const { openStore } = await import(join(work, 'store.mjs'));
+  const { openFileTables: openStore } = await import(join(work, 'store.mjs'));
   const store = await openStore({ dir: join(work, 'pla-100k') });
   const perCallUs = (calls, fn) => {
     fn();

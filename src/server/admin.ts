@@ -11,7 +11,7 @@ import { newKey, viewKey, type ApiKeyRecord } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { ServerOptions } from './options.js';
 import { idFromPath } from './path-id.js';
-import { notFound } from './problem.js';
+import { notFound, RETRY_AFTER_SECONDS } from './problem.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
 import type { RequestTarget } from './request-target.js';
@@ -53,12 +53,18 @@ const envelope = (status: number, message: string, data: unknown = null) => json
 export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, params: Record<string, string>, url: RequestTarget, req: IncomingMessage): Promise<Reply> {
   const { store } = runtime;
   switch (name) {
-    case 'health':
+    case 'health': {
+      const uptimeSeconds = Math.round((Date.now() - runtime.startedAt) / 1000);
+      const health = await store.health();
+      // Unreachable store: say so (503, so load balancers take this process out) rather than fail to count.
+      if (health.state !== 'ok') return jsonReply(503, { status: 'unavailable', uptimeSeconds, store: health }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
       return jsonReply(200, {
         status: 'ok',
-        uptimeSeconds: Math.round((Date.now() - runtime.startedAt) / 1000),
-        records: Object.fromEntries(COLLECTIONS.filter((c) => c !== 'apiKeys').map((c) => [c, store.count(c)])),
+        uptimeSeconds,
+        store: health,
+        records: Object.fromEntries(await Promise.all(COLLECTIONS.filter((c) => c !== 'apiKeys').map(async (c) => [c, await store.count(c)] as const))),
       });
+    }
     case 'openapi':
       return jsonReply(200, await runtime.openapi());
     case 'reset':
@@ -69,20 +75,22 @@ export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, param
       return envelope(200, 'recent requests, oldest first', runtime.log.recent(limit));
     }
     case 'keys.list':
-      return envelope(200, 'API keys', [...store.all('apiKeys')].map((k) => viewKey(k as ApiKeyRecord)));
+      return envelope(200, 'API keys', (await store.find('apiKeys')).map((k) => viewKey(k as ApiKeyRecord)));
     case 'keys.create': {
       const input = validate(newKeySchema, await readJsonBody(req, runtime.options.maxBodyBytes), 'body');
-      const created = newKey(store, { name: input.name, env: input.env, permissions: input.permissions ?? [...DEFAULT_KEY_PERMISSIONS] });
-      await store.commit([created.change]);
+      const created = await store.transaction((tx) => newKey(tx, { name: input.name, env: input.env, permissions: input.permissions ?? [...DEFAULT_KEY_PERMISSIONS] }));
       return envelope(201, `key ${input.name} created; it is shown only now`, { ...viewKey(created.record), secret: created.secret });
     }
     case 'keys.revoke': {
       const id = idFromPath(params.id);
-      const key = id === undefined ? undefined : (store.get('apiKeys', id) as ApiKeyRecord | undefined);
-      if (!key) throw notFound(['API key', 'API keys'], [params.id ?? '']);
-      const revoked: ApiKeyRecord = { ...key, revokedAt: key.revokedAt ?? new Date().toISOString() };
-      await store.commit([{ op: 'put', collection: 'apiKeys', record: revoked }]);
-      return envelope(200, `key ${key.name} revoked`, viewKey(revoked));
+      const revoked = await store.transaction(async (tx) => {
+        const key = id === undefined ? undefined : ((await tx.get('apiKeys', id)) as ApiKeyRecord | undefined);
+        if (!key) throw notFound(['API key', 'API keys'], [params.id ?? '']);
+        const record: ApiKeyRecord = { ...key, revokedAt: key.revokedAt ?? new Date().toISOString() };
+        tx.put('apiKeys', record);
+        return record;
+      });
+      return envelope(200, `key ${revoked.name} revoked`, viewKey(revoked));
     }
   }
 }

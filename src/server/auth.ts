@@ -6,7 +6,7 @@
  * it is created.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Change, Store, StoredRecord } from '../store/types.js';
+import type { StoreReader, StoredRecord, Transaction } from '../store/types.js';
 import { HttpProblem } from './problem.js';
 import { maskFromLast4 } from '../contract/secrets.js';
 
@@ -44,11 +44,12 @@ export function viewKey(key: ApiKeyRecord): ApiKeyView {
   return view;
 }
 
-/** Builds a new key; returns the secret (to show once) and the change that stores its hash. */
-export function newKey(store: Store, input: { name: string; env: string; permissions: string[] }): { secret: string; record: ApiKeyRecord; change: Change } {
+/** Builds a new key under a new id and stages it on `tx`; returns the secret (to show once) and the record that holds its hash. */
+export async function newKey(tx: Transaction, input: { name: string; env: string; permissions: string[] }): Promise<{ secret: string; record: ApiKeyRecord }> {
   const secret = `pla_${input.env.replace(/[^a-z0-9]/gi, '')}_${randomBytes(24).toString('base64url')}`;
+  const [id] = await tx.allocateIds('apiKeys', 1);
   const record: ApiKeyRecord = {
-    id: store.allocateId('apiKeys'),
+    id: id as number,
     name: input.name,
     env: input.env,
     permissions: input.permissions,
@@ -56,7 +57,8 @@ export function newKey(store: Store, input: { name: string; env: string; permiss
     last4: secret.slice(-4),
     createdAt: new Date().toISOString(),
   };
-  return { secret, record, change: { op: 'put', collection: 'apiKeys', record } };
+  tx.put('apiKeys', record);
+  return { secret, record };
 }
 
 /**
@@ -68,13 +70,13 @@ export function newKey(store: Store, input: { name: string; env: string; permiss
  * nothing about how much of a real key a guess got right (the guarantee a
  * constant-time comparison gives). `KeyRing` spares known keys the hash.
  */
-export function authenticate(store: Store, presented: string | string[] | undefined): ApiKeyRecord {
+export async function authenticate(store: StoreReader, presented: string | string[] | undefined): Promise<ApiKeyRecord> {
   if (typeof presented !== 'string' || presented === '') {
     throw new HttpProblem(401, 'missing API key: send it in the x-api-key header', { slug: 'unauthorized' });
   }
   // Looked up by the sha-256 of the presented key, never by the key itself: how long
   // the lookup takes says something about the hash only, nothing about the secret.
-  const candidate = store.findBy('apiKeys', 'hash', hashKey(presented))[0] as ApiKeyRecord | undefined;
+  const [candidate] = (await store.find('apiKeys', { where: [{ field: 'hash', equals: hashKey(presented) }] })) as ApiKeyRecord[];
   if (!candidate) throw new HttpProblem(401, 'unknown API key', { slug: 'unauthorized' });
   if (candidate.revokedAt) throw new HttpProblem(401, `API key ${candidate.name} was revoked`, { slug: 'unauthorized' });
   return candidate;
@@ -89,24 +91,26 @@ const KEY_RING_CAPACITY = 1000;
  * throughput (bench/server.mjs). Only keys that were accepted get in, so guesses
  * never fill it; a presented key is compared only with remembered keys that share
  * its slot in the Map, never step by step against a real key. An entry holds only
- * while the store still holds that very record: a revoke or a reset replaces or
- * removes it, and the key is checked afresh. Secrets live in memory only.
+ * while the store still holds that key by id, with the same hash and not revoked
+ * (another server process on the same database may have revoked it): a revoke or
+ * a reset is seen at once. Secrets live in memory only.
  */
 export class KeyRing {
   private readonly known = new Map<string, ApiKeyRecord>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: StoreReader) {}
 
-  /** As `authenticate`, from the ring when the key was accepted before and is unchanged since. */
-  authenticate(presented: string | string[] | undefined): ApiKeyRecord {
+  /** As `authenticate`, from the ring when the key was accepted before and is still the same, unrevoked key. */
+  async authenticate(presented: string | string[] | undefined): Promise<ApiKeyRecord> {
     if (typeof presented === 'string') {
       const known = this.known.get(presented);
       if (known !== undefined) {
-        if (this.store.get('apiKeys', known.id) === known) return known;
+        const current = (await this.store.get('apiKeys', known.id)) as ApiKeyRecord | undefined;
+        if (current !== undefined && current.hash === known.hash && !current.revokedAt) return current;
         this.known.delete(presented);
       }
     }
-    const key = authenticate(this.store, presented);
+    const key = await authenticate(this.store, presented);
     if (this.known.size >= KEY_RING_CAPACITY) this.known.clear();
     this.known.set(presented as string, key);
     return key;

@@ -4,19 +4,22 @@
  * → the response the contract row's `response` kind and `status` call for. Every
  * failure on the way is an `HttpProblem`, answered as problem+json.
  */
+import { NOUNS } from '../contract/wording.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BODY_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
+import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { BodyKind, Operation } from '../contract/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { maskKey } from '../contract/secrets.js';
 import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import type { OperationCall, OperationOutcome, ServerContext } from './context.js';
+import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyCache } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { HttpProblem, badField } from './problem.js';
+import { HttpProblem, badField, notFound, storeUnavailable } from './problem.js';
+import { queryFlag } from './query-flags.js';
+import { StoreUnavailableError } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
@@ -51,7 +54,6 @@ function paramsSchemaOf(op: Operation): ReturnType<typeof pathParamsSchema> {
   if (!schema) paramSchemas.set(op, (schema = pathParamsSchema(op)));
   return schema;
 }
-
 
 let lastMs = NaN;
 let lastIso = '';
@@ -104,27 +106,49 @@ interface Notes {
  */
 const OPEN_BODIES: ReadonlySet<BodyKind> = new Set(['record', 'records', 'task-filter', 'work-order']);
 
+/** Query parameters of paging; an endpoint that does not page answers 404 to them (spec section 7). */
+const PAGING_PARAMS = ['page', 'size', 'sort'] as const;
+
+/** Validated path parameters; an int64 id past 2^53 (a BigInt) is valid but names no record here: 404. */
+function pathParams(op: Operation, raw: Record<string, string>): Record<string, unknown> {
+  // Without path parameters the schema can only answer `{}`.
+  if (!op.pathParams.length) return {};
+  const params = validate(paramsSchemaOf(op), raw);
+  for (const value of Object.values(params)) if (typeof value === 'bigint') throw notFound(NOUNS[op.resource], [String(value)]);
+  return params;
+}
+
+/** The body's fields the DTO schema does not know (dropped, as Jackson drops them), as `body.<name>`. */
+function ignoredFields(kind: BodyKind, raw: unknown): string[] {
+  const schema = DTO_SCHEMAS[kind];
+  if (!schema || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
+  return Object.keys(raw).filter((name) => !Object.hasOwn(schema.shape, name)).map((name) => `body.${name}`);
+}
+
 /** Reads, checks and validates what the operation takes (waiting only for a JSON body). */
 function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, string>, url: RequestTarget, req: IncomingMessage): Eventually<OperationCall> {
-  // Without path parameters the schema can only answer `{}`.
-  const params = op.pathParams.length ? validate(paramsSchemaOf(op), rawParams) : {};
-  const paging = op.paging ? parsePaging(op.paging, url.searchParams, runtime.options.maxPageSize) : undefined;
-  for (const q of op.query) {
-    const value = url.searchParams.get(q.name);
-    if (value !== null && value !== 'true' && value !== 'false') throw badField(q.name, 'must be true or false');
+  const params = pathParams(op, rawParams);
+  const { searchParams } = url;
+  if (!op.paging && searchParams.size > 0) {
+    const paging = PAGING_PARAMS.find((name) => searchParams.has(name));
+    if (paging) throw new HttpProblem(404, `${op.path} does not support pagination (query parameter ${paging})`, { slug: 'no-pagination' });
   }
-  const call = (body: unknown): OperationCall => ({ op, params, query: url.searchParams, body, req, now: isoNow(), paging });
+  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize) : undefined;
+  for (const q of op.query) queryFlag(searchParams, q.name, q.default);
+  const call = (body: unknown, ignored: string[] = []): OperationCall => ({ op, params, query: searchParams, body, req, now: isoNow(), paging, ignored });
   if (op.body?.kind === 'image-upload') {
     if (mediaType(req) !== 'multipart/form-data') {
       throw new HttpProblem(415, `expected a body of type multipart/form-data, got ${mediaType(req) || 'none'}`, { slug: 'unsupported-media-type' });
     }
   } else if (op.body) {
     const { kind, required } = op.body;
-    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
+    return readJsonBody(req, runtime.options.maxBodyBytes, kind).then((raw) => {
+      // An optional collection sent empty means what no body means (spec 4.3: bodies optional).
+      if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');
       if (raw === undefined) return call(undefined);
       const checked = validate(BODY_SCHEMAS[kind], raw, 'body');
-      return call(OPEN_BODIES.has(kind) ? raw : checked);
+      return call(OPEN_BODIES.has(kind) ? raw : checked, ignoredFields(kind, raw));
     });
   } else if (hasBody(req)) {
     req.resume(); // the operation takes no body: discard whatever came
@@ -133,8 +157,8 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
 }
 
 /** The reply the contract row's `response` kind and `status` call for. */
-function shapeReply(op: Operation, outcome: OperationOutcome): Reply {
-  const { headers } = outcome;
+function shapeReply(op: Operation, call: OperationCall, outcome: OperationOutcome): Reply {
+  const headers = call.ignored.length ? { ...outcome.headers, [IGNORED_FIELDS_HEADER]: call.ignored.join(', ') } : outcome.headers;
   switch (op.response) {
     case 'single':
     case 'list':
@@ -153,10 +177,7 @@ function runOperation(runtime: Runtime, op: Operation, params: Record<string, st
   try {
     // Every operation has one: the handler map is checked against the contract by the compiler.
     const handler = HANDLERS[op.id];
-    const reply = andThen(
-      andThen(readCall(runtime, op, params, url, req), (call) => handler(call, runtime)),
-      (outcome) => shapeReply(op, outcome),
-    );
+    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(handler(call, runtime), (outcome) => shapeReply(op, call, outcome)));
     return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (error) {
     return failed(error);
@@ -165,6 +186,7 @@ function runOperation(runtime: Runtime, op: Operation, params: Record<string, st
 
 function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   if (error instanceof HttpProblem) return problemReply(error, instance);
+  if (error instanceof StoreUnavailableError) return problemReply(storeUnavailable(error.message), instance);
   runtime.warn(`internal error on ${instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
@@ -181,15 +203,18 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
   }
   const { target, params } = match;
   const permission = permissionOf(target);
-  let key: ApiKeyRecord | undefined;
-  if (permission) {
-    key = notes.key = runtime.keys.authenticate(req.headers['x-api-key']);
+  if (!permission) return target.kind === 'admin' ? runAdmin(runtime, target.name, params, url, req) : proceedWith(runtime, req, method, url, target.op, params, notes, undefined);
+  return runtime.keys.authenticate(req.headers['x-api-key']).then((key) => {
+    notes.key = key;
     authorize(key, permission);
     runtime.limiter.take(key.id);
-  }
-  if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req);
+    if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req);
+    return proceedWith(runtime, req, method, url, target.op, params, notes, key);
+  });
+}
 
-  const { op } = target;
+/** Fault injection, idempotent replay, then the operation. */
+function proceedWith(runtime: Runtime, req: IncomingMessage, method: string, url: RequestTarget, op: Operation, params: Record<string, string>, notes: Notes, key: ApiKeyRecord | undefined): Eventually<Reply> {
   const proceed = (): Eventually<Reply> => {
     // Injected before anything runs, so a retried request is always safe.
     if (runtime.options.failRate > 0 && Math.random() < runtime.options.failRate) {

@@ -4,7 +4,8 @@
  */
 import { parseRecordId } from '../contract/ids.js';
 
-/** The id `raw` names, or undefined when it is not plain decimal digits of a positive safe integer. */
+/** The id `raw` names, or undefined when it is not plain decimal digits of a positive safe integer (no record has a larger id). */
 export function idFromPath(raw: unknown): number | undefined {
-  return typeof raw === 'string' ? parseRecordId(raw) : undefined;
+  const id = typeof raw === 'string' ? parseRecordId(raw) : undefined;
+  return typeof id === 'number' ? id : undefined;
 }

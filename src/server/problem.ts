@@ -19,7 +19,19 @@ const TITLES: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
+
+/** Seconds a client is asked to wait (`Retry-After`) when the store cannot be reached. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** 503 with `Retry-After`: the store cannot be reached now; nothing of the request was applied. */
+export function storeUnavailable(reason: string): HttpProblem {
+  return new HttpProblem(503, `the store is unavailable, nothing was changed; retry later (${reason})`, {
+    slug: 'store-unavailable',
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
+}
 
 /** The problem+json body (RFC 9457) with the field paths at fault. */
 export interface ProblemBody {

@@ -2,22 +2,20 @@
  * Demo data for a fresh data folder (and `/_admin/reset`): determinations (one in
  * use, one decommissioned), settings, transfer tasks in every status,
  * notifications for `alice` and `bob` (some mobile, some read), and topics with
- * captions in English and German. Returned as changes for one commit.
+ * captions in English and German. Staged on the caller's transaction.
  */
-import type { Change, CollectionName, Store, StoredRecord } from '../store/types.js';
+import type { CollectionName, Transaction } from '../store/types.js';
 
 /** ISO time `minutes` before `now`. */
 function ago(now: number, minutes: number): string {
   return new Date(now - minutes * 60_000).toISOString();
 }
 
-/** The demo records as changes for one commit, ids allocated from `store`, times relative to `now`. */
-export function seedChanges(store: Store, now = Date.now()): Change[] {
-  const changes: Change[] = [];
-  const add = (collection: CollectionName, fields: Record<string, unknown>): StoredRecord => {
-    const record: StoredRecord = { id: store.allocateId(collection), ...fields };
-    changes.push({ op: 'put', collection, record });
-    return record;
+/** Stages the demo records on `tx` under new ids, times relative to `now`. */
+export async function seed(tx: Transaction, now = Date.now()): Promise<void> {
+  const records: Array<[CollectionName, Record<string, unknown>]> = [];
+  const add = (collection: CollectionName, fields: Record<string, unknown>): void => {
+    records.push([collection, fields]);
   };
   const stamps = (minutes: number) => ({ createdAt: ago(now, minutes), updatedAt: ago(now, minutes) });
   const dtoStamps = (minutes: number) => ({ createdDate: ago(now, minutes), lastModifiedDate: ago(now, minutes) });
@@ -77,5 +75,9 @@ export function seedChanges(store: Store, now = Date.now()): Change[] {
     ];
     add('topics', { ...when, code, service, captionValues });
   });
-  return changes;
+  for (const collection of new Set(records.map(([name]) => name))) {
+    const mine = records.filter(([name]) => name === collection);
+    const ids = await tx.allocateIds(collection, mine.length);
+    mine.forEach(([, fields], i) => tx.put(collection, { id: ids[i] as number, ...fields }));
+  }
 }

@@ -8,8 +8,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { openStore } from '../store/index.js';
-import { COLLECTIONS, type Change, type Store } from '../store/types.js';
+import { openJsonStore } from '../store/index.js';
+import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IdempotencyCache } from './idempotency.js';
@@ -19,7 +19,7 @@ import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
 import { createRouter } from './routes.js';
-import { seedChanges } from './seed.js';
+import { seed } from './seed.js';
 import { startTaskSimulator } from './task-simulator.js';
 
 /** Equality indexes the handlers look records up by. */
@@ -29,6 +29,29 @@ const INDEXES = {
   topics: ['service'],
   images: ['sha256'],
 } as const;
+
+/** What the first transaction of a start did. */
+interface FirstStart {
+  seeded: boolean;
+  createdAdminKey?: string;
+}
+
+/**
+ * Seeds an empty store (unless `--no-seed`) and creates the first admin key when
+ * there is none, in one transaction. Several processes starting on one database at
+ * once: one of them takes the lock and does it, the others find it done.
+ */
+function firstStart(store: Store, withSeed: boolean): Promise<FirstStart> {
+  return store.transaction(async (tx) => {
+    await tx.lock('pla:first-start');
+    const counts = await Promise.all(COLLECTIONS.map((c) => tx.count(c)));
+    const fresh = counts.every((n) => n === 0);
+    if (fresh && withSeed) await seed(tx);
+    if ((await tx.count('apiKeys')) > 0) return { seeded: fresh && withSeed };
+    const admin = await newKey(tx, { name: 'local-admin', env: 'local', permissions: ['*'] });
+    return { seeded: fresh && withSeed, createdAdminKey: admin.secret };
+  });
+}
 
 /** A started local server. */
 export interface RunningServer {
@@ -74,16 +97,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
   });
-  const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn });
-
-  const fresh = COLLECTIONS.every((c) => store.count(c) === 0);
-  const firstChanges: Change[] = fresh && options.seed ? seedChanges(store) : [];
-  let createdAdminKey: string | undefined;
-  if (store.count('apiKeys') === 0) {
-    const admin = newKey(store, { name: 'local-admin', env: 'local', permissions: ['*'] });
-    createdAdminKey = admin.secret;
-    firstChanges.push(admin.change);
-  }
+  const store: Store = await openJsonStore({ dir: dataDir, indexes: INDEXES, warn });
 
   const images = createImageFiles(dataDir);
   // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.
@@ -104,11 +118,14 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     startedAt: Date.now(),
     warn,
     async reset() {
-      // One entry clears and refills: requests in flight never find the keys gone, and
-      // a crash during the reset leaves the old store or the new one, never no keys.
-      const changes: Change[] = [...store.all('apiKeys')].map((record) => ({ op: 'put', collection: 'apiKeys', record }));
-      if (options.seed) changes.push(...seedChanges(store));
-      await store.clear(changes);
+      // One transaction clears and refills: requests in flight never find the keys gone,
+      // and a crash during the reset leaves the old store or the new one, never no keys.
+      await store.transaction(async (tx) => {
+        const keys = await tx.find('apiKeys');
+        tx.clear();
+        for (const record of keys) tx.put('apiKeys', record);
+        if (options.seed) await seed(tx);
+      });
       await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
       idempotency.clear();
     },
@@ -120,7 +137,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
 
   // Seed data and the first key are committed only once the port is ours: a
   // failed start must not leave a folder whose admin key nobody ever saw.
-  let firstCommit: Promise<void> | undefined;
+  let firstCommit: Promise<FirstStart> | undefined;
   const listener = createRequestListener(runtime);
   const server = createServer((req, res) => {
     if (firstCommit) void firstCommit.then(() => listener(req, res));
@@ -137,16 +154,23 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     throw listenProblem(error, options.port, options.host);
   }
   url = baseUrl(options.host, (server.address() as AddressInfo).port);
-  firstCommit = firstChanges.length ? store.commit(firstChanges) : undefined;
-  await firstCommit;
+  firstCommit = firstStart(store, options.seed);
+  let first: FirstStart;
+  try {
+    first = await firstCommit;
+  } catch (error) {
+    await new Promise<void>((done) => server.close(() => done()));
+    await store.close();
+    throw error;
+  }
   firstCommit = undefined; // committed: requests need not wait a turn for it any more
   const simulator = options.simulateTasksSeconds > 0 ? startTaskSimulator(store, options.simulateTasksSeconds, warn) : undefined;
 
   let closing: Promise<void> | undefined;
   return {
     url,
-    seeded: fresh && options.seed,
-    ...(createdAdminKey ? { createdAdminKey } : {}),
+    seeded: first.seeded,
+    ...(first.createdAdminKey ? { createdAdminKey: first.createdAdminKey } : {}),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((done) => server.close(() => done()));

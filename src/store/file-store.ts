@@ -10,14 +10,21 @@ import type { JournalEntry } from './journal-entry.js';
 import { replayJournal } from './journal-replay.js';
 import { readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot.js';
 import { StoreState } from './store-state.js';
-import type { Change, CollectionName, PageQuery, PageResult, Store, StoredRecord, StoreOptions } from './types.js';
+import type { TableQuery } from './table.js';
+import type { Change, CollectionName, PageResult, StoredRecord } from './types.js';
 
 /** Journal size beyond which a compaction starts (in the background). */
 const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_COMPACT_ENTRIES = 200_000;
 
-/** Options of the file store beyond the `Store` interface's, mostly for tests and benchmarks. */
-export interface FileStoreOptions extends StoreOptions {
+/** Options of the file store. */
+export interface FileStoreOptions {
+  /** Data folder; created when missing. */
+  dir: string;
+  /** Fields to keep an equality index on, per collection (e.g. notifications → forUserId). */
+  indexes?: Partial<Record<CollectionName, readonly string[]>>;
+  /** Warnings (torn journal tail, leftover temp files) go here; default stderr. */
+  warn?: (message: string) => void;
   /** Compact once the journal holds this many bytes (default 64 MB)… */
   compactAfterBytes?: number;
   /** …or this many entries (default 200,000). */
@@ -34,7 +41,7 @@ function defaultWarn(message: string): void {
  * gets ready to append. Throws `StoreLockedError` when another process holds the folder
  * and `StoreCorruptError` when its files are damaged.
  */
-export async function openStore(options: FileStoreOptions): Promise<Store> {
+export async function openFileTables(options: FileStoreOptions): Promise<FileTables> {
   const warn = options.warn ?? defaultWarn;
   await mkdir(options.dir, { recursive: true });
   const lock = await acquireDataLock(options.dir, warn);
@@ -45,15 +52,18 @@ export async function openStore(options: FileStoreOptions): Promise<Store> {
     await readSnapshot(options.dir, state);
     const replay = await replayJournal(options.dir, state, warn);
     const journal = await JournalWriter.open(options.dir, replay.validBytes, replay.entries, replay.needsNewline);
-    return new FileStore(options, warn, lock, state, journal);
+    return new FileTables(options, warn, lock, state, journal);
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-/** The store over a data folder: tables in memory, every change in the journal first. */
-class FileStore implements Store {
+/**
+ * The tables of a data folder: in memory, every change in the journal first. Reads
+ * are synchronous; `json-store.ts` puts the `Store` interface on top.
+ */
+export class FileTables {
   private readonly compactAfterBytes: number;
   private readonly compactAfterEntries: number;
   /** Collections whose id counter moved since the last entry recorded it. */
@@ -77,14 +87,16 @@ class FileStore implements Store {
     return this.state.table(collection).get(id);
   }
 
-  page(collection: CollectionName, query: PageQuery): PageResult {
+  page(collection: CollectionName, query: TableQuery): PageResult {
     return this.state.table(collection).page(query);
   }
 
+  /** Records whose `field` equals `value`, in id order (an equality index when the field has one). */
   findBy(collection: CollectionName, field: string, value: unknown): StoredRecord[] {
     return this.state.table(collection).findBy(field, value);
   }
 
+  /** Every record of a collection in id order. */
   all(collection: CollectionName): Iterable<StoredRecord> {
     // A copy, so that writes during the caller's iteration do not shift it.
     return this.state.table(collection).inIdOrder().slice();
@@ -94,18 +106,25 @@ class FileStore implements Store {
     return this.state.table(collection).size;
   }
 
+  /** Reserves the next id of a collection (increasing, never reused once a change using it is committed). */
   allocateId(collection: CollectionName): number {
     const id = this.state.allocateId(collection);
     this.unrecordedIds.add(collection);
     return id;
   }
 
+  /** Applies the changes atomically (visible at once) and resolves once they are durable. */
   async commit(changes: readonly Change[]): Promise<void> {
     checkChanges(changes);
     if (changes.length === 0) return;
     await this.append({ changes: changes as Change[] });
   }
 
+  /**
+   * Removes every record of every collection and then applies `changes` (admin reset:
+   * the keys to keep, the seed data), as one journal entry: no reader and no crash ever
+   * sees the store empty in between. Id counters are kept.
+   */
   async clear(changes: readonly Change[] = []): Promise<void> {
     checkChanges(changes);
     await this.append(changes.length ? { clear: true, changes: changes as Change[] } : { clear: true });

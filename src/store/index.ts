@@ -1,8 +1,10 @@
 /**
- * The JSON-file store: `openStore({ dir })` opens a data folder (snapshot + journal,
- * locked to this process). See docs/store.md for its files and guarantees.
+ * The store behind the local server: `openJsonStore({ dir })` opens a data folder
+ * (snapshot + journal, locked to this process); `openFileTables` is the same data
+ * folder with synchronous reads, for tests and benchmarks. See docs/store.md.
  */
-export { openStore } from './file-store.js';
-export type { FileStoreOptions } from './file-store.js';
+export { openJsonStore } from './json-store.js';
+export { openFileTables } from './file-store.js';
+export type { FileStoreOptions, FileTables } from './file-store.js';
 export { StoreCorruptError, StoreLockedError, StoreUnavailableError } from './errors.js';
 export * from './types.js';

@@ -1,7 +1,7 @@
 import type { JournalEntry } from './journal-entry.js';
 import { Table } from './table.js';
 import { COLLECTIONS } from './types.js';
-import type { Change, CollectionName, StoreOptions, StoredRecord } from './types.js';
+import type { Change, CollectionName, StoredRecord } from './types.js';
 
 /** What a snapshot holds: the records and id counters as of entry `seq`. */
 export interface SnapshotContent {
@@ -19,7 +19,7 @@ export class StoreState {
   private readonly nextIds = new Map<CollectionName, number>();
   seq = 0;
 
-  constructor(indexes: StoreOptions['indexes'] = {}) {
+  constructor(indexes: Partial<Record<CollectionName, readonly string[]>> = {}) {
     for (const name of COLLECTIONS) this.tables.set(name, new Table(indexes[name]));
   }
 

@@ -2,7 +2,20 @@ import { EqualityIndex, indexEquals } from './equality-index.js';
 import { byIdAscending, comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
 import { SortedList } from './sorted-list.js';
-import type { PageQuery, PageResult, SortKey, StoredRecord } from './types.js';
+import type { PageResult, SortKey, StoredRecord } from './types.js';
+
+/** A page of one table: the file store's form of a query (an index group, then a filter). */
+export interface TableQuery {
+  /** Zero-based index of the first record of the page. */
+  offset: number;
+  limit: number;
+  /** Sort keys in order of precedence; default is id ascending (= creation order). */
+  sort?: readonly SortKey[];
+  /** Only records whose field equals the value (an equality index when the field has one). */
+  index?: { field: string; value: unknown };
+  /** Further filter, applied after `index`. */
+  where?: (record: StoredRecord) => boolean;
+}
 
 // Sorted orders kept per table (of the whole table or of one index group); the least
 // recently used one is dropped beyond this, so a client cycling through odd sorts
@@ -138,7 +151,7 @@ export class Table {
     return this.rows.items.filter((record) => indexEquals(fieldValue(record, field), value));
   }
 
-  page(query: PageQuery): PageResult {
+  page(query: TableQuery): PageResult {
     const sort = query.sort ?? [];
     const ordered = this.orderedFor(sort, query.index);
     const { offset, limit, where } = query;
@@ -159,7 +172,7 @@ export class Table {
     return { items, total };
   }
 
-  private orderedFor(sort: readonly SortKey[], match: PageQuery['index']): Ordered {
+  private orderedFor(sort: readonly SortKey[], match: TableQuery['index']): Ordered {
     const idDescending = sort[0]?.field === 'id' && sort[0].direction === 'desc';
     if (match !== undefined && isIdSort(sort)) {
       const index = this.indexes.get(match.field);
@@ -178,7 +191,7 @@ export class Table {
    * The kept order for a sort, of the whole table or of one index group (a user with
    * 100,000 notifications must not cost a sort of them per page), built on first use.
    */
-  private sortedView(sort: readonly SortKey[], reversed: boolean, group: PageQuery['index']): SortedList {
+  private sortedView(sort: readonly SortKey[], reversed: boolean, group: TableQuery['index']): SortedList {
     let signature = sortSignature(sort);
     if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(JSON.stringify(group.value))}`;
     let view = this.sortedViews.get(signature);

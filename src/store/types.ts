@@ -1,13 +1,20 @@
 /**
- * The store behind the local server. The server computes what a request changes
- * and hands the store a list of `Change`s; the store applies them all or none,
- * makes them durable, and only then resolves. The store knows nothing of HTTP.
+ * The store behind the local server: one interface, two backends (the JSON-file
+ * store of one process, `json-store.ts`, and PostgreSQL, `postgres/`). The store
+ * knows nothing of HTTP. See docs/store.md for what each backend guarantees.
  *
- * Records returned by reads are the store's own objects: treat them as read-only
- * and build a new object to change one.
+ * Reads are asynchronous and queries declarative (`Condition`s, `SortKey`s,
+ * offset/limit), so PostgreSQL runs them as SQL and the file store with its
+ * in-memory indexes. Every change goes through `Store.transaction`: the work
+ * reads through the transaction (PostgreSQL locks what a transaction reads, so
+ * a state change is checked against the committed state), stages puts and
+ * deletes, and they are applied all together or not at all when the work returns.
+ *
+ * Records returned by reads may be the store's own objects: treat them as
+ * read-only and build a new object to change one.
  */
 
-/** A stored record. `id` is the store-wide identifier within its collection. */
+/** A stored record. `id` is the identifier within its collection. */
 export type StoredRecord = { id: number } & Record<string, unknown>;
 
 export const COLLECTIONS = [
@@ -23,26 +30,49 @@ export const COLLECTIONS = [
 
 export type CollectionName = (typeof COLLECTIONS)[number];
 
-/** One change of one request; a request's changes are applied together or not at all. */
+/** One change of one transaction; a transaction's changes are applied together or not at all. */
 export type Change =
   | { op: 'put'; collection: CollectionName; record: StoredRecord }
   | { op: 'delete'; collection: CollectionName; id: number };
 
 export interface SortKey {
+  /** A field name; a dotted name (`owner.name`) reads a nested field. */
   field: string;
   direction: 'asc' | 'desc';
 }
 
-export interface PageQuery {
+/**
+ * One condition on one field of a record (a dotted name reads a nested field).
+ * Values are JSON values; equality is JSON equality (objects compare by content).
+ */
+export type Condition =
+  /** The field holds exactly this value (a missing field matches nothing). */
+  | { field: string; equals: unknown }
+  /** The field is missing or holds anything else. */
+  | { field: string; notEquals: unknown }
+  /** The field holds one of these values. */
+  | { field: string; anyOf: readonly unknown[] }
+  /** The field is a string equal to this one ignoring case (ASCII). */
+  | { field: string; equalsIgnoreCase: string }
+  /**
+   * The field is a number or string within the bounds, compared with bounds of its
+   * own kind (numbers numerically, strings in code-point order); `from` and `to` are
+   * inclusive, `before` exclusive. A value of another kind matches no bound.
+   */
+  | { field: string; range: { from?: unknown; to?: unknown; before?: unknown } };
+
+/** Which records, in which order. Without `sort`, id ascending (= creation order). */
+export interface Query {
+  /** Every condition must hold. */
+  where?: readonly Condition[];
+  /** Sort keys in order of precedence; ties are broken by id in the first key's direction. */
+  sort?: readonly SortKey[];
+}
+
+export interface PageQuery extends Query {
   /** Zero-based index of the first record of the page. */
   offset: number;
   limit: number;
-  /** Sort keys in order of precedence; default is id ascending (= creation order). */
-  sort?: readonly SortKey[];
-  /** Only records whose indexed field equals the value (see `StoreOptions.indexes`). */
-  index?: { field: string; value: unknown };
-  /** Further filter, applied after `index`. */
-  where?: (record: StoredRecord) => boolean;
 }
 
 export interface PageResult {
@@ -51,36 +81,58 @@ export interface PageResult {
   total: number;
 }
 
-export interface StoreOptions {
-  /** Data folder; created when missing. */
-  dir: string;
-  /** Fields to keep an equality index on, per collection (e.g. notifications → forUserId). */
-  indexes?: Partial<Record<CollectionName, readonly string[]>>;
-  /** Warnings (torn journal tail, leftover temp files) go here; default stderr. */
-  warn?: (message: string) => void;
+/** The reads both a store and a transaction offer. */
+export interface StoreReader {
+  get(collection: CollectionName, id: number): Promise<StoredRecord | undefined>;
+  /** The records of those ids that exist, in id order. */
+  getMany(collection: CollectionName, ids: readonly number[]): Promise<StoredRecord[]>;
+  page(collection: CollectionName, query: PageQuery): Promise<PageResult>;
+  /** Every matching record (mind the size: prefer `page` for what a client lists). */
+  find(collection: CollectionName, query?: Query): Promise<StoredRecord[]>;
+  count(collection: CollectionName, where?: readonly Condition[]): Promise<number>;
 }
 
-export interface Store {
-  get(collection: CollectionName, id: number): StoredRecord | undefined;
-  page(collection: CollectionName, query: PageQuery): PageResult;
-  /** Records whose indexed `field` equals `value`, in id order. */
-  findBy(collection: CollectionName, field: string, value: unknown): StoredRecord[];
-  /** Every record of a collection in id order. */
-  all(collection: CollectionName): Iterable<StoredRecord>;
-  count(collection: CollectionName): number;
+/**
+ * The work of one transaction. Reads see the committed state plus this
+ * transaction's own staged changes; on PostgreSQL the records a read returns stay
+ * locked until the end (SELECT … FOR UPDATE), so what the work decides from them
+ * still holds when it commits. Stage nothing outside `put`, `delete` and `clear`.
+ */
+export interface Transaction extends StoreReader {
+  /** Reserves `count` new ids of a collection: increasing, never reused, even across processes. */
+  allocateIds(collection: CollectionName, count: number): Promise<number[]>;
+  put(collection: CollectionName, record: StoredRecord): void;
+  delete(collection: CollectionName, id: number): void;
+  /** Removes every record of every collection before this transaction's puts (admin reset). Id counters are kept. */
+  clear(): void;
   /**
-   * Reserves the next identifier of a collection (increasing, never reused, also
-   * across restarts once a change using it is committed).
+   * Takes a named lock for the rest of the transaction if no other transaction (of
+   * any process) holds it; false when one does. For work only one process may do
+   * at a time, such as a step of the task simulator.
    */
-  allocateId(collection: CollectionName): number;
-  /** Applies the changes atomically and resolves once they are durable. */
-  commit(changes: readonly Change[]): Promise<void>;
+  tryLock(name: string): Promise<boolean>;
+  /** Takes a named lock for the rest of the transaction, waiting while another transaction holds it. */
+  lock(name: string): Promise<void>;
+}
+
+/** How the store is doing, for `/_admin/health`. */
+export interface StoreHealth {
+  backend: 'json-file' | 'postgres';
+  /** `ok`, or `unavailable` when the store cannot be reached now (the server answers 503 meanwhile). */
+  state: 'ok' | 'unavailable';
+  /** What went wrong when unavailable (no secrets: connection strings are masked). */
+  problem?: string;
+}
+
+export interface Store extends StoreReader {
+  readonly backend: StoreHealth['backend'];
   /**
-   * Removes every record of every collection and then applies `changes` (admin reset:
-   * the keys to keep, the seed data), as one entry: no reader and no crash ever sees
-   * the store empty in between. Id counters are kept.
+   * Runs `work` as one transaction and applies what it staged, all or nothing,
+   * resolving once that is durable. A throw from `work` applies nothing. On
+   * PostgreSQL a transaction that lost a deadlock or serialization race is run again.
    */
-  clear(changes?: readonly Change[]): Promise<void>;
-  /** Flushes, compacts if useful, and releases the data folder. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  health(): Promise<StoreHealth>;
+  /** Finishes what is under way and releases the data folder or connections. */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
+import type { FileTables as Store } from '../../src/store/index.js';
 import { startWriter } from './child-store.js';
 import { closeTestStore, openTestStore } from './open-store.js';
 import { tempDir } from './temp-dirs.js';

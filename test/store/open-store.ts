@@ -1,7 +1,7 @@
 /** Opens stores on temporary folders and closes whatever a test left open. */
 import { afterEach } from 'vitest';
-import { openStore } from '../../src/store/index.js';
-import type { FileStoreOptions, Store } from '../../src/store/index.js';
+import { openFileTables as openStore } from '../../src/store/index.js';
+import type { FileStoreOptions, FileTables as Store } from '../../src/store/index.js';
 
 const opened = new Set<Store>();
 

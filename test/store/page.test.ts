@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Change, Store } from '../../src/store/index.js';
+import type { Change, FileTables as Store } from '../../src/store/index.js';
 import { closeTestStore, openTestStore } from './open-store.js';
 import { tempDir } from './temp-dirs.js';
 

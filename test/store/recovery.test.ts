@@ -2,7 +2,7 @@ import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreCorruptError } from '../../src/store/index.js';
-import type { Store } from '../../src/store/index.js';
+import type { FileTables as Store } from '../../src/store/index.js';
 import { collectWarnings } from './collect-warnings.js';
 import { closeTestStore, openTestStore } from './open-store.js';
 import { tempDir } from './temp-dirs.js';

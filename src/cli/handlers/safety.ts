@@ -27,7 +27,7 @@ export async function confirmDestructive(ctx: CommandContext, question: string):
 }
 
 /** `PUT /api/v1/…/remove/7`: the call a dry run says it would make. */
-export function requestLine(operationId: OperationId, params?: Record<string, string | number>): string {
+export function requestLine(operationId: OperationId, params?: Record<string, string | number | bigint>): string {
   const op = operation(operationId);
   return `${op.method} ${expandPath(op, params)}`;
 }

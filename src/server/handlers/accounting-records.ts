@@ -42,103 +42,119 @@ export function recordHandlers(resource: RecordResource) {
   const Noun = capitalised(noun[0]);
   const prepare = resource.prepare ?? ((next: StoredRecord) => next);
 
-  const create = (set: ChangeSet, body: Body, at: string, call: OperationCall, ctx: ServerContext) => {
-    const record = { id: ctx.store.allocateId(collection), ...clientFields(body), createdAt: call.now, updatedAt: call.now };
+  /** A new record of `body` under a new id (from `ids`, allocated for the whole request). */
+  const create = (set: ChangeSet, id: number, body: Body, at: string, call: OperationCall) => {
+    const record = { id, ...clientFields(body), createdAt: call.now, updatedAt: call.now };
     return set.put(prepare(record, undefined, at, call.now));
   };
   const update = (set: ChangeSet, existing: StoredRecord, body: Body, at: string, call: OperationCall) => {
     const record = { ...existing, ...clientFields(body), id: existing.id, createdAt: existing.createdAt, updatedAt: call.now };
     return set.put(prepare(record, existing, at, call.now));
   };
-  /** Update when the id names an existing record, else create. */
-  const upsert = (set: ChangeSet, body: Body, at: string, call: OperationCall, ctx: ServerContext) => {
-    const existing = body.id === undefined ? undefined : set.get(body.id);
-    return existing ? update(set, existing, body, at, call) : create(set, body, at, call, ctx);
+  /** One transaction of a request on this collection. */
+  const write = <T>(ctx: ServerContext, work: (set: ChangeSet) => Promise<T>) =>
+    ctx.store.transaction((tx) => work(new ChangeSet(tx, collection)));
+
+  /**
+   * Upserts in body order: update when the id names an existing record (as this
+   * request left it), else create under a new id. The named records are read (and
+   * locked) first, in one go.
+   */
+  const upsertAll = async (set: ChangeSet, bodies: Body[], call: OperationCall, at: (i: number) => string) => {
+    const named = bodies.flatMap((body) => (body.id === undefined ? [] : [body.id]));
+    // Records this request has put so far: those it read, and those it created (a later body may name one).
+    const known = new Set((await set.tx.getMany(collection, named)).map((record) => record.id));
+    // At most this many creates; ids left over are skipped, never reused.
+    const ids = await set.newIds(bodies.filter((body) => body.id === undefined || !known.has(body.id)).length);
+    const results: { record: StoredRecord; existed: boolean }[] = [];
+    for (const [i, body] of bodies.entries()) {
+      const existing = body.id !== undefined && known.has(body.id) ? await set.get(body.id) : undefined;
+      const record = existing ? update(set, existing, body, at(i), call) : create(set, ids.shift() as number, body, at(i), call);
+      known.add(record.id);
+      results.push({ record, existed: existing !== undefined });
+    }
+    return results;
   };
 
   return {
-    get: ({ params }, { store }) => {
-      const record = store.get(collection, params.id as number);
+    get: async ({ params }, { store }) => {
+      const record = await store.get(collection, params.id as number);
       if (!record) throw notFound(noun, [params.id as number]);
       return { data: record, message: `${Noun} ${record.id}` };
     },
 
-    list: (call, { store }) => {
+    list: async (call, { store }) => {
       const request = requestedPage(call);
-      const result = store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort });
+      const result = await store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort });
       return { data: pageB(result.items, result, request) };
     },
 
-    create: async (call, ctx) => {
-      const set = new ChangeSet(ctx.store, collection);
-      const record = create(set, call.body as Body, 'body', call, ctx);
-      await set.commit();
-      return { data: record, message: `${Noun} ${record.id} created` };
-    },
+    create: (call, ctx) =>
+      write(ctx, async (set) => {
+        const [id] = await set.newIds(1);
+        const record = create(set, id as number, call.body as Body, 'body', call);
+        return { data: record, message: `${Noun} ${record.id} created` };
+      }),
 
-    createBulk: async (call, ctx) => {
-      const set = new ChangeSet(ctx.store, collection);
-      const records = (call.body as Body[]).map((body, i) => create(set, body, `body[${i}]`, call, ctx));
-      await set.commit();
-      return { data: records, message: `${counted(records.length, noun)} created` };
-    },
+    createBulk: (call, ctx) =>
+      write(ctx, async (set) => {
+        const bodies = call.body as Body[];
+        const ids = await set.newIds(bodies.length);
+        const records = bodies.map((body, i) => create(set, ids[i] as number, body, `body[${i}]`, call));
+        return { data: records, message: `${counted(records.length, noun)} created` };
+      }),
 
-    update: async (call, ctx) => {
+    update: (call, ctx) => {
       const id = call.params.id as number;
       const body = (call.body ?? {}) as Body;
       if (body.id !== undefined && body.id !== id) throw badField('body.id', `must match the id in the path (${id})`);
-      const set = new ChangeSet(ctx.store, collection);
-      const [existing] = set.existing([id], noun);
-      const record = update(set, existing as StoredRecord, body, 'body', call);
-      await set.commit();
-      return { data: record, message: `${Noun} ${id} updated` };
+      return write(ctx, async (set) => {
+        const [existing] = await set.existing([id], noun);
+        const record = update(set, existing as StoredRecord, body, 'body', call);
+        return { data: record, message: `${Noun} ${id} updated` };
+      });
     },
 
-    updateBulk: async (call, ctx) => {
+    updateBulk: (call, ctx) => {
       const bodies = (call.body ?? []) as Body[];
       const unnamed = bodies.findIndex((body) => body.id === undefined);
       if (unnamed >= 0) throw badField(`body[${unnamed}].id`, 'every record of a bulk update needs its id');
-      const set = new ChangeSet(ctx.store, collection);
-      set.existing(bodies.map((body) => body.id as number), noun);
-      // Read each at its turn: a body naming an id twice builds on its own earlier update.
-      const records = bodies.map((body, i) => update(set, set.get(body.id as number) as StoredRecord, body, `body[${i}]`, call));
-      await set.commit();
-      return { data: records, message: `${counted(records.length, noun)} updated` };
+      return write(ctx, async (set) => {
+        await set.existing(bodies.map((body) => body.id as number), noun);
+        const records: StoredRecord[] = [];
+        // Read each at its turn: a body naming an id twice builds on its own earlier update.
+        for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as number)) as StoredRecord, body, `body[${i}]`, call));
+        return { data: records, message: `${counted(records.length, noun)} updated` };
+      });
     },
 
-    upsert: async (call, ctx) => {
-      const set = new ChangeSet(ctx.store, collection);
-      const body = (call.body ?? {}) as Body;
-      const existed = body.id !== undefined && set.get(body.id) !== undefined;
-      const record = upsert(set, body, 'body', call, ctx);
-      await set.commit();
-      return { data: record, message: `${Noun} ${record.id} ${existed ? 'updated' : 'created'}` };
-    },
+    upsert: (call, ctx) =>
+      write(ctx, async (set) => {
+        const [result] = await upsertAll(set, [(call.body ?? {}) as Body], call, () => 'body');
+        const { record, existed } = result as { record: StoredRecord; existed: boolean };
+        return { data: record, message: `${Noun} ${record.id} ${existed ? 'updated' : 'created'}` };
+      }),
 
-    upsertBulk: async (call, ctx) => {
-      const set = new ChangeSet(ctx.store, collection);
-      const records = ((call.body ?? []) as Body[]).map((body, i) => upsert(set, body, `body[${i}]`, call, ctx));
-      await set.commit();
-      return { data: records, message: `${counted(records.length, noun)} created or updated` };
-    },
+    upsertBulk: (call, ctx) =>
+      write(ctx, async (set) => {
+        const results = await upsertAll(set, (call.body ?? []) as Body[], call, (i) => `body[${i}]`);
+        return { data: results.map((r) => r.record), message: `${counted(results.length, noun)} created or updated` };
+      }),
 
-    delete: async ({ params }, { store }) => {
-      const set = new ChangeSet(store, collection);
-      set.existing([params.id as number], noun);
-      set.delete(params.id as number);
-      await set.commit();
-      return { message: `${Noun} ${String(params.id)} deleted` };
-    },
+    delete: ({ params }, ctx) =>
+      write(ctx, async (set) => {
+        await set.existing([params.id as number], noun);
+        set.delete(params.id as number);
+        return { message: `${Noun} ${String(params.id)} deleted` };
+      }),
 
-    deleteBulk: async ({ body }, { store }) => {
-      const ids = body as number[];
-      const set = new ChangeSet(store, collection);
-      set.existing(ids, noun);
-      for (const id of ids) set.delete(id);
-      await set.commit();
-      return { message: `${counted(new Set(ids).size, noun)} deleted` };
-    },
+    deleteBulk: ({ body }, ctx) =>
+      write(ctx, async (set) => {
+        const records = new Set(await set.existing(body as (number | bigint)[], noun));
+        for (const record of records) set.delete(record.id);
+        return { message: `${counted(records.size, noun)} deleted` };
+      }),
 
-    meta: (_call, { store }) => ({ data: describeRecords(resource.typeName, store.all(collection), SERVER_OWNED) }),
+    meta: async (_call, { store }) => ({ data: describeRecords(resource.typeName, await store.find(collection), SERVER_OWNED) }),
   } satisfies Record<string, OperationHandler>;
 }

@@ -5,9 +5,9 @@
  * in which case it is decommissioned instead, and the message says which.
  */
 import { NOUNS, capitalised, counted } from '../../contract/wording.js';
-import type { Store, StoredRecord } from '../../store/types.js';
+import type { StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler, ServerContext } from '../context.js';
 import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers, type RecordResource } from './accounting-records.js';
 
@@ -33,46 +33,65 @@ function decommissioned(record: StoredRecord, now: string): StoredRecord {
   return { ...record, status: 'DECOMMISSIONED', decommissionedAt: now, updatedAt: now };
 }
 
-/** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
-async function decommissionIds(set: ChangeSet, ids: readonly number[], now: string): Promise<StoredRecord[]> {
-  const already = set.existing(ids, NOUNS.determinations).filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
+/** 409 naming the records among `records` that are already decommissioned, if any. */
+function refuseDecommissioned(records: readonly StoredRecord[]): void {
+  const already = records.filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
   if (already.length) {
     throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
       slug: 'conflict',
       errors: already.map((id) => ({ path: 'id', message: `${id} is already DECOMMISSIONED` })),
     });
   }
-  const records = ids.map((id) => set.put(decommissioned(set.get(id) as StoredRecord, now)));
-  await set.commit();
-  return records;
 }
 
-/** Decommissions every ACTIVE determination last modified before `before` (ms since epoch). */
-async function decommissionModifiedBefore(store: Store, before: number, now: string) {
-  const set = new ChangeSet(store, 'determinations');
-  const chosen = [...store.all('determinations')].filter((r) => r.status !== 'DECOMMISSIONED' && Date.parse(String(r.updatedAt)) < before);
-  const result = chosen.map((r) => set.put(decommissioned(r, now)));
-  await set.commit();
+/** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
+function decommissionIds(ctx: ServerContext, ids: readonly (number | bigint)[], now: string): Promise<StoredRecord[]> {
+  return ctx.store.transaction(async (tx) => {
+    const set = new ChangeSet(tx, 'determinations');
+    const records = await set.existing(ids, NOUNS.determinations);
+    refuseDecommissioned(records);
+    return records.map((record) => set.put(decommissioned(record, now)));
+  });
+}
+
+/** Decommissions every ACTIVE determination last modified before `before`. */
+async function decommissionModifiedBefore(ctx: ServerContext, before: Date, now: string) {
+  const result = await ctx.store.transaction(async (tx) => {
+    const set = new ChangeSet(tx, 'determinations');
+    // Stamps are the server's own ISO 8601 UTC strings, so string order is time order.
+    const chosen = await tx.find('determinations', {
+      where: [
+        { field: 'status', notEquals: 'DECOMMISSIONED' },
+        { field: 'updatedAt', range: { before: before.toISOString() } },
+      ],
+    });
+    return chosen.map((r) => set.put(decommissioned(r, now)));
+  });
   return { data: result, message: `${counted(result.length, NOUNS.determinations)} decommissioned` };
 }
 
-/** Deletes or, for records in use, decommissions; returns what happened to each. */
-async function remove(set: ChangeSet, ids: readonly number[], now: string) {
-  set.existing(ids, NOUNS.determinations);
-  const deleted: number[] = [];
-  const kept: number[] = [];
-  for (const id of new Set(ids)) {
-    const record = set.get(id) as StoredRecord;
-    if (record.inUse === true) {
-      kept.push(id);
-      if (record.status !== 'DECOMMISSIONED') set.put(decommissioned(record, now));
-    } else {
-      deleted.push(id);
-      set.delete(id);
+/**
+ * Deletes or, for records in use, decommissions; returns what happened to each. A
+ * record in use that is already decommissioned is the 409 decommission answers.
+ */
+function remove(ctx: ServerContext, ids: readonly (number | bigint)[], now: string) {
+  return ctx.store.transaction(async (tx) => {
+    const set = new ChangeSet(tx, 'determinations');
+    const records = await set.existing([...new Set(ids)], NOUNS.determinations);
+    refuseDecommissioned(records.filter((record) => record.inUse === true));
+    const deleted: number[] = [];
+    const kept: number[] = [];
+    for (const record of records) {
+      if (record.inUse === true) {
+        kept.push(record.id);
+        set.put(decommissioned(record, now));
+      } else {
+        deleted.push(record.id);
+        set.delete(record.id);
+      }
     }
-  }
-  await set.commit();
-  return { deleted, kept };
+    return { deleted, kept };
+  });
 }
 
 function removeMessage({ deleted, kept }: { deleted: number[]; kept: number[] }): string {
@@ -85,23 +104,21 @@ function removeMessage({ deleted, kept }: { deleted: number[]; kept: number[] })
 export const determinationHandlers = {
   ...recordHandlers(resource),
 
-  decommission: async ({ params, now }, { store }) => {
-    const [record] = await decommissionIds(new ChangeSet(store, 'determinations'), [params.id as number], now);
+  decommission: async ({ params, now }, ctx) => {
+    const [record] = await decommissionIds(ctx, [params.id as number], now);
     return { data: record, message: `Determination ${String(params.id)} decommissioned` };
   },
 
-  decommissionBulk: async ({ body, now }, { store }) => {
-    const records = await decommissionIds(new ChangeSet(store, 'determinations'), [...new Set(body as number[])], now);
+  decommissionBulk: async ({ body, now }, ctx) => {
+    const records = await decommissionIds(ctx, [...new Set(body as (number | bigint)[])], now);
     return { data: records, message: `${counted(records.length, NOUNS.determinations)} decommissioned` };
   },
 
-  decommissionModifiedBefore: ({ params, now }, { store }) =>
-    decommissionModifiedBefore(store, Date.parse(String(params.modified_before)), now),
+  decommissionModifiedBefore: ({ params, now }, ctx) => decommissionModifiedBefore(ctx, new Date(Date.parse(String(params.modified_before))), now),
 
-  decommissionBeforeNow: ({ now }, { store }) =>
-    decommissionModifiedBefore(store, Date.parse(now), now),
+  decommissionBeforeNow: ({ now }, ctx) => decommissionModifiedBefore(ctx, new Date(now), now),
 
-  remove: async ({ params, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), [params.id as number], now)) }),
+  remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as number], now)) }),
 
-  removeBulk: async ({ body, now }, { store }) => ({ message: removeMessage(await remove(new ChangeSet(store, 'determinations'), body as number[], now)) }),
+  removeBulk: async ({ body, now }, ctx) => ({ message: removeMessage(await remove(ctx, body as (number | bigint)[], now)) }),
 } satisfies Record<string, OperationHandler>;

@@ -21,7 +21,9 @@ export const emailNotificationHandlers = {
     const dto = body as Record<string, unknown>;
     if (typeof dto.forUserEmail !== 'string') throw badField('body.forUserEmail', 'the recipient address is required to send the e-mail');
     const { id: _ignored, ...fields } = dto;
-    const record: StoredRecord = { id: store.allocateId('emailNotifications'), ...fields, createdDate: now, lastModifiedDate: now, sent: false };
+    // The id is taken before the mail goes out (the mail names it); a failed send skips it, never reused.
+    const [id] = await store.transaction((tx) => tx.allocateIds('emailNotifications', 1));
+    const record: StoredRecord = { id: id as number, ...fields, createdDate: now, lastModifiedDate: now, sent: false };
     try {
       await mailer.send({
         id: record.id,
@@ -35,14 +37,16 @@ export const emailNotificationHandlers = {
       throw new HttpProblem(502, `the e-mail could not be sent: ${error instanceof Error ? error.message : String(error)}`, { slug: 'mail-failed' });
     }
     record.sent = true;
-    await store.commit([{ op: 'put', collection: 'emailNotifications', record }]);
+    await store.transaction(async (tx) => tx.put('emailNotifications', record));
     return { data: [record] };
   },
 
   delete: async ({ params }, { store }) => {
     const id = params.id as number;
-    if (!store.get('emailNotifications', id)) throw notFound(NOUNS['email-notifications'], [id]);
-    await store.commit([{ op: 'delete', collection: 'emailNotifications', id }]);
+    await store.transaction(async (tx) => {
+      if (!(await tx.get('emailNotifications', id))) throw notFound(NOUNS['email-notifications'], [id]);
+      tx.delete('emailNotifications', id);
+    });
     return {};
   },
 } satisfies Record<string, OperationHandler>;

@@ -9,7 +9,7 @@ import busboy from 'busboy';
 import { imageDto } from '../../contract/schemas.js';
 import type { StoredRecord } from '../../store/types.js';
 import { checkDeclaredLength, refuseDeepJson } from '../body.js';
-import type { OperationHandler, ServerContext } from '../context.js';
+import { IGNORED_FIELDS_HEADER, type OperationHandler, type ServerContext } from '../context.js';
 import type { SavedImage } from '../image-files.js';
 import { HttpProblem, badField, notFound } from '../problem.js';
 import { validate } from '../validation.js';
@@ -80,7 +80,8 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
   });
 }
 
-function parseImagePart(text: string | undefined): Record<string, unknown> {
+/** The ImageDto of the `image` part, and its fields ImageDto does not have (dropped, named as `image.<name>`). */
+function parseImagePart(text: string | undefined): { image: Record<string, unknown>; ignored: string[] } {
   if (text === undefined) throw badField('image', 'the image part (ImageDto as JSON) is required');
   let value: unknown;
   try {
@@ -89,12 +90,14 @@ function parseImagePart(text: string | undefined): Record<string, unknown> {
     throw badField('image', 'the image part is not valid JSON');
   }
   refuseDeepJson(value, 'image');
-  return validate(imageDto, value, 'image');
+  const image = validate(imageDto, value, 'image');
+  const ignored = Object.keys(value as object).filter((name) => !Object.hasOwn(imageDto.shape, name)).map((name) => `image.${name}`);
+  return { image, ignored };
 }
 
 /** Drops the bytes of a hash once no image record refers to them. */
 async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void> {
-  if (ctx.store.findBy('images', 'sha256', sha256).length === 0) await ctx.images.release(sha256);
+  if ((await ctx.store.count('images', [{ field: 'sha256', equals: sha256 }])) === 0) await ctx.images.release(sha256);
 }
 
 export const imageHandlers = {
@@ -103,34 +106,42 @@ export const imageHandlers = {
     const upload = await readUpload(req, ctx);
     const { file } = upload;
     let image: Record<string, unknown>;
+    let ignored: string[];
     try {
       if (!file) throw badField('file', 'the file part (the image bytes) is required');
-      image = parseImagePart(upload.imageText);
+      ({ image, ignored } = parseImagePart(upload.imageText));
     } catch (error) {
       if (file) await releaseIfUnused(ctx, file.sha256);
       throw error;
     }
     const { id: _ignored, ...fields } = image;
-    const record: StoredRecord = {
-      id: ctx.store.allocateId('images'),
-      ...fields,
-      name: image.name ?? file.fileName,
-      type: image.type ?? file.mimeType,
-      createdDate: now,
-      lastModifiedDate: now,
-      fileName: file.fileName,
-      contentType: file.mimeType,
-      size: file.size,
-      sha256: file.sha256,
-    };
-    await ctx.store.commit([{ op: 'put', collection: 'images', record }]);
-    return { headers: { location: `/api/images/${record.id}` } };
+    const record = await ctx.store.transaction(async (tx) => {
+      const [id] = await tx.allocateIds('images', 1);
+      const stored: StoredRecord = {
+        id: id as number,
+        ...fields,
+        name: image.name ?? file.fileName,
+        type: image.type ?? file.mimeType,
+        createdDate: now,
+        lastModifiedDate: now,
+        fileName: file.fileName,
+        contentType: file.mimeType,
+        size: file.size,
+        sha256: file.sha256,
+      };
+      tx.put('images', stored);
+      return stored;
+    });
+    return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
   },
 
   delete: async ({ params }, ctx) => {
-    const record = ctx.store.get('images', params.id as number);
-    if (!record) throw notFound(NOUNS.images, [params.id as number]);
-    await ctx.store.commit([{ op: 'delete', collection: 'images', id: record.id }]);
+    const record = await ctx.store.transaction(async (tx) => {
+      const found = await tx.get('images', params.id as number);
+      if (!found) throw notFound(NOUNS.images, [params.id as number]);
+      tx.delete('images', found.id);
+      return found;
+    });
     await releaseIfUnused(ctx, String(record.sha256));
     return {};
   },

@@ -5,11 +5,12 @@
  * `mobile`. A work order creates one notification per property of its body.
  */
 import { NOUNS } from '../../contract/wording.js';
-import type { StoredRecord } from '../../store/types.js';
+import type { Condition, StoreReader, StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { pageA, requestedPage } from '../paging.js';
 import { idFromPath } from '../path-id.js';
-import { badField, notFound } from '../problem.js';
+import { notFound } from '../problem.js';
+import { queryFlag } from '../query-flags.js';
 
 /** The `service` value that puts a notification into the mobile feed. */
 const MOBILE_SERVICE = 'mobile';
@@ -19,67 +20,76 @@ const NEWEST_FIRST = [
   { field: 'id', direction: 'desc' as const },
 ];
 
-const isMobile = (n: StoredRecord) => String(n.service ?? '').toLowerCase() === MOBILE_SERVICE;
-const isUnread = (n: StoredRecord) => n.viewed !== true;
+const MOBILE: Condition = { field: 'service', equalsIgnoreCase: MOBILE_SERVICE };
+const UNREAD: Condition = { field: 'viewed', notEquals: true };
 
-/** The list item of spec 2.2, projected from a NotificationDto. */
+/** The notifications of one user, and the further conditions given. */
+function forUser(user: unknown, ...more: Condition[]): Condition[] {
+  return [{ field: 'forUserId', equals: String(user) }, ...more];
+}
+
+/** A DTO field as the list item carries it: `null` when the notification has none (every key is always there). */
+const orNull = (value: unknown): unknown => value ?? null;
+
+/** The list item of spec 2.2, projected from a NotificationDto; absent fields are `null`, as a Java DTO serializes them. */
 function listItem(n: StoredRecord) {
-  const created = typeof n.createdDate === 'string' ? n.createdDate : undefined;
+  const created = typeof n.createdDate === 'string' ? n.createdDate : null;
   return {
     id: n.id,
-    createdBy: n.byUserId,
+    createdBy: orNull(n.byUserId),
     createdAt: created,
-    title: n.title,
-    forUserId: n.forUserId,
-    byUserId: n.byUserId,
-    message: n.description,
-    redirectTo: n.clickEvent,
+    title: orNull(n.title),
+    forUserId: orNull(n.forUserId),
+    byUserId: orNull(n.byUserId),
+    message: orNull(n.description),
+    redirectTo: orNull(n.clickEvent),
     displayId: `N-${String(n.id).padStart(6, '0')}`,
     // Time of day (UTC) the notification was created, for compact lists.
-    createdTime: created?.slice(11, 16),
-    type: n.type,
+    createdTime: created === null ? null : created.slice(11, 16),
+    type: orNull(n.type),
     read: n.viewed === true,
   };
 }
 
-function userNotifications(store: ServerContext['store'], user: unknown, keep?: (n: StoredRecord) => boolean): StoredRecord[] {
-  const all = store.findBy('notifications', 'forUserId', String(user));
-  return keep ? all.filter(keep) : all;
-}
-
-function listPage(call: OperationCall, ctx: ServerContext, where?: (n: StoredRecord) => boolean) {
+async function listPage(call: OperationCall, ctx: ServerContext, ...more: Condition[]) {
   const request = requestedPage(call);
-  const result = ctx.store.page('notifications', {
+  const result = await ctx.store.page('notifications', {
     offset: request.offset,
     limit: request.limit,
     sort: NEWEST_FIRST,
-    index: { field: 'forUserId', value: String(call.params.userName) },
-    ...(where ? { where } : {}),
+    where: forUser(call.params.userName, ...more),
   });
   return { data: pageA(result.items.map(listItem), result, request, true) };
 }
 
 /** The numeric id of a notification path parameter (the spec allows a string); 404 when it names nothing. */
-function existing(ctx: ServerContext, raw: unknown): StoredRecord {
+async function existing(reader: StoreReader, raw: unknown): Promise<StoredRecord> {
   const id = idFromPath(raw);
-  const record = id === undefined ? undefined : ctx.store.get('notifications', id);
+  const record = id === undefined ? undefined : await reader.get('notifications', id);
   if (!record) throw notFound(NOUNS.notifications, [String(raw)]);
   return record;
 }
 
 /** A new NotificationDto from a request body; the server owns id and dates, `viewed` starts false. */
-function newNotification(ctx: ServerContext, body: Record<string, unknown>, now: string): StoredRecord {
+function newNotification(id: number, body: Record<string, unknown>, now: string): StoredRecord {
   const { id: _ignored, ...fields } = body;
-  return { id: ctx.store.allocateId('notifications'), viewed: false, ...fields, createdDate: now, lastModifiedDate: now };
+  return { id, viewed: false, ...fields, createdDate: now, lastModifiedDate: now };
 }
 
-/** The notification a work-order property announces; `forUserId` names its recipient. */
-function workOrderNotification(ctx: ServerContext, name: string, value: Record<string, unknown>, now: string): StoredRecord {
-  const text = (field: string) => (typeof value[field] === 'string' ? (value[field] as string) : undefined);
+/**
+ * Whom a work order that names no user (no non-empty string `forUserId`) is for: the
+ * spec's work-order values are free-form objects, so none may name one. Such
+ * notifications go to this user, where `pla notifications list workorder` finds them.
+ */
+export const WORK_ORDER_INBOX = 'workorder';
+
+/** The notification a work-order property announces; `forUserId` names its recipient, else `WORK_ORDER_INBOX`. */
+function workOrderNotification(id: number, name: string, value: Record<string, unknown>, now: string): StoredRecord {
+  const text = (field: string) => (typeof value[field] === 'string' && value[field] !== '' ? (value[field] as string) : undefined);
   return newNotification(
-    ctx,
+    id,
     {
-      forUserId: text('forUserId'),
+      forUserId: text('forUserId') ?? WORK_ORDER_INBOX,
       byUserId: text('byUserId') ?? 'workorder',
       type: text('type') ?? 'WORK_ORDER',
       service: text('service') ?? 'workorder',
@@ -94,22 +104,31 @@ function workOrderNotification(ctx: ServerContext, name: string, value: Record<s
   );
 }
 
+/** Stores new notifications under new ids, in one transaction. */
+function insertAll(ctx: ServerContext, build: (ids: number[]) => StoredRecord[], count: number): Promise<StoredRecord[]> {
+  return ctx.store.transaction(async (tx) => {
+    const records = build(await tx.allocateIds('notifications', count));
+    for (const record of records) tx.put('notifications', record);
+    return records;
+  });
+}
+
 export const notificationHandlers = {
   list: (call, ctx) => listPage(call, ctx),
-  listMobile: (call, ctx) => listPage(call, ctx, isMobile),
+  listMobile: (call, ctx) => listPage(call, ctx, MOBILE),
 
-  count: ({ params, query }, { store }) => {
-    const unread = query.get('unread') === 'true';
-    return { data: { count: userNotifications(store, params.userName, unread ? isUnread : undefined).length } };
+  count: async ({ params, query }, { store }) => {
+    const unread = queryFlag(query, 'unread', false);
+    return { data: { count: await store.count('notifications', forUser(params.userName, ...(unread ? [UNREAD] : []))) } };
   },
 
-  countMobile: ({ params }, { store }) => ({ data: { count: userNotifications(store, params.userName, (n) => isMobile(n) && isUnread(n)).length } }),
+  countMobile: async ({ params }, { store }) => ({ data: { count: await store.count('notifications', forUser(params.userName, MOBILE, UNREAD)) } }),
 
-  countByType: ({ params }, { store }) => {
+  countByType: async ({ params }, { store }) => {
     // A Map, not an object: a type is data, and `constructor` or `__proto__` must count
     // like any other name rather than read Object.prototype's.
     const counts = new Map<string, number>();
-    for (const n of userNotifications(store, params.username, isUnread)) {
+    for (const n of await store.find('notifications', { where: forUser(params.username, UNREAD) })) {
       const type = typeof n.type === 'string' && n.type ? n.type : 'UNTYPED';
       counts.set(type, (counts.get(type) ?? 0) + 1);
     }
@@ -117,36 +136,35 @@ export const notificationHandlers = {
   },
 
   markRead: async ({ params, now }, ctx) => {
-    const record = existing(ctx, params.id);
-    if (record.viewed !== true) await ctx.store.commit([{ op: 'put', collection: 'notifications', record: { ...record, viewed: true, lastModifiedDate: now } }]);
+    await ctx.store.transaction(async (tx) => {
+      const record = await existing(tx, params.id);
+      if (record.viewed !== true) tx.put('notifications', { ...record, viewed: true, lastModifiedDate: now });
+    });
     return {};
   },
 
   delete: async ({ params }, ctx) => {
-    const record = existing(ctx, params.id);
-    await ctx.store.commit([{ op: 'delete', collection: 'notifications', id: record.id }]);
+    await ctx.store.transaction(async (tx) => tx.delete('notifications', (await existing(tx, params.id)).id));
     return {};
   },
 
   deleteAll: async ({ params }, { store }) => {
-    const ids = userNotifications(store, params.userName).map((n) => n.id);
-    if (ids.length) await store.commit(ids.map((id) => ({ op: 'delete' as const, collection: 'notifications' as const, id })));
+    await store.transaction(async (tx) => {
+      for (const n of await tx.find('notifications', { where: forUser(params.userName) })) tx.delete('notifications', n.id);
+    });
     return {};
   },
 
-  create: async ({ body, now }, ctx) => {
-    const record = newNotification(ctx, body as Record<string, unknown>, now);
-    await ctx.store.commit([{ op: 'put', collection: 'notifications', record }]);
-    return { data: [record] };
-  },
+  create: async ({ body, now }, ctx) => ({
+    data: await insertAll(ctx, ([id]) => [newNotification(id as number, body as Record<string, unknown>, now)], 1),
+  }),
 
   workOrder: async ({ body, now }, ctx) => {
+    // Free-form (spec 2.8): any names, any object values, even none at all.
     const entries = Object.entries(body as Record<string, Record<string, unknown>>);
-    if (!entries.length) throw badField('body', 'a work order needs at least one property');
-    const missing = entries.find(([, value]) => typeof value.forUserId !== 'string' || value.forUserId === '');
-    if (missing) throw badField(`body.${missing[0]}.forUserId`, 'each work order names the user to notify in forUserId');
-    const records = entries.map(([name, value]) => workOrderNotification(ctx, name, value, now));
-    await ctx.store.commit(records.map((record) => ({ op: 'put' as const, collection: 'notifications' as const, record })));
+    if (entries.length) {
+      await insertAll(ctx, (ids) => entries.map(([name, value], i) => workOrderNotification(ids[i] as number, name, value, now)), entries.length);
+    }
     return {};
   },
 } satisfies Record<string, OperationHandler>;

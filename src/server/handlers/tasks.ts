@@ -5,11 +5,9 @@
  * `createdAt` ascending unless the query says otherwise.
  */
 import { NOUNS } from '../../contract/wording.js';
-import { isDeepStrictEqual } from 'node:util';
-import { fieldValue } from '../../store/record-order.js';
-import type { StoredRecord } from '../../store/types.js';
+import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler, ServerContext } from '../context.js';
 import { pageB, requestedPage } from '../paging.js';
 import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers } from './accounting-records.js';
@@ -61,45 +59,27 @@ const records = recordHandlers({
   },
 });
 
-type Condition = (value: unknown) => boolean;
-
-function compare(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
-
 function isRange(value: unknown): value is { from?: unknown; to?: unknown } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((k) => k === 'from' || k === 'to');
 }
 
-/** One filter field: array = any of, `{from, to}` = inclusive range, else equality. */
-function condition(expected: unknown): Condition {
-  if (Array.isArray(expected)) return (value) => expected.some((e) => isDeepStrictEqual(e, value));
-  if (isRange(expected)) {
-    return (value) =>
-      value !== undefined &&
-      value !== null &&
-      (expected.from === undefined || compare(value, expected.from) >= 0) &&
-      (expected.to === undefined || compare(value, expected.to) <= 0);
-  }
-  return (value) => isDeepStrictEqual(expected, value);
+/** The filter of a search as store conditions: array = any of, `{from, to}` = inclusive range, else equality. */
+function conditionsOf(filter: Record<string, unknown> | undefined): Condition[] {
+  return Object.entries(filter ?? {}).map(([field, expected]): Condition => {
+    if (Array.isArray(expected)) return { field, anyOf: expected };
+    if (isRange(expected)) return { field, range: { ...(expected.from !== undefined ? { from: expected.from } : {}), ...(expected.to !== undefined ? { to: expected.to } : {}) } };
+    return { field, equals: expected };
+  });
 }
 
-function matcher(filter: Record<string, unknown> | undefined): ((task: StoredRecord) => boolean) | undefined {
-  const entries = Object.entries(filter ?? {}).map(([field, expected]) => [field, condition(expected)] as const);
-  if (!entries.length) return undefined;
-  // Own fields only: a filter on `constructor` must not match Object.prototype's.
-  return (task) => entries.every(([field, test]) => test(fieldValue(task, field)));
-}
-
-async function cancel(set: ChangeSet, ids: readonly number[], now: string): Promise<void> {
-  set.existing(ids, NOUNS.tasks);
-  for (const [i, id] of ids.entries()) {
-    set.put(moveTask(set.get(id) as StoredRecord, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
-  }
-  await set.commit();
+function cancel(ctx: ServerContext, ids: readonly (number | bigint)[], now: string): Promise<void> {
+  return ctx.store.transaction(async (tx) => {
+    const set = new ChangeSet(tx, 'tasks');
+    const tasks = await set.existing(ids, NOUNS.tasks);
+    for (const [i, task] of tasks.entries()) set.put(moveTask(task, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
+  });
 }
 
 export const taskHandlers = {
@@ -110,21 +90,21 @@ export const taskHandlers = {
   upsert: records.upsert,
   upsertBulk: records.upsertBulk,
 
-  search: (call, { store }) => {
+  search: async (call, { store }) => {
     const request = requestedPage(call);
     const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
-    const where = matcher(call.body as Record<string, unknown> | undefined);
-    const result = store.page('tasks', { offset: request.offset, limit: request.limit, sort, ...(where ? { where } : {}) });
+    const where = conditionsOf(call.body as Record<string, unknown> | undefined);
+    const result = await store.page('tasks', { offset: request.offset, limit: request.limit, sort, where });
     return { data: pageB(result.items, result, request) };
   },
 
-  cancel: async ({ params, now }, { store }) => {
-    await cancel(new ChangeSet(store, 'tasks'), [params.id as number], now);
+  cancel: async ({ params, now }, ctx) => {
+    await cancel(ctx, [params.id as number], now);
     return {};
   },
 
-  cancelBulk: async ({ body, now }, { store }) => {
-    await cancel(new ChangeSet(store, 'tasks'), [...new Set((body as number[] | undefined) ?? [])], now);
+  cancelBulk: async ({ body, now }, ctx) => {
+    await cancel(ctx, [...new Set((body as (number | bigint)[] | undefined) ?? [])], now);
     return {};
   },
 } satisfies Record<string, OperationHandler>;

@@ -2,5 +2,5 @@
 import type { OperationHandler } from '../context.js';
 
 export const topicHandlers = {
-  list: ({ params }, { store }) => ({ data: store.findBy('topics', 'service', params.service) }),
+  list: async ({ params }, { store }) => ({ data: await store.find('topics', { where: [{ field: 'service', equals: params.service }] }) }),
 } satisfies Record<string, OperationHandler>;

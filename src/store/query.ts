@@ -1,0 +1,40 @@
+/**
+ * Declarative conditions evaluated in JavaScript, for the file store. The
+ * PostgreSQL backend turns the same conditions into SQL (`postgres/sql.ts`); both
+ * follow the rules documented on `Condition`.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { fieldValue } from './record-order.js';
+import type { Condition, StoredRecord } from './types.js';
+
+/** `value` against a bound of its own kind (numbers with numbers, strings with strings): negative when below. */
+function against(value: number | string, bound: unknown): number | undefined {
+  if (typeof bound !== typeof value) return undefined;
+  return value < (bound as typeof value) ? -1 : value > (bound as typeof value) ? 1 : 0;
+}
+
+function inRange(value: unknown, range: { from?: unknown; to?: unknown; before?: unknown }): boolean {
+  if (typeof value !== 'number' && typeof value !== 'string') return false;
+  const holds = (bound: unknown, test: (order: number) => boolean) => {
+    if (bound === undefined) return true;
+    const order = against(value, bound);
+    return order !== undefined && test(order);
+  };
+  return holds(range.from, (o) => o >= 0) && holds(range.to, (o) => o <= 0) && holds(range.before, (o) => o < 0);
+}
+
+/** Whether one record meets one condition. */
+export function meets(record: StoredRecord, condition: Condition): boolean {
+  const value = fieldValue(record, condition.field);
+  if ('equals' in condition) return value !== undefined && isDeepStrictEqual(value, condition.equals);
+  if ('notEquals' in condition) return value === undefined || !isDeepStrictEqual(value, condition.notEquals);
+  if ('anyOf' in condition) return value !== undefined && condition.anyOf.some((one) => isDeepStrictEqual(value, one));
+  if ('equalsIgnoreCase' in condition) return typeof value === 'string' && value.toLowerCase() === condition.equalsIgnoreCase.toLowerCase();
+  return inRange(value, condition.range);
+}
+
+/** A predicate for conditions that must all hold; undefined when there are none. */
+export function predicateOf(where: readonly Condition[]): ((record: StoredRecord) => boolean) | undefined {
+  if (where.length === 0) return undefined;
+  return (record) => where.every((condition) => meets(record, condition));
+}
