@@ -10,14 +10,8 @@
 import type { Command } from 'commander';
 import { operation, pastTense, type OperationId, type WritingOperationId } from '../src/contract/operations.js';
 import { NOUNS } from '../src/contract/wording.js';
-import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction, type IdActionSpec } from './actions.js';
 import { addBulkOptions, addIdOptions, addPagingOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
-
-const handlers = {
-  records: () => import('../src/cli/handlers/records.js'),
-  ids: () => import('../src/cli/handlers/id-actions.js'),
-};
 
 /** The id action of `single` (`verb` is the imperative for the prompt, "Delete"); the rest comes from its row. */
 export function idAction(single: WritingOperationId, verb: string): IdActionSpec {
@@ -32,7 +26,7 @@ export function addIdVerb(tree: Command, name: string, description: string, spec
   if (spec.bulk) addBulkOptions(command);
   if (operation(spec.single).destructive) addSafetyOptions(command);
   examples(command, example);
-  return command.action(lazy(handlers.ids, (h, inv) => h.runIdAction(inv, spec)));
+  return declareAction(command, 'ids.run', spec);
 }
 
 /** `delete [ids...]` for any resource: confirmation, `--dry-run`, bulk where there is one. */
@@ -49,7 +43,7 @@ export function addWriteVerb(tree: Command, name: string, single: WritingOperati
   addRecordInputOptions(command);
   if (op.bulk) addBulkOptions(command);
   examples(command, example);
-  return command.action(lazy(handlers.records, (h, inv) => h.write(inv, { single, bulk: op.bulk, done: pastTense(single) })));
+  return declareAction(command, 'records.write', { single, bulk: op.bulk, done: pastTense(single) });
 }
 
 /** The record verbs a tree has, each naming the operation behind it. */
@@ -73,18 +67,16 @@ export function addRecordVerbs(tree: Command, verbs: RecordVerbs): Command {
   const noun = anyOp ? NOUNS[operation(anyOp).resource] : ([name, name] as const);
 
   if (verbs.get) {
-    const id = verbs.get;
     const get = tree.command('get [ids...]').description(`show ${noun[1]} by id`);
     addIdOptions(get);
     examples(get, `pla ${name} get 42`, `pla ${name} get 42 43 -o json`);
-    get.action(lazy(() => import('../src/cli/handlers/get.js'), (h, inv) => h.get(inv, id)));
+    declareAction(get, 'records.get', { operationId: verbs.get });
   }
   if (verbs.list) {
-    const id = verbs.list;
     const list = tree.command('list').description(`list ${noun[1]}, a page at a time or --all`);
     addPagingOptions(list);
     examples(list, `pla ${name} list --size 20 --sort updatedAt,desc`, `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`);
-    list.action(lazy(handlers.records, (h, inv) => h.list(inv, id)));
+    declareAction(list, 'records.list', { operationId: verbs.list });
   }
   if (verbs.create) {
     addWriteVerb(tree, 'create', verbs.create, `create ${noun[1]} (several records use the bulk endpoint)`, `pla ${name} create --file new.csv --rejects rejects.csv`);
@@ -99,10 +91,9 @@ export function addRecordVerbs(tree: Command, verbs: RecordVerbs): Command {
     addDeleteVerb(tree, verbs.delete, `pla ${name} delete 7 8 9 --dry-run`);
   }
   if (verbs.meta) {
-    const id = verbs.meta;
     const meta = tree.command('meta').description(`show the service's metadata for ${noun[1]}`);
     examples(meta, `pla ${name} meta -o json`);
-    meta.action(lazy(handlers.records, (h, inv) => h.show(inv, id)));
+    declareAction(meta, 'records.show', { operationId: verbs.meta });
   }
   return tree;
 }

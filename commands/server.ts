@@ -4,11 +4,9 @@
  * the server code loads only when `pla server start` runs.
  */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
-import { commaList } from '../src/cli/global-options.js';
+import { declareAction } from './actions.js';
+import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
-
-const admin = () => import('../src/server/admin-commands.js');
 
 function addStartCommand(tree: Command): void {
   const start = tree
@@ -27,7 +25,7 @@ function addStartCommand(tree: Command): void {
     .option('--simulate-tasks [seconds]', 'advance transfer tasks by themselves every N seconds (default 5)')
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/');
   examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
-  start.action(lazy(() => import('../src/server/start.js'), (h, inv) => h.runServerStart(inv.opts)));
+  declareAction(start, 'server.start');
 }
 
 function addKeysCommand(tree: Command): void {
@@ -39,15 +37,9 @@ function addKeysCommand(tree: Command): void {
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
     .option('-e, --env <name>', 'environment the key is meant for (default local)');
   examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
-  create.action(lazy(admin, (h, inv) => h.createKey(inv)));
-  keys
-    .command('list')
-    .description('list keys (masked)')
-    .action(lazy(admin, (h, inv) => h.listKeys(inv)));
-  keys
-    .command('revoke <id>')
-    .description('revoke a key; requests with it get 401 from then on')
-    .action(lazy(admin, (h, inv) => h.revokeKey(inv)));
+  declareAction(create, 'server.keys.create');
+  declareAction(keys.command('list').description('list keys (masked)'), 'server.keys.list');
+  declareAction(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'server.keys.revoke');
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
@@ -55,19 +47,12 @@ export function createServerCommand(): Command {
   const tree = new Command('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  tree
-    .command('health')
-    .description("the running server's health (no key needed)")
-    .action(lazy(admin, (h, inv) => h.health(inv)));
-  tree
-    .command('log')
-    .description('recent requests (keys redacted)')
-    .option('--limit <n>', 'how many (default 100, at most 500)')
-    .action(lazy(admin, (h, inv) => h.requestLog(inv)));
+  declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
+  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', 'how many (default 100, at most 500)'), 'server.log');
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
-  reset.action(lazy(admin, (h, inv) => h.reset(inv)));
+  declareAction(reset, 'server.reset');
   return tree;
 }

@@ -4,9 +4,9 @@
  * `/openapi.json`. Nothing here spells a path; every entry comes from a row.
  */
 import { z } from 'zod';
-import { OPERATIONS } from './operations.js';
+import { OPERATIONS, type Operation } from './operations.js';
 import { BODY_SCHEMAS, DEFAULT_MAX_PAGE_SIZE, accountingRecord, emailNotificationDto, imageDto, notificationDto } from './schemas.js';
-import type { BodyKind, Operation, PagingSpec, PathParamType, ResponseKind } from './types.js';
+import type { BodyKind, PagingSpec, PathParamType, ResponseKind } from './types.js';
 
 declare const __PLA_VERSION__: string | undefined;
 

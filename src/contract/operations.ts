@@ -14,7 +14,7 @@
  * operations.test.ts` pins the table to the spec (docs/spec/service-interface.md):
  * exactly 52 method + path pairs.
  */
-import type { Operation, OperationRow, PagingSpec, PathParam } from './types.js';
+import type { BodyKind, HttpMethod, OperationRow, PagingSpec, PathParam, QueryParam, Resource, ResponseKind } from './types.js';
 
 export const DETERMINATIONS_PREFIX = '/api/v1/asset-transaction-type-determinations';
 export const SETTINGS_PREFIX = '/api/v1/system-financial-settings';
@@ -146,6 +146,29 @@ type NamedByARow = Extract<Row, { bulk: string }>['bulk'] | Extract<Row, { read:
 /** Fails to compile when a row names an operation that the table does not have. */
 const everyNamedOperationExists: [NamedByARow] extends [OperationId] ? true : never = true;
 void everyNamedOperationExists;
+
+/** A row of the contract table with its defaults filled in; `operation(id)` returns these. */
+export interface Operation {
+  readonly id: OperationId;
+  readonly resource: Resource;
+  readonly summary: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly pathParams: readonly PathParam[];
+  readonly query: readonly QueryParam[];
+  readonly paging?: PagingSpec;
+  readonly body?: { readonly kind: BodyKind; readonly required: boolean };
+  readonly response: ResponseKind;
+  readonly status: 200 | 201 | 204;
+  readonly altStatuses?: readonly number[];
+  /** Permission a key needs, `<resource>:read|write`. */
+  readonly permission: string;
+  readonly destructive: boolean;
+  readonly bulk?: OperationId;
+  readonly read?: OperationId;
+  readonly list?: OperationId;
+  readonly done?: string;
+}
 
 /** A row with its defaults filled in; reads need `<resource>:read`, the rest `<resource>:write`. */
 function complete(row: OperationRow & { id: OperationId }): Operation {

@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { INT64_MAX, isPlainDigits } from './ids.js';
-import type { BodyKind, Operation, PathParamType } from './types.js';
+import type { Operation } from './operations.js';
+import type { BodyKind, PathParamType } from './types.js';
 
 /** Largest page size the local server accepts by default (`--max-page-size`). */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;

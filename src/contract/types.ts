@@ -7,10 +7,6 @@
  * registration can read the table without paying for schema libraries.
  */
 
-import type { OperationId } from './operations.js';
-
-export type { OperationId };
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Resource groups; each has its own command tree and permission prefix. */
@@ -138,28 +134,5 @@ export interface OperationRow {
   /** The listing that pages through this operation's collection (how current state is read). */
   readonly list?: string;
   /** What the operation did to a record, in the past tense (`deleted`); writes only. */
-  readonly done?: string;
-}
-
-/** A row of the contract table with its defaults filled in; `operation(id)` returns these. */
-export interface Operation {
-  readonly id: OperationId;
-  readonly resource: Resource;
-  readonly summary: string;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly pathParams: readonly PathParam[];
-  readonly query: readonly QueryParam[];
-  readonly paging?: PagingSpec;
-  readonly body?: { readonly kind: BodyKind; readonly required: boolean };
-  readonly response: ResponseKind;
-  readonly status: 200 | 201 | 204;
-  readonly altStatuses?: readonly number[];
-  /** Permission a key needs, `<resource>:read|write`. */
-  readonly permission: string;
-  readonly destructive: boolean;
-  readonly bulk?: OperationId;
-  readonly read?: OperationId;
-  readonly list?: OperationId;
   readonly done?: string;
 }

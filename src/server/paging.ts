@@ -5,7 +5,8 @@
  * notification pages.
  */
 import { pagingSchema } from '../contract/schemas.js';
-import type { Operation, PagingSpec } from '../contract/types.js';
+import type { Operation } from '../contract/operations.js';
+import type { PagingSpec } from '../contract/types.js';
 import type { PageResult, SortKey, StoredRecord } from '../store/types.js';
 import { StoredRecordPage } from './page-json.js';
 import { validate } from './validation.js';

@@ -66,12 +66,15 @@ function toServerOptions(flags: StartFlags): ServerOptions {
   };
 }
 
-function note(line: string): void {
-  process.stderr.write(`${line}\n`);
+/** Where the server's lines go: the ready line on `stdout`, everything else on `stderr`. */
+export interface StartOutput {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
 }
 
 /** Runs `pla server start` until SIGINT or SIGTERM, then closes the server in order. */
-export async function runServerStart(flags: StartFlags): Promise<void> {
+export async function runServerStart(flags: StartFlags, output: StartOutput): Promise<void> {
+  const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const options = toServerOptions(flags);
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
 
@@ -95,7 +98,7 @@ export async function runServerStart(flags: StartFlags): Promise<void> {
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
-  process.stdout.write(`pla local server listening on ${server.url}\n`);
+  output.stdout.write(`pla local server listening on ${server.url}\n`);
 
   // Listeners stay registered until the store is closed: proper-lockfile's
   // signal-exit re-raises a signal that has no other listener, which would kill

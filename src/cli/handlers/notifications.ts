@@ -3,7 +3,7 @@ import type { CallOptions } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { listPaged } from './paged.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine } from './safety.js';
