@@ -1,22 +1,15 @@
 /** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
+import { RESOURCE_VERBS } from '../src/contract/operations.js';
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
-import { addBulkOptions, addIdOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addPlanOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
 
 /** Declares the `pla determinations` tree; handlers load only when a verb runs. */
 export function createDeterminationsCommand(): Command {
   const tree = new Command('determinations').alias('det').description('asset transaction type determinations');
-  addRecordVerbs(tree, {
-    get: 'determinations.get',
-    list: 'determinations.list',
-    create: 'determinations.create',
-    update: 'determinations.update',
-    upsert: 'determinations.upsert',
-    delete: 'determinations.delete',
-    meta: 'determinations.meta',
-  });
+  addRecordVerbs(tree, RESOURCE_VERBS.determinations);
 
   addIdVerb(
     tree,
@@ -34,7 +27,8 @@ export function createDeterminationsCommand(): Command {
   addIdOptions(decommission);
   addBulkOptions(decommission);
   addSafetyOptions(decommission);
-  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --dry-run');
+  addPlanOptions(decommission);
+  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --plan-out retire.json');
   // By ids, or by date when --modified-before/--before-now is given: the handler picks.
   declareAction(decommission, 'determinations.decommission', idAction('determinations.decommission', 'Decommission'));
   return tree;

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { operation, pastTense, type OperationId, type WritingOperationId } from '../src/contract/operations.js';
 import { NOUNS } from '../src/contract/wording.js';
 import { declareAction, type IdActionSpec } from './actions.js';
-import { addBulkOptions, addIdOptions, addPagingOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
 
 /** The id action of `single` (`verb` is the imperative for the prompt, "Delete"); the rest comes from its row. */
 export function idAction(single: WritingOperationId, verb: string): IdActionSpec {
@@ -25,6 +25,7 @@ export function addIdVerb(tree: Command, name: string, description: string, spec
   addIdOptions(command);
   if (spec.bulk) addBulkOptions(command);
   if (operation(spec.single).destructive) addSafetyOptions(command);
+  if (spec.bulk && spec.lookup) addPlanOptions(command);
   examples(command, example);
   return declareAction(command, 'ids.run', spec);
 }
@@ -42,6 +43,7 @@ export function addWriteVerb(tree: Command, name: string, single: WritingOperati
   const command = tree.command(takesId ? `${name} [id]` : name).description(description);
   addRecordInputOptions(command);
   if (op.bulk) addBulkOptions(command);
+  if (op.bulk) addPlanOptions(command, { skipUnchanged: name !== 'create' });
   examples(command, example);
   return declareAction(command, 'records.write', { single, bulk: op.bulk, done: pastTense(single) });
 }

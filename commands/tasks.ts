@@ -1,4 +1,5 @@
 /** `pla tasks`: mass inter-company transfer tasks (spec 4.3). */
+import { RESOURCE_VERBS } from '../src/contract/operations.js';
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
 import { wholeNumber } from './option-parsers.js';
@@ -9,8 +10,7 @@ import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 /** Declares the `pla tasks` tree; handlers load only when a verb runs. */
 export function createTasksCommand(): Command {
   const tree = new Command('tasks').description('mass inter-company transfer tasks');
-  // Tasks are made by the service, not by hand: no create, no delete, no meta.
-  addRecordVerbs(tree, { get: 'tasks.get', list: 'tasks.list', update: 'tasks.update', upsert: 'tasks.upsert' });
+  addRecordVerbs(tree, RESOURCE_VERBS.tasks);
 
   const search = tree
     .command('search')

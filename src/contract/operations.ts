@@ -200,6 +200,73 @@ export function pastTense(id: WritingOperationId): string {
   return operation(id).done ?? id;
 }
 
+/**
+ * Each resource's operations under the verbs commands, plans and undo know them
+ * by. Explicit, so no code builds an id from a resource and a verb; their bulk
+ * counterparts, reads and listings are the rows' own fields.
+ */
+export const RESOURCE_VERBS = {
+  determinations: {
+    get: 'determinations.get',
+    list: 'determinations.list',
+    create: 'determinations.create',
+    update: 'determinations.update',
+    upsert: 'determinations.upsert',
+    delete: 'determinations.delete',
+    remove: 'determinations.remove',
+    decommission: 'determinations.decommission',
+    meta: 'determinations.meta',
+  },
+  settings: {
+    get: 'settings.get',
+    list: 'settings.list',
+    create: 'settings.create',
+    update: 'settings.update',
+    upsert: 'settings.upsert',
+    delete: 'settings.delete',
+    meta: 'settings.meta',
+  },
+  // Tasks are made by the service: no create, no delete.
+  tasks: { get: 'tasks.get', list: 'tasks.list', update: 'tasks.update', upsert: 'tasks.upsert', cancel: 'tasks.cancel', search: 'tasks.search' },
+  notifications: { list: 'notifications.list', create: 'notifications.create', delete: 'notifications.delete', markRead: 'notifications.markRead' },
+  'email-notifications': { create: 'email-notifications.create', delete: 'email-notifications.delete' },
+  images: { upload: 'images.upload', delete: 'images.delete' },
+  topics: { list: 'topics.list' },
+} as const satisfies Record<Resource, Record<string, OperationId>>;
+
+/** The operation `resource` (a resource name, perhaps read from a file) has for `verb`, if any. */
+export function verbOperation(resource: string, verb: string): Operation | undefined {
+  const verbs: Partial<Record<string, OperationId>> | undefined = (RESOURCE_VERBS as Partial<Record<string, Partial<Record<string, OperationId>>>>)[resource];
+  const id = verbs?.[verb];
+  return id === undefined ? undefined : operation(id);
+}
+
+/** Verb of each operation and of its bulk counterpart, from the table above. */
+const VERB_OF = new Map<OperationId, string>(
+  Object.values(RESOURCE_VERBS).flatMap((verbs) =>
+    Object.entries(verbs).flatMap(([verb, id]: [string, OperationId]) => {
+      const bulk = operation(id).bulk;
+      return bulk ? [[id, verb] as const, [bulk, verb] as const] : [[id, verb] as const];
+    }),
+  ),
+);
+
+/** The verb an operation is known by, its bulk counterpart's too: `determinations.upsertBulk` → `upsert`. */
+export function verbOf(id: OperationId): string | undefined {
+  return VERB_OF.get(id);
+}
+
+/** The bulk operation `verb` of `resource` sends many records or ids through, if it has one. */
+export function bulkOperation(resource: string, verb: string): OperationId | undefined {
+  return verbOperation(resource, verb)?.bulk;
+}
+
+/** How the current state of `resource` is read: one record by id, and the listing by pages; `undefined` when it cannot be. */
+export function stateSource(resource: string): { get: OperationId; list: OperationId } | undefined {
+  const op = verbOperation(resource, 'get');
+  return op?.read && op.list ? { get: op.read, list: op.list } : undefined;
+}
+
 /** Whether `id` (read from a checkpoint, a plan file …) names an operation of the contract. */
 export function isOperationId(id: string): id is OperationId {
   return byId.has(id);
