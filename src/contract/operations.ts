@@ -228,7 +228,7 @@ export const RESOURCE_VERBS = {
   },
   // Tasks are made by the service: no create, no delete.
   tasks: { get: 'tasks.get', list: 'tasks.list', update: 'tasks.update', upsert: 'tasks.upsert', cancel: 'tasks.cancel', search: 'tasks.search' },
-  notifications: { list: 'notifications.list', create: 'notifications.create', delete: 'notifications.delete', markRead: 'notifications.markRead' },
+  notifications: { list: 'notifications.list', create: 'notifications.create', delete: 'notifications.delete', markRead: 'notifications.markRead', workOrder: 'notifications.workOrder' },
   'email-notifications': { create: 'email-notifications.create', delete: 'email-notifications.delete' },
   images: { upload: 'images.upload', delete: 'images.delete' },
   topics: { list: 'topics.list' },
