@@ -1,7 +1,7 @@
 /**
  * Masks the password of a URL for display (`http://ana:••••@proxy:3128`): the user
  * name stays, so a person can tell which account is used; the password never shows.
- * Kept free of imports, like mask-key.ts.
+ * Kept free of imports, like the key masking in src/contract/secrets.ts.
  */
 export function maskUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^/]*@/i, '$1:••••@');

@@ -8,7 +8,7 @@ import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCaFile } from '../../config/ca-file.js';
 import { configDir } from '../../config/config-dir.js';
-import { maskKey } from '../../config/mask-key.js';
+import { maskKey } from '../../contract/secrets.js';
 import { maskUrl } from '../../config/mask-url.js';
 import { resolveConnection } from '../../config/resolve-connection.js';
 import type { ConfigStore, Connection } from '../../config/types.js';
