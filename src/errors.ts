@@ -171,6 +171,6 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [6, 'rate limited (429) after all retries'],
   [7, 'server error (5xx) after all retries'],
   [8, 'network error or timeout: is the base URL right and the service up?'],
-  [9, 'partial failure of a bulk run: records refused (see the rejects file) or input rows unreadable'],
+  [9, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file)'],
   [130, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];
