@@ -13,10 +13,11 @@ const admin = () => import('../src/server/admin-commands.js');
 function addStartCommand(tree: Command): void {
   const start = tree
     .command('start')
-    .description('run the whole service interface locally, backed by a JSON-file store')
+    .description('run the whole service interface locally, on a JSON-file store or a shared PostgreSQL')
     .option('--port <port>', 'port to listen on (0 = any free port)', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', 'data folder (store, images, outbox)', './pla-data')
+    .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', './pla-data')
+    .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (also PLA_STORE_URL)')
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
     .option('--max-page-size <n>', 'largest page size accepted (default 1000)')
     .option('--max-body <size>', 'largest request body, e.g. 10mb (default 10mb)')
@@ -26,8 +27,20 @@ function addStartCommand(tree: Command): void {
     .option('--fail-rate <p>', 'probability 0–1 of an injected 500 (default 0)')
     .option('--simulate-tasks [seconds]', 'advance transfer tasks by themselves every N seconds (default 5)')
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/');
-  examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
+  examples(
+    start,
+    'pla server start',
+    'pla server start --port 0 --data /tmp/pla --no-seed',
+    'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
+    'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
+  );
   start.action(lazy(() => import('../src/server/start.js'), (h, inv) => h.runServerStart(inv.opts)));
+  const migrate = tree
+    .command('migrate')
+    .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
+    .option('--store <url>', 'postgres://… (also PLA_STORE_URL)');
+  examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
+  migrate.action(lazy(() => import('../src/server/start.js'), (h, inv) => h.runServerMigrate(inv.opts)));
 }
 
 function addKeysCommand(tree: Command): void {

@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { BlobStore } from '../store/types.js';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from './body.js';
 
@@ -74,3 +75,32 @@ export function createImageFiles(dataDir: string): ImageFiles {
   };
 }
 
+
+/**
+ * Image bytes kept by the store (PostgreSQL), so that every server process on the
+ * database can serve and delete them. An upload is held in memory (at most the
+ * image limit) while it is hashed, then stored under its hash.
+ */
+export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
+  return {
+    dir: 'the database',
+    async save(stream, limit) {
+      const hash = createHash('sha256');
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        chunks.push(chunk);
+      }
+      if (stream.truncated) throw tooLarge('image file', limit);
+      const bytes = Buffer.concat(chunks);
+      const sha256 = hash.digest('hex');
+      await blobs.put(sha256, bytes);
+      return { sha256, size: bytes.length };
+    },
+    release: (sha256) => blobs.releaseIfUnused(sha256),
+    clear: () => blobs.clear(),
+    async sweep() {
+      return 0; // nothing is written before the bytes are whole
+    },
+  };
+}
