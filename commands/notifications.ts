@@ -26,7 +26,8 @@ export function createNotificationsCommand(): Command {
   const tree = new Command('notifications').alias('notif').description('notifications of users, e-mail notifications');
 
   const list = tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing');
-  addPagingOptions(list);
+  // The spec's notification lists take page and size only: no --sort to offer.
+  addPagingOptions(list, { sort: false });
   examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson');
   list.action(lazy(load, (h, inv) => h.list(inv)));
 

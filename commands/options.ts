@@ -10,12 +10,14 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. */
-export function addPagingOptions(command: Command): Command {
+/**
+ * `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. Without `sort`
+ * (the notification lists, whose endpoints take page and size only) no `--sort`.
+ */
+export function addPagingOptions(command: Command, { sort = true }: { sort?: boolean } = {}): Command {
+  command.option('--page <n>', 'page number, zero-based', wholeNumber(0)).option('--size <n>', 'records per page', wholeNumber(1));
+  if (sort) command.option('--sort <field,asc|desc>', 'sort criterion, repeatable', collect);
   return command
-    .option('--page <n>', 'page number, zero-based', wholeNumber(0))
-    .option('--size <n>', 'records per page', wholeNumber(1))
-    .option('--sort <field,asc|desc>', 'sort criterion, repeatable', collect)
     .option('--all', 'stream every page')
     .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
 }

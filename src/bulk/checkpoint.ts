@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
+import { jsonText } from '../io/json-text.js';
 
 /** What a checkpoint file holds. */
 export interface CheckpointData {
@@ -20,7 +21,7 @@ export interface CheckpointData {
 /** Fingerprint of an input: a hash of its first batch (works for stdin too, where there is no file to stat). */
 export function fingerprintOf(items: SourceItem[]): string {
   const hash = createHash('sha256');
-  for (const item of items) hash.update(JSON.stringify(item.value) ?? '').update('\n');
+  for (const item of items) hash.update(jsonText(item.value) ?? '').update('\n');
   return hash.digest('hex');
 }
 

@@ -1,6 +1,7 @@
 import { appendFile, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { ERROR_FIELD } from '../io/input/record.js';
 import type { InputFormat } from '../io/input/types.js';
+import { jsonText } from '../io/json-text.js';
 
 /** One input item the service refused, with what it said. */
 export interface Reject {
@@ -109,9 +110,9 @@ export class RejectsFile {
     this.started = true;
     switch (this.format) {
       case 'ndjson':
-        return appendFile(this.path, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+        return appendFile(this.path, rows.map((row) => `${jsonText(row)}\n`).join(''));
       case 'json': {
-        const elements = rows.map((row) => `  ${JSON.stringify(row)}`).join(',\n');
+        const elements = rows.map((row) => `  ${jsonText(row)}`).join(',\n');
         return first ? writeFile(this.path, `[\n${elements}`) : appendFile(this.path, `,\n${elements}`);
       }
       case 'csv': {

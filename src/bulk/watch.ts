@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlaClient } from '../client/types.js';
 import { InterruptedError } from '../errors.js';
+import type { RecordId } from '../io/input/typed-ids.js';
 import { startSpinner } from '../io/output/spinner.js';
 import { TaskPool } from './pool.js';
 
 /** Where a watched task ended up (or stands, if the watch was cut short). */
 export interface WatchedTask {
-  id: number;
+  id: RecordId;
   status: string;
   /** COMPLETED, FAILED or CANCELLED; any other status (even an unknown one) is not done. */
   done: boolean;
@@ -36,8 +37,8 @@ function statusOf(data: unknown): string {
  * CANCELLED, and returns where each ended, in the order given. Errors from the
  * service (an unknown id, auth, network after retries) are thrown.
  */
-export async function watchTasks(client: PlaClient, ids: number[], options: WatchOptions = {}): Promise<WatchedTask[]> {
-  const tasks = new Map<number, WatchedTask>(ids.map((id) => [id, { id, status: 'UNKNOWN', done: false, ok: false }]));
+export async function watchTasks(client: PlaClient, ids: readonly RecordId[], options: WatchOptions = {}): Promise<WatchedTask[]> {
+  const tasks = new Map<RecordId, WatchedTask>(ids.map((id) => [id, { id, status: 'UNKNOWN', done: false, ok: false }]));
   const spinner = await startSpinner('watching tasks', options.progress?.isTTY === true, options.progress?.stream);
   const interrupted = () => new InterruptedError(`stopped watching; ${[...tasks.values()].filter((t) => !t.done).length} tasks not finished yet`);
   try {

@@ -5,6 +5,7 @@
  */
 import { expandPath, operation } from '../contract/operations.js';
 import { type PlaError, RejectedError } from '../errors.js';
+import { jsonText } from '../io/json-text.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
@@ -97,7 +98,7 @@ export function createClient(options: ClientOptions): PlaClient {
       return { payload: multipart.body, contentType: multipart.contentType };
     }
     if (callOptions.body === undefined) return undefined;
-    return { payload: JSON.stringify(callOptions.body), contentType: 'application/json' };
+    return { payload: jsonText(callOptions.body), contentType: 'application/json' };
   }
 
   async function call<T>(operationId: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
@@ -148,7 +149,7 @@ export function createClient(options: ClientOptions): PlaClient {
     const relative = requestTarget(path.startsWith('/') ? path : `/${path}`);
     const query = queryString(undefined, rawOptions.query);
     const fullPath = query && relative.includes('?') ? `${relative}&${query.slice(1)}` : relative + query;
-    const body = rawOptions.body === undefined ? undefined : { payload: JSON.stringify(rawOptions.body), contentType: 'application/json' };
+    const body = rawOptions.body === undefined ? undefined : { payload: jsonText(rawOptions.body), contentType: 'application/json' };
     const { response, parsed } = await exchange(method.toUpperCase(), fullPath, body, rawOptions.signal);
     return { status: response.status, data: parsed, headers: response.headers };
   }

@@ -39,7 +39,7 @@ export interface PageRequest {
 
 export interface CallOptions {
   /** Path parameters by name, e.g. `{ id: 7 }`. */
-  params?: Record<string, string | number>;
+  params?: Record<string, string | number | bigint>;
   /** Extra query parameters (non-paging). */
   query?: Record<string, string | number | boolean | undefined>;
   paging?: PageRequest;

@@ -151,7 +151,7 @@ export function operation(id: string): Operation {
 }
 
 /** Fills `{param}` placeholders, URL-encoding each value. */
-export function expandPath(op: Operation, params: Record<string, string | number> = {}): string {
+export function expandPath(op: Operation, params: Record<string, string | number | bigint> = {}): string {
   return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || value === '') throw new Error(`${op.id}: missing path parameter ${name}`);

@@ -12,7 +12,18 @@ import type { BodyKind, Operation, PathParamType } from './types.js';
 /** Largest page size the local server accepts by default (`--max-page-size`). */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
-const int64 = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** Largest integer(int64), the spec's id type. */
+export const INT64_MAX = 9223372036854775807n;
+
+/**
+ * An integer(int64) id in a JSON body. Ids up to 2^53 arrive as numbers; a larger
+ * one arrives as a BigInt (the server's JSON reader keeps id literals past 2^53
+ * exact), names no record of this server, and is answered 404 like any unknown id.
+ */
+const int64 = z.union([
+  z.number().int().min(0, 'must be a positive int64').max(Number.MAX_SAFE_INTEGER),
+  z.bigint().min(0n, 'must be a positive int64').max(INT64_MAX, `must be at most ${INT64_MAX} (int64)`),
+]);
 const dateTime = z.iso.datetime({ offset: true });
 const strings = z.array(z.string());
 
@@ -38,8 +49,11 @@ const serverOwned = {
   id: int64.optional(),
 };
 
-/** NotificationDto (spec 2.1). Unknown fields are refused so typos do not vanish. */
-export const notificationDto = z.strictObject({
+/**
+ * NotificationDto (spec 2.1). Unknown fields are dropped, as a Jackson-based service
+ * drops them; the server names them in the `Pla-Ignored-Fields` response header.
+ */
+export const notificationDto = z.object({
   ...serverOwned,
   forUserId: z.string().optional(),
   byUserId: z.string().optional(),
@@ -59,7 +73,7 @@ export const notificationDto = z.strictObject({
 });
 
 /** EmailNotificationDto (spec 2.4). */
-export const emailNotificationDto = z.strictObject({
+export const emailNotificationDto = z.object({
   ...serverOwned,
   forUserEmail: z.email().optional(),
   byUserEmail: z.email().optional(),
@@ -76,7 +90,7 @@ export const emailNotificationDto = z.strictObject({
 });
 
 /** ImageDto (spec 2.6), the `image` part of an upload. */
-export const imageDto = z.strictObject({
+export const imageDto = z.object({
   ...serverOwned,
   name: z.string().optional(),
   service: z.string().optional(),
@@ -86,6 +100,12 @@ export const imageDto = z.strictObject({
 
 /** Work order notification body (spec 2.8): free-form names, object values. */
 export const workOrder = z.record(z.string(), z.looseObject({}));
+
+/** The DTO schemas of spec 2.1, 2.4 and 2.6 by body kind: their unknown fields are dropped, and named. */
+export const DTO_SCHEMAS: Partial<Record<BodyKind, z.ZodObject>> = {
+  notification: notificationDto,
+  'email-notification': emailNotificationDto,
+};
 
 /** Body schema per body kind (multipart is validated part by part). */
 export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> = {
@@ -98,8 +118,22 @@ export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> 
   'work-order': workOrder,
 };
 
-/** Plain digits only: `1e3`, `0x10` or ` 7` name no record (Number() would read them). */
-const pathId = z.string().regex(/^\d+$/, 'must be a whole number').pipe(z.coerce.number<string>().pipe(int64));
+/**
+ * Plain digits only: `1e3`, `0x10` or ` 7` name no record (Number() would read them).
+ * Any int64 is an id: up to 2^53 a number, above it a BigInt (exact, and unknown here).
+ */
+const pathId = z.string().transform((text, ctx): number | bigint => {
+  if (!/^\d+$/.test(text)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
+    return z.NEVER;
+  }
+  const id = BigInt(text);
+  if (id > INT64_MAX) {
+    ctx.addIssue({ code: 'custom', message: `must be at most ${INT64_MAX} (int64)` });
+    return z.NEVER;
+  }
+  return id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id;
+});
 
 const PATH_PARAM_SCHEMAS: Record<PathParamType, z.ZodType> = {
   int64: pathId,

@@ -4,6 +4,8 @@
  * and reading stops at the limit, so nothing past it is ever buffered.
  */
 import type { IncomingMessage } from 'node:http';
+import type { BodyKind } from '../contract/types.js';
+import { parseJson } from './json-text.js';
 import { HttpProblem } from './problem.js';
 
 /** The request's media type without parameters, lower case ('' when none). */
@@ -29,22 +31,35 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
   if (length > limit) throw tooLarge('request body', limit);
 }
 
-/** Reads the whole body, at most `limit` bytes. */
+/** First allocation for a body of unknown length; it doubles as bytes come, up to the limit. */
+const INITIAL_BODY_BYTES = 16 * 1024;
+
+/**
+ * Reads the whole body, at most `limit` bytes, into one buffer: sized from a declared
+ * Content-Length, else doubled as bytes come. Chunks are copied in, never listed, so a
+ * body sent a byte at a time costs its bytes, not a Buffer object per byte.
+ */
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   checkDeclaredLength(req, limit);
-  const chunks: Buffer[] = [];
+  const declared = Number(req.headers['content-length']);
+  let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit));
   let size = 0;
   for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
+    const bytes = chunk as Buffer;
+    if (size + bytes.length > limit) {
       // Stop reading here; `connection: close` on the reply drops the rest.
       req.pause();
       throw tooLarge('request body', limit);
     }
-    chunks.push(buffer);
+    if (size + bytes.length > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(buffer.length * 2, size + bytes.length)));
+      buffer.copy(grown, 0, 0, size);
+      buffer = grown;
+    }
+    bytes.copy(buffer, size);
+    size += bytes.length;
   }
-  return Buffer.concat(chunks, size);
+  return buffer.subarray(0, size);
 }
 
 /**
@@ -70,8 +85,11 @@ export function refuseDeepJson(value: unknown, path: string): void {
   throw new HttpProblem(400, `${path}: ${reason}`, { slug: 'validation', errors: [{ path, message: reason }] });
 }
 
-/** Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413 otherwise. */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/**
+ * Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413
+ * otherwise. Ids past 2^53 where `kind` holds ids come back as exact BigInts.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number, kind?: BodyKind): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   const type = mediaType(req);
   if (type !== 'application/json' && !type.endsWith('+json')) {
@@ -81,7 +99,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (raw.length === 0) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8')) as unknown;
+    value = parseJson(raw.toString('utf8'), kind);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpProblem(400, `malformed JSON: ${reason}`, { slug: 'malformed-json', errors: [{ path: 'body', message: reason }] });

@@ -21,13 +21,15 @@ export class ChangeSet {
   /**
    * The records `ids` name, in the order given, as this request sees them (read, and
    * on PostgreSQL locked, in id order, so concurrent requests never deadlock on each
-   * other); 404 naming every id that names none.
+   * other); 404 naming every id that names none. A BigInt is an int64 id past 2^53,
+   * which no record here has: it is never sent to the store.
    */
-  async existing(ids: readonly number[], noun: string): Promise<StoredRecord[]> {
-    const found = new Map((await this.tx.getMany(this.collection, ids)).map((record) => [record.id, record]));
-    const missing = ids.filter((id) => !found.has(id));
-    if (missing.length) throw notFound(noun, missing);
-    return ids.map((id) => found.get(id) as StoredRecord);
+  async existing(ids: readonly (number | bigint)[], noun: string): Promise<StoredRecord[]> {
+    const numbers = ids.filter((id): id is number => typeof id === 'number');
+    const found = new Map((await this.tx.getMany(this.collection, numbers)).map((record) => [record.id, record]));
+    const missing = ids.filter((id) => typeof id !== 'number' || !found.has(id));
+    if (missing.length) throw notFound(noun, missing.map(String));
+    return numbers.map((id) => found.get(id) as StoredRecord);
   }
 
   /** New ids for `count` records of this collection. */

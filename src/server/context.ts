@@ -11,6 +11,12 @@ import type { Mailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
 import type { PageRequest } from './paging.js';
 
+/**
+ * Response header naming the body fields a DTO does not have: a Jackson-based service
+ * drops them silently, and so does this server (the request succeeds), but it says so.
+ */
+export const IGNORED_FIELDS_HEADER = 'pla-ignored-fields';
+
 /** What every handler may use besides its call: the store, the run's options, mail and image files. */
 export interface ServerContext {
   store: Store;
@@ -33,6 +39,8 @@ export interface OperationCall {
    */
   body: unknown;
   req: IncomingMessage;
+  /** Body fields the DTO does not have, dropped (`body.colour`): named in a response header. */
+  ignored: string[];
   /** Request time, ISO 8601; every record a request touches gets the same stamp. */
   now: string;
 }

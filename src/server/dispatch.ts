@@ -6,16 +6,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BODY_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
+import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { BodyKind, Operation } from '../contract/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import type { OperationCall, OperationHandler, OperationOutcome, ServerContext } from './context.js';
+import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationHandler, type OperationOutcome, type ServerContext } from './context.js';
 import { handlerFor } from './handlers/index.js';
 import type { IdempotencyCache } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { HttpProblem, badField, storeUnavailable } from './problem.js';
+import { HttpProblem, badField, notFound, storeUnavailable } from './problem.js';
+import { queryFlag } from './query-flags.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
@@ -111,27 +112,60 @@ interface Notes {
  */
 const OPEN_BODIES: ReadonlySet<BodyKind> = new Set(['record', 'records', 'task-filter', 'work-order']);
 
+/** Query parameters of paging; an endpoint that does not page answers 404 to them (spec section 7). */
+const PAGING_PARAMS = ['page', 'size', 'sort'] as const;
+
+/** Singular nouns of the resources, for a 404 naming an id no record can have. */
+const NOUNS: Record<Operation['resource'], string> = {
+  determinations: 'determination',
+  settings: 'setting',
+  tasks: 'task',
+  notifications: 'notification',
+  'email-notifications': 'email notification',
+  images: 'image',
+  topics: 'topic',
+};
+
+/** Validated path parameters; an int64 id past 2^53 (a BigInt) is valid but names no record here: 404. */
+function pathParams(op: Operation, raw: Record<string, string>): Record<string, unknown> {
+  // Without path parameters the schema can only answer `{}`.
+  if (!op.pathParams.length) return {};
+  const params = validate(paramsSchemaOf(op), raw);
+  for (const value of Object.values(params)) if (typeof value === 'bigint') throw notFound(NOUNS[op.resource], [String(value)]);
+  return params;
+}
+
+/** The body's fields the DTO schema does not know (dropped, as Jackson drops them), as `body.<name>`. */
+function ignoredFields(kind: BodyKind, raw: unknown): string[] {
+  const schema = DTO_SCHEMAS[kind];
+  if (!schema || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
+  return Object.keys(raw).filter((name) => !Object.hasOwn(schema.shape, name)).map((name) => `body.${name}`);
+}
+
 /** Reads, checks and validates what the operation takes (waiting only for a JSON body). */
 function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, string>, url: RequestTarget, req: IncomingMessage): Eventually<OperationCall> {
-  // Without path parameters the schema can only answer `{}`.
-  const params = op.pathParams.length ? validate(paramsSchemaOf(op), rawParams) : {};
-  const paging = op.paging ? parsePaging(op.paging, url.searchParams, runtime.options.maxPageSize) : undefined;
-  for (const q of op.query) {
-    const value = url.searchParams.get(q.name);
-    if (value !== null && value !== 'true' && value !== 'false') throw badField(q.name, 'must be true or false');
+  const params = pathParams(op, rawParams);
+  const { searchParams } = url;
+  if (!op.paging && searchParams.size > 0) {
+    const paging = PAGING_PARAMS.find((name) => searchParams.has(name));
+    if (paging) throw new HttpProblem(404, `${op.path} does not support pagination (query parameter ${paging})`, { slug: 'no-pagination' });
   }
-  const call = (body: unknown): OperationCall => ({ op, params, query: url.searchParams, body, req, now: isoNow(), paging });
+  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize) : undefined;
+  for (const q of op.query) queryFlag(searchParams, q.name, q.default);
+  const call = (body: unknown, ignored: string[] = []): OperationCall => ({ op, params, query: searchParams, body, req, now: isoNow(), paging, ignored });
   if (op.body?.kind === 'image-upload') {
     if (mediaType(req) !== 'multipart/form-data') {
       throw new HttpProblem(415, `expected a body of type multipart/form-data, got ${mediaType(req) || 'none'}`, { slug: 'unsupported-media-type' });
     }
   } else if (op.body) {
     const { kind, required } = op.body;
-    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
+    return readJsonBody(req, runtime.options.maxBodyBytes, kind).then((raw) => {
+      // An optional collection sent empty means what no body means (spec 4.3: bodies optional).
+      if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');
       if (raw === undefined) return call(undefined);
       const checked = validate(BODY_SCHEMAS[kind], raw, 'body');
-      return call(OPEN_BODIES.has(kind) ? raw : checked);
+      return call(OPEN_BODIES.has(kind) ? raw : checked, ignoredFields(kind, raw));
     });
   } else if (hasBody(req)) {
     req.resume(); // the operation takes no body: discard whatever came
@@ -140,8 +174,8 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
 }
 
 /** The reply the contract row's `response` kind and `status` call for. */
-function shapeReply(op: Operation, outcome: OperationOutcome): Reply {
-  const { headers } = outcome;
+function shapeReply(op: Operation, call: OperationCall, outcome: OperationOutcome): Reply {
+  const headers = call.ignored.length ? { ...outcome.headers, [IGNORED_FIELDS_HEADER]: call.ignored.join(', ') } : outcome.headers;
   switch (op.response) {
     case 'single':
     case 'list':
@@ -160,10 +194,7 @@ function runOperation(runtime: Runtime, op: Operation, params: Record<string, st
   try {
     const handler = handlerOf(op);
     if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
-    const reply = andThen(
-      andThen(readCall(runtime, op, params, url, req), (call) => handler(call, runtime)),
-      (outcome) => shapeReply(op, outcome),
-    );
+    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(handler(call, runtime), (outcome) => shapeReply(op, call, outcome)));
     return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (error) {
     return failed(error);

@@ -129,8 +129,10 @@ describe('accounting records', () => {
     const other = await create(DET, { code: 'other' });
     expect((await server.http('PUT', `${DET}/remove/bulk`, { body: [free.id, 999999] })).status).toBe(404);
     expect((await read(DET, free.id)).status).toBe(200);
-    const bulk = await ok('PUT', `${DET}/remove/bulk`, [free.id, other.id, used.id]);
+    const inUse = await create(DET, { code: 'in use too', inUse: true });
+    const bulk = await ok('PUT', `${DET}/remove/bulk`, [free.id, other.id, inUse.id]);
     expect(bulk.message).toMatch(/deleted/);
+    expect(bulk.message).toMatch(/decommissioned/);
     expect(bulk.data).toBeNull();
     expect((await read(DET, free.id)).status).toBe(404);
     expect((await read(DET, other.id)).status).toBe(404);

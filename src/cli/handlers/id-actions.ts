@@ -11,6 +11,7 @@ import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../lazy-action.js';
 import { runBulkCommand } from './bulk.js';
+import type { RecordId } from '../../io/input/typed-ids.js';
 import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
@@ -31,23 +32,26 @@ export interface IdActionSpec {
   noun: readonly [string, string];
 }
 
+/** An id as a row shows it: an int64 past 2^53 (a BigInt) as its digits. */
+const shownId = (id: RecordId | string): number | string => (typeof id === 'bigint' ? String(id) : id);
+
 /** What `--dry-run` shows: each record as it is now, or the call that would be made. */
-async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: number[]): Promise<void> {
+async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
   const rows: Record<string, unknown>[] = new Array(ids.length);
   await forEachItem(
     ids.map((id, index) => ({ id, index })),
     ({ id }) => `id ${id}`,
     async ({ id, index }) => {
       if (!spec.lookup) {
-        rows[index] = { id, request: requestLine(spec.single, { id }) };
+        rows[index] = { id: shownId(id), request: requestLine(spec.single, { id }) };
         return;
       }
       try {
         const { data } = await client.call(spec.lookup, { params: { id }, signal: ctx.signal });
-        rows[index] = { ...(data as Record<string, unknown>), id };
+        rows[index] = { ...(data as Record<string, unknown>), id: shownId(id) };
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
-        rows[index] = { id, note: 'not found' };
+        rows[index] = { id: shownId(id), note: 'not found' };
       }
     },
     { signal: ctx.signal, onError: () => {} },
@@ -61,8 +65,9 @@ async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec
 /** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
 export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const ids = await collectIds(ctx, ctx.args[0]);
-    const destructive = operation(spec.single).destructive;
+    const single = operation(spec.single);
+    const ids = await collectIds(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });
+    const destructive = single.destructive;
     if (destructive && ctx.opts.dryRun) return dryRun(ctx, await ctx.client(), spec, ids);
     if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
     const client = await ctx.client();

@@ -32,7 +32,7 @@ export function counted(n: number, noun: readonly [string, string]): string {
 }
 
 /** `PUT /api/v1/…/remove/7`: the call a dry run says it would make. */
-export function requestLine(operationId: string, params?: Record<string, string | number>): string {
+export function requestLine(operationId: string, params?: Record<string, string | number | bigint>): string {
   const op = operation(operationId);
   return `${op.method} ${expandPath(op, params)}`;
 }

@@ -2,7 +2,7 @@ import { createBadRowHandler, type InputStats } from './bad-rows.js';
 import { sniffFormat } from './format.js';
 import { isRecord, jsonType } from './record.js';
 import { counted, type CountedSource } from './records.js';
-import { parseId, typedIds } from './typed-ids.js';
+import { parseId, type RecordId, typedIds } from './typed-ids.js';
 import type { IdReadOptions } from './types.js';
 import { readFileValues, type ValueFormat } from './values.js';
 
@@ -22,7 +22,7 @@ function describe(value: unknown): string {
  * positive integers: a bad one typed on the command line is a `UsageError`, a bad
  * one in a file is a bad row with its line (skipped, or `InputError` with `strict`).
  */
-export function readIds(source: { ids?: string[]; idsOption?: string; idsFile?: string }, options: IdReadOptions = {}): CountedSource<number> {
+export function readIds(source: { ids?: string[]; idsOption?: string; idsFile?: string }, options: IdReadOptions = {}): CountedSource<RecordId> {
   const stats: InputStats = { items: 0, badRows: 0 };
   const badRow = createBadRowHandler(options, stats);
   const field = options.idField ?? 'id';

@@ -153,10 +153,9 @@ export function recordHandlers(resource: RecordResource) {
 
     deleteBulk: ({ body }, ctx) =>
       write(ctx, async (set) => {
-        const ids = body as number[];
-        await set.existing(ids, noun);
-        for (const id of ids) set.delete(id);
-        return { message: `${plural(new Set(ids).size, noun)} deleted` };
+        const records = new Set(await set.existing(body as (number | bigint)[], noun));
+        for (const record of records) set.delete(record.id);
+        return { message: `${plural(records.size, noun)} deleted` };
       }),
 
     meta: async (_call, { store }) => ({ data: describeRecords(resource.typeName, await store.find(collection), SERVER_OWNED) }),

@@ -32,18 +32,23 @@ function decommissioned(record: StoredRecord, now: string): StoredRecord {
   return { ...record, status: 'DECOMMISSIONED', decommissionedAt: now, updatedAt: now };
 }
 
+/** 409 naming the records among `records` that are already decommissioned, if any. */
+function refuseDecommissioned(records: readonly StoredRecord[]): void {
+  const already = records.filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
+  if (already.length) {
+    throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
+      slug: 'conflict',
+      errors: already.map((id) => ({ path: 'id', message: `${id} is already DECOMMISSIONED` })),
+    });
+  }
+}
+
 /** Decommissions the named records; 404 for unknown ids, 409 for ones already decommissioned, nothing applied then. */
-function decommissionIds(ctx: ServerContext, ids: readonly number[], now: string): Promise<StoredRecord[]> {
+function decommissionIds(ctx: ServerContext, ids: readonly (number | bigint)[], now: string): Promise<StoredRecord[]> {
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'determinations');
     const records = await set.existing(ids, 'determination');
-    const already = records.filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
-    if (already.length) {
-      throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
-        slug: 'conflict',
-        errors: already.map((id) => ({ path: 'id', message: `${id} is already DECOMMISSIONED` })),
-      });
-    }
+    refuseDecommissioned(records);
     return records.map((record) => set.put(decommissioned(record, now)));
   });
 }
@@ -64,17 +69,21 @@ async function decommissionModifiedBefore(ctx: ServerContext, before: Date, now:
   return { data: result, message: `${result.length} determination(s) decommissioned` };
 }
 
-/** Deletes or, for records in use, decommissions; returns what happened to each. */
-function remove(ctx: ServerContext, ids: readonly number[], now: string) {
+/**
+ * Deletes or, for records in use, decommissions; returns what happened to each. A
+ * record in use that is already decommissioned is the 409 decommission answers.
+ */
+function remove(ctx: ServerContext, ids: readonly (number | bigint)[], now: string) {
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'determinations');
     const records = await set.existing([...new Set(ids)], 'determination');
+    refuseDecommissioned(records.filter((record) => record.inUse === true));
     const deleted: number[] = [];
     const kept: number[] = [];
     for (const record of records) {
       if (record.inUse === true) {
         kept.push(record.id);
-        if (record.status !== 'DECOMMISSIONED') set.put(decommissioned(record, now));
+        set.put(decommissioned(record, now));
       } else {
         deleted.push(record.id);
         set.delete(record.id);
@@ -100,7 +109,7 @@ export const determinationHandlers: Record<string, OperationHandler> = {
   },
 
   decommissionBulk: async ({ body, now }, ctx) => {
-    const records = await decommissionIds(ctx, [...new Set(body as number[])], now);
+    const records = await decommissionIds(ctx, [...new Set(body as (number | bigint)[])], now);
     return { data: records, message: `${records.length} determination(s) decommissioned` };
   },
 
@@ -110,5 +119,5 @@ export const determinationHandlers: Record<string, OperationHandler> = {
 
   remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as number], now)) }),
 
-  removeBulk: async ({ body, now }, ctx) => ({ message: removeMessage(await remove(ctx, body as number[], now)) }),
+  removeBulk: async ({ body, now }, ctx) => ({ message: removeMessage(await remove(ctx, body as (number | bigint)[], now)) }),
 };

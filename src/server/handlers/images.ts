@@ -8,7 +8,7 @@ import busboy from 'busboy';
 import { imageDto } from '../../contract/schemas.js';
 import type { StoredRecord } from '../../store/types.js';
 import { checkDeclaredLength, refuseDeepJson } from '../body.js';
-import type { OperationHandler, ServerContext } from '../context.js';
+import { IGNORED_FIELDS_HEADER, type OperationHandler, type ServerContext } from '../context.js';
 import type { SavedImage } from '../image-files.js';
 import { HttpProblem, badField, notFound } from '../problem.js';
 import { validate } from '../validation.js';
@@ -79,7 +79,8 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
   });
 }
 
-function parseImagePart(text: string | undefined): Record<string, unknown> {
+/** The ImageDto of the `image` part, and its fields ImageDto does not have (dropped, named as `image.<name>`). */
+function parseImagePart(text: string | undefined): { image: Record<string, unknown>; ignored: string[] } {
   if (text === undefined) throw badField('image', 'the image part (ImageDto as JSON) is required');
   let value: unknown;
   try {
@@ -88,7 +89,9 @@ function parseImagePart(text: string | undefined): Record<string, unknown> {
     throw badField('image', 'the image part is not valid JSON');
   }
   refuseDeepJson(value, 'image');
-  return validate(imageDto, value, 'image');
+  const image = validate(imageDto, value, 'image');
+  const ignored = Object.keys(value as object).filter((name) => !Object.hasOwn(imageDto.shape, name)).map((name) => `image.${name}`);
+  return { image, ignored };
 }
 
 /** Drops the bytes of a hash once no image record refers to them. */
@@ -102,9 +105,10 @@ export const imageHandlers: Record<string, OperationHandler> = {
     const upload = await readUpload(req, ctx);
     const { file } = upload;
     let image: Record<string, unknown>;
+    let ignored: string[];
     try {
       if (!file) throw badField('file', 'the file part (the image bytes) is required');
-      image = parseImagePart(upload.imageText);
+      ({ image, ignored } = parseImagePart(upload.imageText));
     } catch (error) {
       if (file) await releaseIfUnused(ctx, file.sha256);
       throw error;
@@ -127,7 +131,7 @@ export const imageHandlers: Record<string, OperationHandler> = {
       tx.put('images', stored);
       return stored;
     });
-    return { headers: { location: `/api/images/${record.id}` } };
+    return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
   },
 
   delete: async ({ params }, ctx) => {

@@ -8,7 +8,8 @@ import type { Condition, StoreReader, StoredRecord } from '../../store/types.js'
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { pageA, requestedPage } from '../paging.js';
 import { idFromPath } from '../path-id.js';
-import { badField, notFound } from '../problem.js';
+import { notFound } from '../problem.js';
+import { queryFlag } from '../query-flags.js';
 
 /** The `service` value that puts a notification into the mobile feed. */
 const MOBILE_SERVICE = 'mobile';
@@ -26,22 +27,25 @@ function forUser(user: unknown, ...more: Condition[]): Condition[] {
   return [{ field: 'forUserId', equals: String(user) }, ...more];
 }
 
-/** The list item of spec 2.2, projected from a NotificationDto. */
+/** A DTO field as the list item carries it: `null` when the notification has none (every key is always there). */
+const orNull = (value: unknown): unknown => value ?? null;
+
+/** The list item of spec 2.2, projected from a NotificationDto; absent fields are `null`, as a Java DTO serializes them. */
 function listItem(n: StoredRecord) {
-  const created = typeof n.createdDate === 'string' ? n.createdDate : undefined;
+  const created = typeof n.createdDate === 'string' ? n.createdDate : null;
   return {
     id: n.id,
-    createdBy: n.byUserId,
+    createdBy: orNull(n.byUserId),
     createdAt: created,
-    title: n.title,
-    forUserId: n.forUserId,
-    byUserId: n.byUserId,
-    message: n.description,
-    redirectTo: n.clickEvent,
+    title: orNull(n.title),
+    forUserId: orNull(n.forUserId),
+    byUserId: orNull(n.byUserId),
+    message: orNull(n.description),
+    redirectTo: orNull(n.clickEvent),
     displayId: `N-${String(n.id).padStart(6, '0')}`,
     // Time of day (UTC) the notification was created, for compact lists.
-    createdTime: created?.slice(11, 16),
-    type: n.type,
+    createdTime: created === null ? null : created.slice(11, 16),
+    type: orNull(n.type),
     read: n.viewed === true,
   };
 }
@@ -71,13 +75,20 @@ function newNotification(id: number, body: Record<string, unknown>, now: string)
   return { id, viewed: false, ...fields, createdDate: now, lastModifiedDate: now };
 }
 
-/** The notification a work-order property announces; `forUserId` names its recipient. */
+/**
+ * Whom a work order that names no user (no non-empty string `forUserId`) is for: the
+ * spec's work-order values are free-form objects, so none may name one. Such
+ * notifications go to this user, where `pla notifications list workorder` finds them.
+ */
+export const WORK_ORDER_INBOX = 'workorder';
+
+/** The notification a work-order property announces; `forUserId` names its recipient, else `WORK_ORDER_INBOX`. */
 function workOrderNotification(id: number, name: string, value: Record<string, unknown>, now: string): StoredRecord {
-  const text = (field: string) => (typeof value[field] === 'string' ? (value[field] as string) : undefined);
+  const text = (field: string) => (typeof value[field] === 'string' && value[field] !== '' ? (value[field] as string) : undefined);
   return newNotification(
     id,
     {
-      forUserId: text('forUserId'),
+      forUserId: text('forUserId') ?? WORK_ORDER_INBOX,
       byUserId: text('byUserId') ?? 'workorder',
       type: text('type') ?? 'WORK_ORDER',
       service: text('service') ?? 'workorder',
@@ -106,7 +117,7 @@ export const notificationHandlers: Record<string, OperationHandler> = {
   listMobile: (call, ctx) => listPage(call, ctx, MOBILE),
 
   count: async ({ params, query }, { store }) => {
-    const unread = query.get('unread') === 'true';
+    const unread = queryFlag(query, 'unread', false);
     return { data: { count: await store.count('notifications', forUser(params.userName, ...(unread ? [UNREAD] : []))) } };
   },
 
@@ -148,11 +159,11 @@ export const notificationHandlers: Record<string, OperationHandler> = {
   }),
 
   workOrder: async ({ body, now }, ctx) => {
+    // Free-form (spec 2.8): any names, any object values, even none at all.
     const entries = Object.entries(body as Record<string, Record<string, unknown>>);
-    if (!entries.length) throw badField('body', 'a work order needs at least one property');
-    const missing = entries.find(([, value]) => typeof value.forUserId !== 'string' || value.forUserId === '');
-    if (missing) throw badField(`body.${missing[0]}.forUserId`, 'each work order names the user to notify in forUserId');
-    await insertAll(ctx, (ids) => entries.map(([name, value], i) => workOrderNotification(ids[i] as number, name, value, now)), entries.length);
+    if (entries.length) {
+      await insertAll(ctx, (ids) => entries.map(([name, value], i) => workOrderNotification(ids[i] as number, name, value, now)), entries.length);
+    }
     return {};
   },
 };

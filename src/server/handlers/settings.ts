@@ -1,9 +1,15 @@
-/** Financial settings: the shared record operations, no extra rules. */
+/**
+ * Financial settings: the shared record operations, no extra rules, except that
+ * create is "creating or updating" (spec 4.2): a body whose `id` names an existing
+ * setting updates it, as upsert does.
+ */
 import type { OperationHandler } from '../context.js';
 import { recordHandlers } from './accounting-records.js';
 
-export const settingHandlers: Record<string, OperationHandler> = recordHandlers({
+const records = recordHandlers({
   collection: 'settings',
   noun: 'setting',
   typeName: 'SystemFinancialSettingDto',
 });
+
+export const settingHandlers: Record<string, OperationHandler> = { ...records, create: records.upsert };

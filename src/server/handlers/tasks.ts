@@ -73,7 +73,7 @@ function conditionsOf(filter: Record<string, unknown> | undefined): Condition[] 
   });
 }
 
-function cancel(ctx: ServerContext, ids: readonly number[], now: string): Promise<void> {
+function cancel(ctx: ServerContext, ids: readonly (number | bigint)[], now: string): Promise<void> {
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'tasks');
     const tasks = await set.existing(ids, 'task');
@@ -103,7 +103,7 @@ export const taskHandlers: Record<string, OperationHandler> = {
   },
 
   cancelBulk: async ({ body, now }, ctx) => {
-    await cancel(ctx, [...new Set((body as number[] | undefined) ?? [])], now);
+    await cancel(ctx, [...new Set((body as (number | bigint)[] | undefined) ?? [])], now);
     return {};
   },
 };
