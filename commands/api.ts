@@ -1,7 +1,8 @@
 /** `pla api METHOD PATH`: a raw call, for what the commands do not cover. */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
-import { collect, examples } from './options.js';
+import { declareAction } from './actions.js';
+import { collect } from './option-parsers.js';
+import { examples } from './options.js';
 
 /** Declares `pla api`; its handler loads only when it runs. */
 export function createApiCommand(): Command {
@@ -13,5 +14,5 @@ export function createApiCommand(): Command {
     .option('--file <path>', 'JSON body from a file (- for stdin)')
     .option('--query <key=value>', 'query parameter, repeatable', collect);
   examples(api, 'pla api GET /api/v1/asset-transaction-type-determinations --query page=0 --query size=5');
-  return api.action(lazy(() => import('../src/cli/handlers/api.js'), (h, inv) => h.call(inv)));
+  return declareAction(api, 'api.call');
 }

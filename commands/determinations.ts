@@ -1,15 +1,10 @@
 /** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
 import { addBulkOptions, addIdOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
 const NOUN = ['determination', 'determinations'] as const;
-
-const byDate = lazy(() => import('../src/cli/handlers/decommission.js'), (h, inv) => h.decommissionByDate(inv));
-const byIds = lazy(() => import('../src/cli/handlers/id-actions.js'), (h, inv) =>
-  h.runIdAction(inv, idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN)),
-);
 
 /** Declares the `pla determinations` tree; handlers load only when a verb runs. */
 export function createDeterminationsCommand(): Command {
@@ -20,7 +15,7 @@ export function createDeterminationsCommand(): Command {
     tree,
     'remove',
     'delete determinations, or decommission those still in use',
-    idAction('determinations.remove', 'Remove', 'removed', NOUN),
+    { ...idAction('determinations.remove', 'Remove', 'removed', NOUN), deleteOrDecommission: true },
     'pla determinations remove --ids-file stale.txt --yes',
   );
 
@@ -33,9 +28,7 @@ export function createDeterminationsCommand(): Command {
   addBulkOptions(decommission);
   addSafetyOptions(decommission);
   examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --dry-run');
-  decommission.action(async (...args: unknown[]) => {
-    const opts = (args[args.length - 1] as Command).opts();
-    await (opts.modifiedBefore || opts.beforeNow ? byDate : byIds)(...args);
-  });
+  // By ids, or by date when --modified-before/--before-now is given: the handler picks.
+  declareAction(decommission, 'determinations.decommission', idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN));
   return tree;
 }

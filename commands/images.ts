@@ -1,6 +1,6 @@
 /** `pla images`: property images (spec 4.4). */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
 import { examples } from './options.js';
 import { addDeleteVerb } from './record-verbs.js';
 
@@ -15,7 +15,7 @@ export function createImagesCommand(): Command {
     .option('--type <type>', 'image type (default: from the extension, e.g. image/png)')
     .option('--image <json>', 'the whole ImageDto as JSON (overrides the options above)');
   examples(upload, 'pla images upload front.jpg --service portfolio');
-  upload.action(lazy(() => import('../src/cli/handlers/images.js'), (h, inv) => h.upload(inv)));
+  declareAction(upload, 'images.upload');
 
   addDeleteVerb(tree, 'images.delete', ['image', 'images'], 'pla images delete 5 --yes');
   return tree;

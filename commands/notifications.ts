@@ -1,11 +1,10 @@
 /** `pla notifications` (alias `notif`): per-user notifications and, under `email`, e-mails (spec 4.4). */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
 import { addPagingOptions, addSafetyOptions, examples } from './options.js';
 import { addDeleteVerb, addIdVerb, addWriteVerb, idAction } from './record-verbs.js';
 
 const NOUN = ['notification', 'notifications'] as const;
-const load = () => import('../src/cli/handlers/notifications.js');
 
 function createEmailCommand(): Command {
   const email = new Command('email').description('e-mail notifications');
@@ -29,7 +28,7 @@ export function createNotificationsCommand(): Command {
   // The spec's notification lists take page and size only: no --sort to offer.
   addPagingOptions(list, { sort: false });
   examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson');
-  list.action(lazy(load, (h, inv) => h.list(inv)));
+  declareAction(list, 'notifications.list');
 
   const count = tree
     .command('count <user>')
@@ -38,7 +37,7 @@ export function createNotificationsCommand(): Command {
     .option('--by-type', 'unread ones per type')
     .option('--mobile', 'unread ones of the mobile listing');
   examples(count, 'pla notifications count ana --unread', 'pla notifications count ana --by-type -o json');
-  count.action(lazy(load, (h, inv) => h.count(inv)));
+  declareAction(count, 'notifications.count');
 
   addIdVerb(tree, 'read', 'mark notifications read (one call per id)', idAction('notifications.markRead', 'Mark read', 'marked read', NOUN), 'pla notifications read 101 102');
   addWriteVerb(tree, 'create', 'notifications.create', 'create notifications (one call per record)', `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`, 'created');
@@ -47,7 +46,7 @@ export function createNotificationsCommand(): Command {
   const clear = tree.command('clear <user>').description('delete every notification of a user');
   addSafetyOptions(clear);
   examples(clear, 'pla notifications clear ana --dry-run');
-  clear.action(lazy(load, (h, inv) => h.clear(inv)));
+  declareAction(clear, 'notifications.clear');
 
   addWriteVerb(
     tree,

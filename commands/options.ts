@@ -3,12 +3,7 @@
  * Only commander is imported here: declaring options costs nothing at start-up.
  */
 import { type Command, Option } from 'commander';
-import { wholeNumber } from '../src/cli/global-options.js';
-
-/** Option parser of a repeatable option: each use adds its value to the list. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
+import { collect, wholeNumber } from './option-parsers.js';
 
 /**
  * `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. Without `sort`

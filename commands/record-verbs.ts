@@ -7,8 +7,7 @@
  */
 import type { Command } from 'commander';
 import { OPERATIONS, operation } from '../src/contract/operations.js';
-import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction, type IdActionSpec, type Noun } from './actions.js';
 import { addBulkOptions, addIdOptions, addPagingOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
 
 const has = (id: string): boolean => OPERATIONS.some((op) => op.id === id);
@@ -16,16 +15,11 @@ const has = (id: string): boolean => OPERATIONS.some((op) => op.id === id);
 /** The bulk counterpart of an operation, when the contract has one. */
 const bulkOf = (id: string): string | undefined => (has(`${id}Bulk`) ? `${id}Bulk` : undefined);
 
-const handlers = {
-  records: () => import('../src/cli/handlers/records.js'),
-  ids: () => import('../src/cli/handlers/id-actions.js'),
-};
-
 /**
  * The id action of `single` ("Delete", "deleted"), with its bulk operation and the
  * read that `--dry-run` shows, where the contract has them.
  */
-export function idAction(single: string, verb: string, done: string, noun: readonly [string, string]): IdActionSpec {
+export function idAction(single: string, verb: string, done: string, noun: Noun): IdActionSpec {
   const lookup = `${operation(single).resource}.get`;
   return { single, bulk: bulkOf(single), lookup: has(lookup) ? lookup : undefined, verb, done, noun };
 }
@@ -37,11 +31,11 @@ export function addIdVerb(tree: Command, name: string, description: string, spec
   if (spec.bulk) addBulkOptions(command);
   if (operation(spec.single).destructive) addSafetyOptions(command);
   examples(command, example);
-  return command.action(lazy(handlers.ids, (h, inv) => h.runIdAction(inv, spec)));
+  return declareAction(command, 'ids.run', spec);
 }
 
 /** `delete [ids...]` for any resource: confirmation, `--dry-run`, bulk where there is one. */
-export function addDeleteVerb(tree: Command, single: string, noun: readonly [string, string], example: string): Command {
+export function addDeleteVerb(tree: Command, single: string, noun: Noun, example: string): Command {
   return addIdVerb(tree, 'delete', `delete ${noun[1]} by id`, idAction(single, 'Delete', 'deleted', noun), example);
 }
 
@@ -53,14 +47,14 @@ export function addWriteVerb(tree: Command, name: string, single: string, descri
   addRecordInputOptions(command);
   if (bulk) addBulkOptions(command);
   examples(command, example);
-  return command.action(lazy(handlers.records, (h, inv) => h.write(inv, { single, bulk, done })));
+  return declareAction(command, 'records.write', { single, bulk, done });
 }
 
 /**
  * Adds get, list, create, update, upsert, delete and meta to `tree` for whichever
  * of them `resource` has. `name` is the command name used in examples.
  */
-export function addRecordVerbs(tree: Command, resource: string, noun: readonly [string, string]): Command {
+export function addRecordVerbs(tree: Command, resource: string, noun: Noun): Command {
   const name = tree.name();
   const op = (verb: string) => `${resource}.${verb}`;
 
@@ -68,13 +62,13 @@ export function addRecordVerbs(tree: Command, resource: string, noun: readonly [
     const get = tree.command('get [ids...]').description(`show ${noun[1]} by id`);
     addIdOptions(get);
     examples(get, `pla ${name} get 42`, `pla ${name} get 42 43 -o json`);
-    get.action(lazy(() => import('../src/cli/handlers/get.js'), (h, inv) => h.get(inv, op('get'))));
+    declareAction(get, 'records.get', { operationId: op('get') });
   }
   if (has(op('list'))) {
     const list = tree.command('list').description(`list ${noun[1]}, a page at a time or --all`);
     addPagingOptions(list);
     examples(list, `pla ${name} list --size 20 --sort updatedAt,desc`, `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`);
-    list.action(lazy(handlers.records, (h, inv) => h.list(inv, op('list'))));
+    declareAction(list, 'records.list', { operationId: op('list') });
   }
   if (has(op('create'))) {
     addWriteVerb(tree, 'create', op('create'), `create ${noun[1]} (several records use the bulk endpoint)`, `pla ${name} create --file new.csv --rejects rejects.csv`, 'created');
@@ -91,7 +85,7 @@ export function addRecordVerbs(tree: Command, resource: string, noun: readonly [
   if (has(op('meta'))) {
     const meta = tree.command('meta').description(`show the service's metadata for ${noun[1]}`);
     examples(meta, `pla ${name} meta -o json`);
-    meta.action(lazy(handlers.records, (h, inv) => h.show(inv, op('meta'))));
+    declareAction(meta, 'records.show', { operationId: op('meta') });
   }
   return tree;
 }

@@ -4,11 +4,9 @@
  * the server code loads only when `pla server start` runs.
  */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
-import { commaList } from '../src/cli/global-options.js';
+import { declareAction } from './actions.js';
+import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
-
-const admin = () => import('../src/server/admin-commands.js');
 
 function addStartCommand(tree: Command): void {
   const start = tree
@@ -34,13 +32,13 @@ function addStartCommand(tree: Command): void {
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
   );
-  start.action(lazy(() => import('../src/server/start.js'), (h, inv) => h.runServerStart(inv.opts)));
+  declareAction(start, 'server.start');
   const migrate = tree
     .command('migrate')
     .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
     .option('--store <url>', 'postgres://… (also PLA_STORE_URL)');
   examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
-  migrate.action(lazy(() => import('../src/server/start.js'), (h, inv) => h.runServerMigrate(inv.opts)));
+  declareAction(migrate, 'server.migrate');
 }
 
 function addKeysCommand(tree: Command): void {
@@ -52,15 +50,9 @@ function addKeysCommand(tree: Command): void {
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
     .option('-e, --env <name>', 'environment the key is meant for (default local)');
   examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
-  create.action(lazy(admin, (h, inv) => h.createKey(inv)));
-  keys
-    .command('list')
-    .description('list keys (masked)')
-    .action(lazy(admin, (h, inv) => h.listKeys(inv)));
-  keys
-    .command('revoke <id>')
-    .description('revoke a key; requests with it get 401 from then on')
-    .action(lazy(admin, (h, inv) => h.revokeKey(inv)));
+  declareAction(create, 'server.keys.create');
+  declareAction(keys.command('list').description('list keys (masked)'), 'server.keys.list');
+  declareAction(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'server.keys.revoke');
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
@@ -68,19 +60,12 @@ export function createServerCommand(): Command {
   const tree = new Command('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  tree
-    .command('health')
-    .description("the running server's health (no key needed)")
-    .action(lazy(admin, (h, inv) => h.health(inv)));
-  tree
-    .command('log')
-    .description('recent requests (keys redacted)')
-    .option('--limit <n>', 'how many (default 100, at most 500)')
-    .action(lazy(admin, (h, inv) => h.requestLog(inv)));
+  declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
+  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', 'how many (default 100, at most 500)'), 'server.log');
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
-  reset.action(lazy(admin, (h, inv) => h.reset(inv)));
+  declareAction(reset, 'server.reset');
   return tree;
 }

@@ -1,12 +1,11 @@
 /** `pla tasks`: mass inter-company transfer tasks (spec 4.3). */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
+import { wholeNumber } from './option-parsers.js';
 import { addIdOptions, addPagingOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
-import { wholeNumber } from '../src/cli/global-options.js';
 
 const NOUN = ['task', 'tasks'] as const;
-const load = () => import('../src/cli/handlers/tasks.js');
 
 /** Declares the `pla tasks` tree; handlers load only when a verb runs. */
 export function createTasksCommand(): Command {
@@ -20,7 +19,7 @@ export function createTasksCommand(): Command {
     .option('--filter-file <file>', 'the filter from a file (- for stdin)');
   addPagingOptions(search);
   examples(search, `pla tasks search --filter '{"status": ["PENDING", "RUNNING"]}' --sort createdAt,desc`);
-  search.action(lazy(load, (h, inv) => h.search(inv)));
+  declareAction(search, 'tasks.search');
 
   addIdVerb(tree, 'cancel', 'cancel tasks by id', idAction('tasks.cancel', 'Cancel', 'cancelled', NOUN), 'pla tasks cancel 12 13 --yes');
 
@@ -30,6 +29,6 @@ export function createTasksCommand(): Command {
     .option('--interval <seconds>', 'seconds between polls (default 2)', wholeNumber(1));
   addIdOptions(watch);
   examples(watch, 'pla tasks watch 12 13 --interval 5');
-  watch.action(lazy(load, (h, inv) => h.watch(inv)));
+  declareAction(watch, 'tasks.watch');
   return tree;
 }

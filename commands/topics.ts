@@ -1,6 +1,6 @@
 /** `pla topics`: topics with localized captions (spec 4.4), read-only. */
 import { Command } from 'commander';
-import { lazy } from '../src/cli/lazy-action.js';
+import { declareAction } from './actions.js';
 import { examples } from './options.js';
 
 /** Declares the `pla topics` tree; its handler loads only when it runs. */
@@ -8,6 +8,6 @@ export function createTopicsCommand(): Command {
   const tree = new Command('topics').description('topics with localized captions');
   const list = tree.command('list <service>').description("list a service's topics").option('--lang <code>', 'show the caption in this language');
   examples(list, 'pla topics list portfolio --lang en');
-  list.action(lazy(() => import('../src/cli/handlers/topics.js'), (h, inv) => h.list(inv)));
+  declareAction(list, 'topics.list');
   return tree;
 }

@@ -19,6 +19,11 @@ export class TaskPool {
     this.running.add(running);
   }
 
+  /** Resolves once `ready()` holds, or nothing is left running that could make it hold. */
+  async until(ready: () => boolean): Promise<void> {
+    while (!ready() && this.running.size > 0) await Promise.race(this.running);
+  }
+
   /** Resolves once every started task has settled. */
   async drain(): Promise<void> {
     while (this.running.size > 0) await Promise.race(this.running);

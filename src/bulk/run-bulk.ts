@@ -6,6 +6,7 @@ import type { InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { Checkpoint, fingerprintOf } from './checkpoint.js';
 import { count } from './format-numbers.js';
+import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
 import { ProgressBar } from './progress.js';
 import { RejectsFile } from './rejects.js';
@@ -62,10 +63,14 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
+  const { onAnswers } = options;
+  const answers = onAnswers ? new InOrder(onAnswers) : undefined;
+  // Answers held behind a slow batch are bounded: no new batch starts past this many.
+  const maxHeld = concurrency * 4;
 
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
-      const { accepted, rejected } = await sendWithSplit(options.client, op.id, batch.items);
+      const { accepted, answers: answered, rejected } = await sendWithSplit(options.client, op.id, batch.items);
       // The rejects are on disk before the checkpoint says the batch is done.
       if (rejected.length > 0) await rejects?.write(rejected);
       await checkpoint?.markFinished(batch.index);
@@ -78,6 +83,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       summary.failed += rejected.length;
       summary.batches += 1;
       tick();
+      await answers?.done(batch.index, answered);
     } catch (error) {
       fatal ??= { error };
     }
@@ -91,15 +97,18 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       if (checkpoint?.has(batch.index)) {
         summary.skipped += batch.items.length;
         tick();
+        await answers?.done(batch.index, []);
         continue;
       }
       await pool.whenFree();
+      if (answers) await pool.until(() => answers.held < maxHeld || stopping());
       if (stopping()) break;
       pool.start(() => runBatch(batch));
     }
   } finally {
     // However the loop ended (done, stopped, bad input), let in-flight batches land.
     await pool.drain();
+    await answers?.flush().catch((error: unknown) => void (fatal ??= { error }));
     await checkpoint?.save();
     await rejects?.close();
     bar?.finish();

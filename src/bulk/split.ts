@@ -1,5 +1,5 @@
 import { NotFoundError, RejectedError } from '../errors.js';
-import type { PlaClient } from '../client/types.js';
+import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
 
@@ -12,8 +12,16 @@ export function isRecordRejection(error: unknown): boolean {
   return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
 }
 
+/** One request the service accepted: the items it carried and what it answered. */
+export interface Accepted {
+  items: SourceItem[];
+  result: CallResult;
+}
+
 export interface SendResult {
   accepted: SourceItem[];
+  /** The accepted requests in input order (a split batch has several). */
+  answers: Accepted[];
   rejected: Array<Reject & { line: number }>;
 }
 
@@ -26,17 +34,21 @@ export interface SendResult {
  */
 export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
   try {
-    await client.call(operationId, { body: items.map((item) => item.value) });
-    return { accepted: items, rejected: [] };
+    const result = await client.call(operationId, { body: items.map((item) => item.value) });
+    return { accepted: items, answers: [{ items, result }], rejected: [] };
   } catch (error) {
     if (!isRecordRejection(error)) throw error;
     if (items.length === 1) {
       const [item] = items as [SourceItem];
-      return { accepted: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
+      return { accepted: [], answers: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
     }
   }
   const middle = Math.ceil(items.length / 2);
   const first = await sendWithSplit(client, operationId, items.slice(0, middle));
   const second = await sendWithSplit(client, operationId, items.slice(middle));
-  return { accepted: [...first.accepted, ...second.accepted], rejected: [...first.rejected, ...second.rejected] };
+  return {
+    accepted: [...first.accepted, ...second.accepted],
+    answers: [...first.answers, ...second.answers],
+    rejected: [...first.rejected, ...second.rejected],
+  };
 }

@@ -5,6 +5,7 @@
  * writes rejects, keeps a checkpoint, and reports progress and a summary.
  */
 import type { PlaClient } from '../client/types.js';
+import type { Accepted } from './split.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
 
 export interface BulkOptions {
@@ -29,6 +30,12 @@ export interface BulkOptions {
   progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
   /** Total item count when known (for ETA). */
   total?: number;
+  /**
+   * Told what the service answered for each accepted request, in input order
+   * (batches finish out of order; answers wait for the ones before them). A
+   * failure here (stdout closed) stops the run like any error not about the items.
+   */
+  onAnswers?: (answers: Accepted[]) => Promise<void>;
 }
 
 export interface BulkSummary {

@@ -39,7 +39,7 @@ function statusOf(data: unknown): string {
  */
 export async function watchTasks(client: PlaClient, ids: readonly RecordId[], options: WatchOptions = {}): Promise<WatchedTask[]> {
   const tasks = new Map<RecordId, WatchedTask>(ids.map((id) => [id, { id, status: 'UNKNOWN', done: false, ok: false }]));
-  const spinner = await startSpinner('watching tasks', options.progress?.isTTY === true, options.progress?.stream);
+  const spinner = options.progress ? await startSpinner('watching tasks', options.progress.isTTY, options.progress.stream) : undefined;
   const interrupted = () => new InterruptedError(`stopped watching; ${[...tasks.values()].filter((t) => !t.done).length} tasks not finished yet`);
   try {
     for (;;) {
@@ -62,7 +62,7 @@ export async function watchTasks(client: PlaClient, ids: readonly RecordId[], op
       await pool.drain();
       if (failure) throw failure.error;
       const left = [...tasks.values()].filter((task) => !task.done);
-      spinner.update(`${ids.length - left.length}/${ids.length} tasks finished${left[0] ? ` — ${left[0].id}: ${left[0].status}` : ''}`);
+      spinner?.update(`${ids.length - left.length}/${ids.length} tasks finished${left[0] ? ` — ${left[0].id}: ${left[0].status}` : ''}`);
       if (left.length === 0) break;
       if (options.signal?.aborted) throw interrupted();
       try {
@@ -71,9 +71,9 @@ export async function watchTasks(client: PlaClient, ids: readonly RecordId[], op
         throw interrupted();
       }
     }
-    spinner.succeed(`${ids.length} tasks finished`);
+    spinner?.succeed(`${ids.length} tasks finished`);
   } catch (error) {
-    spinner.fail();
+    spinner?.fail();
     throw error;
   }
   return ids.map((id) => tasks.get(id) as WatchedTask);

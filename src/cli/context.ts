@@ -1,13 +1,14 @@
 /**
- * What a handler works with: its options, the output settings, the connection and
- * a client made on first use (and closed when the handler ends), and stderr for
- * human-only lines. Loaded by handlers only, so it may import what they need.
+ * What a handler works with: its options, the IO object (streams, terminal flags),
+ * the output settings, the connection and a client made on first use (and closed
+ * when the handler ends). Loaded by handlers only, so it may import what they need.
  */
 import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
-import type { GlobalOptions } from './global-options.js';
-import type { Invocation } from './lazy-action.js';
+import { type IOStreams, writeLine } from '../io/streams.js';
+import type { GlobalOptions } from '../../commands/global-options.js';
+import type { Invocation } from './invocation.js';
 
 /** What every handler is given (see the module comment). */
 export interface CommandContext {
@@ -17,6 +18,8 @@ export interface CommandContext {
   readonly args: unknown[];
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
+  /** The run's streams and terminal flags: nothing else reads `process.std*`. */
+  readonly io: IOStreams;
   readonly output: OutputOptions;
   /** True when stderr is a terminal: spinners, progress and footers only then. */
   readonly interactive: boolean;
@@ -37,8 +40,8 @@ export interface CommandContext {
   client(options?: { finishInFlight?: boolean }): Promise<PlaClient>;
 }
 
-function defaultFormat(opts: GlobalOptions): OutputFormat {
-  return opts.output ?? (process.stdout.isTTY ? 'table' : 'json');
+function defaultFormat(opts: GlobalOptions, io: IOStreams): OutputFormat {
+  return opts.output ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
 
 /** A config stand-in with nothing stored, for when flags and PLA_* variables decide everything. */
@@ -69,7 +72,7 @@ async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Pr
  */
 export async function withContext(invocation: Invocation, body: (ctx: CommandContext) => Promise<void>): Promise<void> {
   const opts = invocation.opts as GlobalOptions & Record<string, unknown>;
-  const color = opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
+  const { io } = invocation;
   const configStores: Partial<Record<'read' | 'write', Promise<ConfigStore>>> = {};
   let connection: Promise<Connection> | undefined;
   const clients: Partial<Record<'abortable' | 'finishing', Promise<PlaClient>>> = {};
@@ -78,17 +81,18 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
     opts,
     args: invocation.args,
     signal: invocation.signal,
+    io,
     output: {
-      format: defaultFormat(opts),
+      format: defaultFormat(opts, io),
       fields: opts.fields,
       quiet: opts.quiet === true,
-      color,
-      stdout: process.stdout,
-      warn: (line) => process.stderr.write(`${line}\n`),
+      color: opts.color !== false && io.colorEnabled,
+      stdout: io.stdout,
+      warn: (line) => writeLine(io, line),
     },
-    interactive: process.stderr.isTTY === true,
+    interactive: io.stderrIsTTY,
     note(line) {
-      if (!opts.quiet) process.stderr.write(`${line}\n`);
+      if (!opts.quiet) writeLine(io, line);
     },
     config(mode = 'read') {
       configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read' }));
@@ -111,7 +115,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           env: conn.env,
           retries: opts.retries,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
-          trace: opts.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+          trace: opts.verbose ? (line) => writeLine(io, line) : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });
       })();

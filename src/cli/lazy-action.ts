@@ -1,30 +1,24 @@
 /**
- * Command files declare their commands cheaply and load the code that runs them
- * only when they run: `lazy(() => import('./handlers/x.js'), (h, inv) => h.run(inv))`.
+ * Installs the actions `commands/` declares (commands/actions.ts): each runs its
+ * handler from the registry, which imports the handler's module only then.
  * esbuild turns each `import()` into its own chunk, so `pla --help` loads no handler.
  */
 import type { Command } from 'commander';
+import { declaredAction } from '../../commands/actions.js';
+import type { IOStreams } from '../io/streams.js';
+import { HANDLERS } from './handlers/registry.js';
 import { interruptSignal } from './interrupt.js';
+import type { Handler } from './invocation.js';
 
-/** What a handler gets: the declared arguments, every option (globals included), the abort signal. */
-export interface Invocation {
-  /** Declared positional arguments, as commander processed them (variadic ones are arrays). */
-  args: unknown[];
-  /** The command's options merged with the global ones. */
-  opts: Record<string, unknown>;
-  /** Aborted on Ctrl-C. */
-  signal: AbortSignal;
-}
-
-/** Builds a commander action that imports its module first, then runs. */
-export function lazy<M>(load: () => Promise<M>, run: (module: M, invocation: Invocation) => Promise<void>) {
-  return async (...actionArgs: unknown[]): Promise<void> => {
-    const command = actionArgs[actionArgs.length - 1] as Command;
-    const invocation: Invocation = {
-      args: command.processedArgs as unknown[],
-      opts: command.optsWithGlobals(),
-      signal: interruptSignal,
-    };
-    await run(await load(), invocation);
-  };
+/** Gives every command of `root`'s tree that declares an action its handler, run with `io`. */
+export function installActions(root: Command, io: IOStreams): void {
+  const declared = declaredAction(root);
+  if (declared) {
+    const run = HANDLERS[declared.key] as Handler<typeof declared.spec>;
+    root.action(async (...actionArgs: unknown[]) => {
+      const command = actionArgs[actionArgs.length - 1] as Command;
+      await run({ args: command.processedArgs as unknown[], opts: command.optsWithGlobals(), signal: interruptSignal, io }, declared.spec);
+    });
+  }
+  for (const sub of root.commands) installActions(sub, io);
 }

@@ -1,29 +1,17 @@
 /**
  * Entry point of the bundled CLI. The one place that turns a failure into an exit
- * code: handlers throw, this prints one line (`report-error.ts`) and sets
- * `process.exitCode`; `process.exit` is called only on a second Ctrl-C.
+ * code: handlers throw, `runPla` prints one line (`report-error.ts`) and returns
+ * the code. `main` is the only code that touches the process: it builds the IO
+ * object from it (system-io.ts), listens for Ctrl-C, sets `process.exitCode`, and
+ * calls `process.exit` only on a second Ctrl-C.
  */
 import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
+import type { IOStreams } from '../io/streams.js';
 import { interrupt, interruptSignal } from './interrupt.js';
 import { CommanderError, commanderExitCode, createProgram } from './program.js';
 import { formatError } from './report-error.js';
-
-/** Set on the first Ctrl-C when when-exit (loaded with conf) will send the signal once more. */
-let echoPending = false;
-
-function onSigint(): void {
-  if (interruptSignal.aborted) {
-    if (echoPending) {
-      echoPending = false;
-      return;
-    }
-    process.exit(EXIT_CODES.interrupted);
-  }
-  echoPending = signalEchoExpected();
-  process.stderr.write('\ninterrupted: finishing what is in flight (Ctrl-C again to quit now)\n');
-  interrupt();
-}
+import { systemIO } from './system-io.js';
 
 /** Keys given on the command line or in the environment, to mask in error output. */
 function knownKeys(argv: string[]): string[] {
@@ -34,26 +22,47 @@ function knownKeys(argv: string[]): string[] {
   return keys;
 }
 
-/** Runs `pla` with `argv` (as `process.argv`). */
+/**
+ * Runs `pla` with `argv` (as `process.argv`) on `io` and returns the exit code.
+ * Tests call it in-process with an IO object over buffers.
+ */
+export async function runPla(argv: string[], io: IOStreams): Promise<number> {
+  try {
+    await createProgram(io, argv).parseAsync(argv);
+    return interruptSignal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
+  } catch (error) {
+    if (error instanceof OutputClosedError) return EXIT_CODES.ok;
+    if (error instanceof CommanderError) return commanderExitCode(error);
+    const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
+    const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : error;
+    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv) }));
+    return exitCodeOf(reported);
+  }
+}
+
+/** Runs `pla` as the process: `argv` is `process.argv`. */
 export async function main(argv: string[]): Promise<void> {
+  const io = systemIO();
+  /** Set on the first Ctrl-C when when-exit (loaded with conf) will send the signal once more. */
+  let echoPending = false;
+  const onSigint = (): void => {
+    if (interruptSignal.aborted) {
+      if (echoPending) {
+        echoPending = false;
+        return;
+      }
+      process.exit(EXIT_CODES.interrupted);
+    }
+    echoPending = signalEchoExpected();
+    io.stderr.write('\ninterrupted: finishing what is in flight (Ctrl-C again to quit now)\n');
+    interrupt();
+  };
   process.on('SIGINT', onSigint);
   // A closed pipe surfaces as OutputClosedError from the writers; without a
   // listener the stream's EPIPE 'error' event would crash the process instead.
-  process.stdout.on('error', () => {});
+  io.stdout.on('error', () => {});
   try {
-    await createProgram(argv).parseAsync(argv);
-    if (interruptSignal.aborted) process.exitCode = EXIT_CODES.interrupted;
-  } catch (error) {
-    if (error instanceof OutputClosedError) return;
-    if (error instanceof CommanderError) {
-      process.exitCode = commanderExitCode(error);
-      return;
-    }
-    const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
-    const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : error;
-    const verbose = argv.includes('--verbose');
-    process.stderr.write(formatError(reported, { verbose, secrets: knownKeys(argv) }));
-    process.exitCode = exitCodeOf(reported);
+    process.exitCode = await runPla(argv, io);
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -4,21 +4,32 @@
  * the plain-data contract table; every action loads its handler when it runs.
  */
 import { Command, CommanderError } from 'commander';
+import { declareAction } from '../../commands/actions.js';
+import { addGlobalOptions } from '../../commands/global-options.js';
 import { registerCommands } from '../../commands/index.js';
 import { UsageError } from '../errors.js';
-import { addGlobalOptions } from './global-options.js';
+import type { IOStreams } from '../io/streams.js';
 import { exitCodesText } from './help-exit-codes.js';
-import { lazy } from './lazy-action.js';
+import { installActions } from './lazy-action.js';
 
 declare const __PLA_VERSION__: string;
 
 /** Applies settings every command in the tree needs (trees are built apart and added). */
-function configureTree(command: Command): void {
+function configureTree(command: Command, io: IOStreams): void {
   command.exitOverride();
-  command.configureOutput({ outputError: (text, write) => write(text) });
+  // commander's own output (help, usage errors) goes through the run's streams too.
+  command.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: (text, write) => write(text),
+    getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalColumns : undefined) ?? 80,
+    getErrHelpWidth: () => (io.stderrIsTTY ? io.terminalColumns : undefined) ?? 80,
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  });
   // A verb's help lists -o, --fields and the rest too: they apply everywhere.
   command.configureHelp({ showGlobalOptions: true });
-  for (const sub of command.commands) configureTree(sub);
+  for (const sub of command.commands) configureTree(sub, io);
 }
 
 /** Finds a command by its path of names or aliases (`determinations get`). */
@@ -31,7 +42,7 @@ function findCommand(root: Command, names: string[]): Command | undefined {
   return current;
 }
 
-function addHelpCommand(program: Command): void {
+function addHelpCommand(program: Command, io: IOStreams): void {
   program.helpCommand(false);
   program
     .command('help [command...]')
@@ -39,7 +50,7 @@ function addHelpCommand(program: Command): void {
     .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes')
     .action((names: string[]) => {
       if (names.length === 1 && names[0] === 'exit-codes') {
-        process.stdout.write(exitCodesText());
+        io.stdout.write(exitCodesText());
         return;
       }
       const target = findCommand(program, names);
@@ -64,8 +75,11 @@ function commandWord(program: Command, argv: readonly string[]): string | undefi
   return undefined;
 }
 
-/** Builds the program; with `argv`, only the command tree it names (start-up time). */
-export function createProgram(argv?: readonly string[]): Command {
+/**
+ * Builds the program for a run with `io`; with `argv`, only the command tree it
+ * names (start-up time).
+ */
+export function createProgram(io: IOStreams, argv?: readonly string[]): Command {
   const program = new Command('pla')
     .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
     .version(__PLA_VERSION__, '-V, --version')
@@ -84,20 +98,20 @@ Exit codes: pla help exit-codes`,
   );
   program.hook('preAction', () => {
     if (program.getOptionValueSource('apiKey') === 'cli') {
-      process.stderr.write('warning: --api-key is visible in the process list; prefer `pla config set-key` or PLA_API_KEY\n');
+      io.stderr.write('warning: --api-key is visible in the process list; prefer `pla config set-key` or PLA_API_KEY\n');
     }
   });
   const word = argv ? commandWord(program, argv) : undefined;
   // `pla` and `pla --help` show only the trees' names: no need to declare their verbs.
   const topHelp = argv !== undefined && word === undefined && (argv.length === 2 || argv.includes('--help') || argv.includes('-h'));
   registerCommands(program, word, topHelp);
-  program
-    .command('openapi')
-    .description('print the OpenAPI 3.1 document derived from the contract')
-    .addHelpText('after', '\nExample:\n  pla openapi > openapi.json')
-    .action(lazy(() => import('./handlers/openapi.js'), (h, inv) => h.printOpenApi(inv)));
-  addHelpCommand(program);
-  configureTree(program);
+  declareAction(
+    program.command('openapi').description('print the OpenAPI 3.1 document derived from the contract').addHelpText('after', '\nExample:\n  pla openapi > openapi.json'),
+    'openapi.print',
+  );
+  addHelpCommand(program, io);
+  installActions(program, io);
+  configureTree(program, io);
   return program;
 }
 

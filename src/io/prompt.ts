@@ -5,17 +5,17 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { InterruptedError } from '../errors.js';
+import type { InputStream } from './streams.js';
 
 export interface PromptStreams {
-  input: NodeJS.ReadStream;
+  /** A terminal: the caller checked `canPrompt()` (src/io/streams.ts). */
+  input: InputStream;
   output: NodeJS.WritableStream;
   signal?: AbortSignal;
 }
 
-const defaults = (): PromptStreams => ({ input: process.stdin, output: process.stderr });
-
 /** Asks a question and returns the trimmed answer. */
-export async function ask(question: string, streams: PromptStreams = defaults()): Promise<string> {
+export async function ask(question: string, streams: PromptStreams): Promise<string> {
   const rl = createInterface({ input: streams.input, output: streams.output, terminal: true });
   try {
     return (await rl.question(question, streams.signal ? { signal: streams.signal } : {})).trim();
@@ -28,12 +28,12 @@ export async function ask(question: string, streams: PromptStreams = defaults())
 }
 
 /** "Delete 3 determinations on qa? [y/N]": true only for y or yes. */
-export async function confirm(question: string, streams?: PromptStreams): Promise<boolean> {
+export async function confirm(question: string, streams: PromptStreams): Promise<boolean> {
   return /^y(es)?$/i.test(await ask(`${question} [y/N] `, streams));
 }
 
 /** Makes the user type `expected` (the environment's name) to go ahead. */
-export async function confirmByTyping(question: string, expected: string, streams?: PromptStreams): Promise<boolean> {
+export async function confirmByTyping(question: string, expected: string, streams: PromptStreams): Promise<boolean> {
   return (await ask(`${question}\nType the environment name (${expected}) to confirm: `, streams)) === expected;
 }
 
@@ -41,13 +41,13 @@ export async function confirmByTyping(question: string, expected: string, stream
  * Reads a secret without echoing it: raw mode, one keypress at a time, so the
  * key never appears on the screen or in the terminal's scrollback.
  */
-export function askHidden(question: string, streams: PromptStreams = defaults()): Promise<string> {
+export function askHidden(question: string, streams: PromptStreams): Promise<string> {
   const { input, output } = streams;
   output.write(question);
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = (error?: Error) => {
-      input.setRawMode(false);
+      input.setRawMode?.(false);
       input.pause();
       input.off('data', onData);
       output.write('\n');
@@ -62,7 +62,7 @@ export function askHidden(question: string, streams: PromptStreams = defaults())
         else if (char >= ' ') value += char;
       }
     };
-    input.setRawMode(true);
+    input.setRawMode?.(true);
     input.resume();
     input.on('data', onData);
   });

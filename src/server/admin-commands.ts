@@ -7,7 +7,7 @@
 import { UsageError } from '../errors.js';
 import { renderRecord, renderRows } from '../io/output/index.js';
 import { withContext, type CommandContext } from '../cli/context.js';
-import type { Invocation } from '../cli/lazy-action.js';
+import type { Invocation } from '../cli/invocation.js';
 import { confirmDestructive } from '../cli/handlers/safety.js';
 
 /** The invocation aimed at env `local`; the `--env` given (if any) is the new key's environment. */
@@ -28,7 +28,7 @@ export function createKey(invocation: Invocation): Promise<void> {
     const { data, message } = await admin(ctx, 'POST', '/_admin/keys', { body });
     const created = data as { secret: string; id: number };
     // The secret is the command's output (stdout), shown this once; the rest is for humans.
-    process.stdout.write(`${created.secret}\n`);
+    ctx.io.stdout.write(`${created.secret}\n`);
     ctx.note(`${message ?? 'key created'} (id ${created.id}); store it now, it cannot be shown again`);
   });
 }

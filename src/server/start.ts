@@ -81,7 +81,8 @@ function storeUrlOf(flags: { store?: string }): { storeUrl?: string } {
 }
 
 /** `pla server migrate`: applies pending migrations to the PostgreSQL store and says which. */
-export async function runServerMigrate(flags: { store?: string }): Promise<void> {
+export async function runServerMigrate(flags: { store?: string }, output: Pick<StartOutput, 'stderr'>): Promise<void> {
+  const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const { storeUrl } = storeUrlOf(flags);
   if (storeUrl === undefined) throw new UsageError('pla server migrate needs --store postgres://… (or PLA_STORE_URL)', { hint: 'the JSON-file store needs no migrations' });
   const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
@@ -94,12 +95,15 @@ export async function runServerMigrate(flags: { store?: string }): Promise<void>
   }
 }
 
-function note(line: string): void {
-  process.stderr.write(`${line}\n`);
+/** Where the server's lines go: the ready line on `stdout`, everything else on `stderr`. */
+export interface StartOutput {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
 }
 
 /** Runs `pla server start` until SIGINT or SIGTERM, then closes the server in order. */
-export async function runServerStart(flags: StartFlags): Promise<void> {
+export async function runServerStart(flags: StartFlags, output: StartOutput): Promise<void> {
+  const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const options = toServerOptions(flags);
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
 
@@ -124,7 +128,7 @@ export async function runServerStart(flags: StartFlags): Promise<void> {
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
-  process.stdout.write(`pla local server listening on ${server.url}\n`);
+  output.stdout.write(`pla local server listening on ${server.url}\n`);
 
   // Listeners stay registered until the store is closed: proper-lockfile's
   // signal-exit re-raises a signal that has no other listener, which would kill

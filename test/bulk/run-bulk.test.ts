@@ -279,3 +279,47 @@ describe('interrupt', () => {
     expect(rejects.sort()).toEqual(['r2', 'r33']);
   });
 });
+
+describe('answers', () => {
+  it('hands over what the service answered in input order, though the first batch finishes last', async () => {
+    // The first batch is answered only once every other batch has been: batches
+    // finish out of order by construction, not by timing.
+    let others = 0;
+    let releaseFirst: () => void = () => {};
+    const firstMayAnswer = new Promise<void>((resolve) => (releaseFirst = resolve));
+    serve(async (request) => {
+      if (refsOf(request)[0] === 'r0') await firstMayAnswer;
+      else if (++others === 3) releaseFirst();
+      return allOrNothing(request);
+    });
+    const answered: string[] = [];
+    const summary = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(records(8)),
+      batchSize: 2,
+      concurrency: 4,
+      onAnswers: async (answers) => {
+        for (const answer of answers) answered.push(...(answer.result.data as Array<{ ref: string }>).map((r) => r.ref));
+      },
+    });
+    expect(summary).toMatchObject({ succeeded: 8, batches: 4 });
+    expect(answered).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+  });
+
+  it('leaves refused records out of the answers, and keeps the order of the rest', async () => {
+    serve(allOrNothing);
+    const answered: string[] = [];
+    await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(records(6, (i) => (i === 2 ? { bad: true } : {}))),
+      batchSize: 4,
+      concurrency: 2,
+      onAnswers: async (answers) => {
+        for (const answer of answers) answered.push(...(answer.result.data as Array<{ ref: string }>).map((r) => r.ref));
+      },
+    });
+    expect(answered).toEqual(['r0', 'r1', 'r3', 'r4', 'r5']);
+  });
+});

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { TREES } from '../../commands/index.js';
 import { EXIT_CODE_HELP } from '../../src/errors.js';
+import { fakeIO } from '../support/fake-io.js';
 import { pla, tempDir } from './support.js';
 
 /** The built CLI's version constant, for building the program in this process. */
@@ -41,7 +42,7 @@ describe('help', () => {
   });
 
   it('gives every command a real example', () => {
-    const program = createProgram();
+    const program = createProgram(fakeIO().io);
     const missing = leaves(program)
       .filter(([path]) => !path.startsWith('server') && path !== 'help')
       .filter(([, command]) => !/Examples?:\n {2}pla /.test(helpOf(command)))
@@ -55,11 +56,11 @@ describe('help', () => {
       expect([built.name(), ...built.aliases()]).toEqual(tree.names);
       expect(tree.summary ?? built.description()).toBe(built.description());
     }
-    const outlines = createProgram(['node', 'pla', '--help']);
+    const outlines = createProgram(fakeIO().io, ['node', 'pla', '--help']);
     expect(outlines.commands.find((c) => c.name() === 'determinations')?.commands).toEqual([]);
-    const only = createProgram(['node', 'pla', '-e', 'qa', '-o', 'json', 'det', 'get', '1']);
+    const only = createProgram(fakeIO().io, ['node', 'pla', '-e', 'qa', '-o', 'json', 'det', 'get', '1']);
     expect(only.commands.map((c) => c.name())).toEqual(['determinations', 'openapi', 'help']);
-    expect(createProgram(['node', 'pla', 'nonsense']).commands).toHaveLength(TREES.length + 2);
+    expect(createProgram(fakeIO().io, ['node', 'pla', 'nonsense']).commands).toHaveLength(TREES.length + 2);
   });
 
   it('documents the exit codes and prints the version', async () => {

@@ -17,6 +17,8 @@ interface Case {
   path: string;
   query?: Record<string, string | string[]>;
   body?: unknown;
+  /** Ids the CLI reads back after the call (what a remove did to each); no other request is made. */
+  readsBack?: number[];
   /** Extra checks on the request and the output. */
   check?: (req: LoggedRequest, out: { stdout: string; stderr: string }) => void;
 }
@@ -56,8 +58,9 @@ const imageFile = { path: '' };
 
 const CASES: Case[] = [
   ...recordCases('determinations', 'determinations', D),
-  { op: 'determinations.remove', args: ['det', 'remove', '7', '--yes'], method: 'PUT', path: `${D}/remove/7` },
-  { op: 'determinations.removeBulk', args: ['det', 'remove', '--ids', '7,8', '--yes'], method: 'PUT', path: `${D}/remove/bulk`, body: [7, 8] },
+  // The fake's answer names no ids, so the CLI reads each id back to say what the remove did.
+  { op: 'determinations.remove', args: ['det', 'remove', '7', '--yes'], method: 'PUT', path: `${D}/remove/7`, readsBack: [7] },
+  { op: 'determinations.removeBulk', args: ['det', 'remove', '--ids', '7,8', '--yes'], method: 'PUT', path: `${D}/remove/bulk`, body: [7, 8], readsBack: [7, 8] },
   { op: 'determinations.decommission', args: ['det', 'decommission', '7', '--yes'], method: 'PUT', path: `${D}/decommission/7` },
   {
     op: 'determinations.decommissionModifiedBefore',
@@ -164,8 +167,8 @@ describe('every operation through the CLI', () => {
         const run = await pla([...args, '-o', 'json'], { server, configDir: config.path });
         expect(run.stderr).not.toContain('error:');
         expect(run.exitCode).toBe(0);
-        expect(server.requests).toHaveLength(1);
-        const [req] = server.requests;
+        const [req, ...readBack] = server.requests;
+        expect(readBack.map((r) => `${r.method} ${r.path}`).sort()).toEqual((c.readsBack ?? []).map((id) => `GET ${D}/${id}`));
         if (!req) throw new Error('no request');
         expect(`${req.method} ${req.path}`).toBe(`${c.method} ${c.path}`);
         expect(req.query).toEqual(c.query ?? {});

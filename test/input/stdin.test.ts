@@ -27,7 +27,7 @@ beforeAll(async () => {
     'read.mjs',
     `import { readIds, readRecords } from './input.mjs';
 const [kind, format] = process.argv.slice(2);
-const source = kind === 'ids' ? readIds({ idsFile: '-' }) : readRecords({ file: '-' }, { format: format || undefined });
+const source = kind === 'ids' ? readIds({ idsFile: '-' }, { stdin: process.stdin }) : readRecords({ file: '-' }, { format: format || undefined, stdin: process.stdin });
 for await (const item of source) console.log(JSON.stringify(item));`,
   );
 });

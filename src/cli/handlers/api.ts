@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { renderRecord, renderRows } from '../../io/output/index.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { readJsonArg } from './json-arg.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -26,7 +26,7 @@ export function call(invocation: Invocation): Promise<void> {
     if (!path.startsWith('/')) throw new UsageError('the path starts with / and is relative to the base URL, e.g. /api/topics/portfolio');
     const { data, file, query } = ctx.opts as { data?: string; file?: string; query?: string[] };
     const result = await (await ctx.client()).raw(method, path, {
-      body: await readJsonArg({ inline: data, file, name: '--data' }),
+      body: await readJsonArg({ inline: data, file, name: '--data', stdin: ctx.io.stdin }),
       query: queryOf(query ?? []),
       signal: ctx.signal,
     });

@@ -3,8 +3,10 @@ import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
 import { maskKey, resolveConnection } from '../../config/index.js';
 import { renderRows } from '../../io/output/index.js';
+import { writeOut } from '../../io/output/write-out.js';
+import type { IOStreams } from '../../io/streams.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 
 /** The environment a config command changes: `--env`, `PLA_ENV`, else the current one. */
 async function targetEnv(ctx: CommandContext): Promise<string> {
@@ -12,17 +14,17 @@ async function targetEnv(ctx: CommandContext): Promise<string> {
 }
 
 /** Reads the key from stdin when piped, else from a prompt that does not echo. */
-async function readKey(): Promise<string> {
-  if (!process.stdin.isTTY) return (await text(process.stdin)).trim();
+async function readKey(io: IOStreams): Promise<string> {
+  if (!io.canPrompt()) return (await text(io.stdin)).trim();
   const { askHidden } = await import('../../io/prompt.js');
-  return askHidden('API key (not shown): ');
+  return askHidden('API key (not shown): ', { input: io.stdin, output: io.stderr });
 }
 
 /** `config set-key`: stores the key of the target environment. */
 export function setKey(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
-    const key = await readKey();
+    const key = await readKey(ctx.io);
     if (!key) throw new UsageError('no key given', { hint: 'pipe it in: pla config set-key --env qa < key.txt' });
     (await ctx.config('write')).setKey(env, key);
     ctx.note(`saved key ${maskKey(key)} for ${env}`);
@@ -50,7 +52,7 @@ export function use(invocation: Invocation): Promise<void> {
 /** `config path`: the config file's path, on stdout. */
 export function path(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    process.stdout.write(`${(await ctx.config()).path}\n`);
+    await writeOut(ctx.io.stdout, `${(await ctx.config()).path}\n`);
   });
 }
 

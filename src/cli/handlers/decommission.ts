@@ -6,7 +6,7 @@
 import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine } from './safety.js';
 

@@ -5,7 +5,7 @@
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { collectIds } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
@@ -24,7 +24,7 @@ export function get(invocation: Invocation, operationId: string): Promise<void> 
       ids,
       (id) => `id ${id}`,
       async (id) => writer.write(asRow((await client.call(operationId, { params: { id }, signal: ctx.signal })).data)),
-      { signal: ctx.signal },
+      { signal: ctx.signal, stderr: ctx.io.stderr },
     ).finally(() => writer.end());
   });
 }

@@ -24,7 +24,7 @@ export async function collectIds(ctx: CommandContext, positional: unknown, optio
   if (source.idsFile !== undefined) {
     const { readIds } = await import('../../io/input/index.js');
     const fileOnly = { idsFile: source.idsFile };
-    for await (const item of readIds(fileOnly, { idField: ctx.opts.idField as string | undefined, strict: true })) ids.push(item.value);
+    for await (const item of readIds(fileOnly, { idField: ctx.opts.idField as string | undefined, strict: true, stdin: ctx.io.stdin })) ids.push(item.value);
   }
   if (ids.length === 0) throw new UsageError('no ids given', { hint: 'pass ids as arguments, --ids 1,2,3 or --ids-file FILE' });
   return ids;

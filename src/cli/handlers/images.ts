@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { renderRecord } from '../../io/output/index.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { readJsonObject } from './json-arg.js';
 
 /** Media types of the image files people upload; anything else is sent as bytes. */

@@ -1,7 +1,7 @@
 /** Notification verbs beyond the shared ones: the count variants and `clear`. */
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { listPaged } from './paged.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine } from './safety.js';

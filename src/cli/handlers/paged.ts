@@ -6,6 +6,7 @@ import type { CallOptions, PageRequest } from '../../client/types.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import { startSpinner } from '../../io/output/spinner.js';
+import { writeLine } from '../../io/streams.js';
 import type { CommandContext } from '../context.js';
 
 function pagingOf(ctx: CommandContext): PageRequest {
@@ -28,7 +29,7 @@ export async function listPaged(ctx: CommandContext, operationId: string, call: 
     return;
   }
 
-  const spinner = await startSpinner('loading…', ctx.interactive);
+  const spinner = await startSpinner('loading…', ctx.interactive, ctx.io.stderr);
   const page = await client.page(operationId, options).finally(() => spinner.stop());
   for (const item of page.items) await writer.write(asRow(item));
   await writer.end();
@@ -36,6 +37,6 @@ export async function listPaged(ctx: CommandContext, operationId: string, call: 
     const of = page.totalPages === undefined ? '' : ` of ${page.totalPages}`;
     const total = page.totalElements === undefined ? `${page.items.length} shown` : `${page.totalElements} records`;
     const more = page.last ? '' : `; --page ${page.number + 1} for more, --all for everything`;
-    process.stderr.write(`page ${page.number}${of}, ${total}${more}\n`);
+    writeLine(ctx.io, `page ${page.number}${of}, ${total}${more}`);
   }
 }

@@ -11,14 +11,11 @@ import { PartialFailureError } from '../../errors.js';
 /** Calls in flight at once: enough to hide latency, few enough to stay polite. */
 const CONCURRENCY = 4;
 
-/** A failed item's line on stderr: `id 7: 404 Not Found …`. */
-function reportFailure(label: string, error: unknown): void {
-  process.stderr.write(`${label}: ${(error as Error).message}\n`);
-}
-
 export interface PerItemOptions {
   signal: AbortSignal;
-  /** Told about each failure; by default a line on stderr. */
+  /** Where each failure is reported by default: `id 7: 404 Not Found …`. */
+  stderr: NodeJS.WritableStream;
+  /** Told about each failure instead of the line on `stderr`. */
   onError?: (label: string, error: unknown) => void;
 }
 
@@ -29,7 +26,7 @@ export async function forEachItem<T>(
   run: (item: T) => Promise<void>,
   options: PerItemOptions,
 ): Promise<void> {
-  const onError = options.onError ?? reportFailure;
+  const onError = options.onError ?? ((label: string, error: unknown) => options.stderr.write(`${label}: ${(error as Error).message}\n`));
   const pool = new TaskPool(CONCURRENCY);
   const failures: unknown[] = [];
   // A failure that is not about the item (a wrong key, the service down, the

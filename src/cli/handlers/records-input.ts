@@ -1,6 +1,7 @@
 /** Records from `--data JSON` or `--file F|-`, and whether there is one or several. */
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { UsageError } from '../../errors.js';
+import { writeLine } from '../../io/streams.js';
 import type { CommandContext } from '../context.js';
 
 type RecordItem = SourceItem<Record<string, unknown>>;
@@ -24,7 +25,8 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.
       strict: ctx.opts.strict === true || data !== undefined,
-      onBadRow: (row) => process.stderr.write(`skipped line ${row.line}: ${row.message}\n`),
+      stdin: ctx.io.stdin,
+      onBadRow: (row) => writeLine(ctx.io, `skipped line ${row.line}: ${row.message}`),
     },
   );
   const iterator = records[Symbol.asyncIterator]();

@@ -3,6 +3,7 @@
  * notification side): list, create/update/upsert, and `meta`. `get` has its own
  * module (get.ts) so that the most common command loads none of this.
  */
+import type { WriteSpec } from '../../../commands/actions.js';
 import { UsageError } from '../../errors.js';
 import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
@@ -10,8 +11,8 @@ import { createRowWriter } from '../../io/output/index.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
-import { runBulkCommand } from './bulk.js';
+import type { Invocation } from '../invocation.js';
+import { runBulkPrinting } from './bulk.js';
 import { listPaged } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
@@ -28,16 +29,6 @@ export function show(invocation: Invocation, operationId: string): Promise<void>
     const result = await (await ctx.client()).call(operationId, { signal: ctx.signal });
     await present(ctx, operationId, result, 'done');
   });
-}
-
-/** What a write verb sends through, and how it confirms. */
-export interface WriteSpec {
-  /** Operation for one record. */
-  single: string;
-  /** Operation taking many records; without one, records are sent one call each. */
-  bulk?: string;
-  /** Past tense for the confirmation line ("created"). */
-  done: string;
 }
 
 /** One record as the item stream a bulk run takes. */
@@ -77,10 +68,13 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     // A file that happens to hold one record still honours --rejects and
     // --checkpoint (a script must not change behaviour with its input's size).
     const bulkForOne = positionalId === undefined && (ctx.opts.rejects || ctx.opts.checkpoint) ? spec.bulk : undefined;
-    if ('single' in input && bulkForOne) return runBulkCommand(ctx, bulkForOne, oneItem(input.single), 1);
+    if ('single' in input && bulkForOne) return runBulkPrinting(ctx, bulkForOne, oneItem(input.single), { total: 1, one: true });
     if ('single' in input) return present(ctx, spec.single, await callFor(input.single), spec.done);
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
-    if (spec.bulk) return runBulkCommand(ctx, spec.bulk, input.many, await progressTotal(ctx));
+    if (spec.bulk) {
+      const total = await progressTotal(ctx);
+      return runBulkPrinting(ctx, spec.bulk, input.many, total === undefined ? {} : { total });
+    }
 
     const writer = await createRowWriter(ctx.output);
     await forEachItem(
@@ -90,7 +84,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
         const { data } = await callFor(item.value);
         for (const row of Array.isArray(data) ? data : data === undefined ? [] : [data]) await writer.write(asRow(row));
       },
-      { signal: ctx.signal },
+      { signal: ctx.signal, stderr: ctx.io.stderr },
     ).finally(() => writer.end());
   });
 }

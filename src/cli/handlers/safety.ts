@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
 /** Asks "<question> on <env>?"; throws when refused or when no terminal can answer. */
 export async function confirmDestructive(ctx: CommandContext, question: string): Promise<void> {
   if (ctx.opts.yes) return;
-  if (!process.stdin.isTTY) {
+  if (!ctx.io.canPrompt()) {
     // Only the first letter drops its capital: the rest names users and dates as given.
     const what = question.charAt(0).toLowerCase() + question.slice(1);
     throw new UsageError(`refusing to go ahead without confirmation (${what}): stdin is not a terminal`, {
@@ -18,7 +18,7 @@ export async function confirmDestructive(ctx: CommandContext, question: string):
   }
   const { env } = await ctx.connection();
   const prompt = await import('../../io/prompt.js');
-  const streams = { input: process.stdin, output: process.stderr, signal: ctx.signal };
+  const streams = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
   const confirmed =
     env === 'production'
       ? await prompt.confirmByTyping(`${question} on ${env}?`, env, streams)

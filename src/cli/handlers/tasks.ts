@@ -2,7 +2,7 @@
 import { PartialFailureError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 import { collectIds } from './ids.js';
 import { readJsonObject } from './json-arg.js';
 import { listPaged } from './paged.js';
@@ -11,7 +11,7 @@ import { listPaged } from './paged.js';
 export function search(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { filter, filterFile } = ctx.opts as { filter?: string; filterFile?: string };
-    const body = (await readJsonObject({ inline: filter, file: filterFile, name: '--filter' })) ?? {};
+    const body = (await readJsonObject({ inline: filter, file: filterFile, name: '--filter', stdin: ctx.io.stdin })) ?? {};
     await listPaged(ctx, 'tasks.search', { body });
   });
 }
@@ -24,7 +24,7 @@ export function watch(invocation: Invocation): Promise<void> {
     const results = await watchTasks(await ctx.client(), ids, {
       intervalMs: ((ctx.opts.interval as number | undefined) ?? 2) * 1000,
       signal: ctx.signal,
-      progress: { stream: process.stderr, isTTY: ctx.interactive },
+      progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
     });
     await renderRows(results, ctx.output);
     const failed = results.filter((r) => !r.ok);

@@ -1,7 +1,7 @@
 /** `topics list <service> [--lang]`: topics, with the caption in one language when asked. */
 import { renderRows } from '../../io/output/index.js';
 import { withContext } from '../context.js';
-import type { Invocation } from '../lazy-action.js';
+import type { Invocation } from '../invocation.js';
 
 interface Topic extends Record<string, unknown> {
   captionValues?: Array<{ langCode?: string; value?: string }>;

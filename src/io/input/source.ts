@@ -2,9 +2,15 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
 
-/** Opens `--file`/`--ids-file` input: `-` is stdin, anything else a file path. */
-export async function openInput(file: string): Promise<Readable> {
-  if (file === '-') return process.stdin;
+/**
+ * Opens `--file`/`--ids-file` input: `-` is `stdin` (the run's, from its IO
+ * object), anything else a file path.
+ */
+export async function openInput(file: string, stdin: Readable | undefined): Promise<Readable> {
+  if (file === '-') {
+    if (!stdin) throw new UsageError('reading - (stdin) is not possible here');
+    return stdin;
+  }
   try {
     const handle = await open(file, 'r');
     // Small chunks keep few strings alive between collections, which keeps the

@@ -4,6 +4,8 @@
  * grow with file size, and every item carries the 1-based line it came from.
  */
 
+import type { Readable } from 'node:stream';
+
 export type InputFormat = 'json' | 'ndjson' | 'csv';
 
 export interface SourceItem<T = unknown> {
@@ -28,6 +30,8 @@ export interface ReadOptions {
   strict?: boolean;
   /** Called for each skipped bad row when not strict. */
   onBadRow?: (row: BadRow) => void;
+  /** What `--file -` reads: the run's stdin (from its IO object). */
+  stdin?: Readable;
 }
 
 export interface IdReadOptions extends ReadOptions {

@@ -22,7 +22,7 @@ export async function* readFileValues(
   badRow: BadRowHandler,
   sniff: (head: string) => ValueFormat = sniffFormat,
 ): AsyncGenerator<SourceItem<unknown>> {
-  let stream = await openInput(file);
+  let stream = await openInput(file, options.stdin);
   let format: ValueFormat | undefined = options.format ?? (file === '-' ? undefined : formatFromPath(file));
   if (format === undefined) {
     const peeked = await peek(stream);
@@ -46,7 +46,7 @@ export async function* readFileValues(
     }
   } finally {
     // Stop reading a file (or stdin) the consumer walked away from.
-    if (stream !== process.stdin) stream.destroy();
+    if (stream !== options.stdin) stream.destroy();
   }
 }
 

@@ -24,7 +24,7 @@ function hasWidth(stream: NodeJS.WritableStream): boolean {
 }
 
 /** Starts a spinner on `stream` (stderr) when `enabled`; otherwise one that does nothing. */
-export async function startSpinner(text: string, enabled: boolean, stream: NodeJS.WritableStream = process.stderr): Promise<Spinner> {
+export async function startSpinner(text: string, enabled: boolean, stream: NodeJS.WritableStream): Promise<Spinner> {
   if (!enabled || !hasWidth(stream)) return idle;
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream, discardStdin: false }).start();

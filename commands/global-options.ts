@@ -2,8 +2,9 @@
  * Global options (docs/commands.md): declared on the program, recognised before or
  * after the subcommand, read by handlers through `optsWithGlobals()`.
  */
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { OUTPUT_FORMATS, type OutputFormat } from '../io/output/types.js';
+import { type Command, Option } from 'commander';
+import { OUTPUT_FORMATS, type OutputFormat } from '../src/io/output/types.js';
+import { commaList, seconds, wholeNumber } from './option-parsers.js';
 
 /** The global options as commander hands them over. */
 export interface GlobalOptions {
@@ -18,27 +19,6 @@ export interface GlobalOptions {
   verbose?: boolean;
   /** false with --no-color. */
   color: boolean;
-}
-
-/** Parses a whole number ≥ `min` for an option (commander reports the error, exit 2). */
-export function wholeNumber(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
-    return n;
-  };
-}
-
-/** Parses a positive number of seconds. */
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of seconds > 0');
-  return n;
-}
-
-/** `a,b,c` → ['a','b','c']. */
-export function commaList(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /** Declares the global options on the program. */

@@ -1,0 +1,45 @@
+/**
+ * Every action `commands/` declares, implemented: the key's handler module is
+ * imported only when the command runs. The type makes a declared key without a
+ * handler, or a handler given the wrong spec, a compile error.
+ */
+import type { ActionKey, ActionSpecs } from '../../../commands/actions.js';
+import type { Handler } from '../invocation.js';
+
+const admin = () => import('../../server/admin-commands.js');
+const config = () => import('./config.js');
+const notifications = () => import('./notifications.js');
+const records = () => import('./records.js');
+const tasks = () => import('./tasks.js');
+
+export const HANDLERS: { readonly [K in ActionKey]: Handler<ActionSpecs[K]> } = {
+  'api.call': async (inv) => (await import('./api.js')).call(inv),
+  'config.setKey': async (inv) => (await config()).setKey(inv),
+  'config.setUrl': async (inv) => (await config()).setUrl(inv),
+  'config.use': async (inv) => (await config()).use(inv),
+  'config.show': async (inv) => (await config()).show(inv),
+  'config.path': async (inv) => (await config()).path(inv),
+  'determinations.decommission': async (inv, spec) =>
+    inv.opts.modifiedBefore || inv.opts.beforeNow ? (await import('./decommission.js')).decommissionByDate(inv) : (await import('./id-actions.js')).runIdAction(inv, spec),
+  'ids.run': async (inv, spec) => (await import('./id-actions.js')).runIdAction(inv, spec),
+  'images.upload': async (inv) => (await import('./images.js')).upload(inv),
+  'notifications.list': async (inv) => (await notifications()).list(inv),
+  'notifications.count': async (inv) => (await notifications()).count(inv),
+  'notifications.clear': async (inv) => (await notifications()).clear(inv),
+  'openapi.print': async (inv) => (await import('./openapi.js')).printOpenApi(inv),
+  'records.get': async (inv, spec) => (await import('./get.js')).get(inv, spec.operationId),
+  'records.list': async (inv, spec) => (await records()).list(inv, spec.operationId),
+  'records.show': async (inv, spec) => (await records()).show(inv, spec.operationId),
+  'records.write': async (inv, spec) => (await records()).write(inv, spec),
+  'server.start': async (inv) => (await import('../../server/start.js')).runServerStart(inv.opts, inv.io),
+  'server.migrate': async (inv) => (await import('../../server/start.js')).runServerMigrate(inv.opts, inv.io),
+  'server.keys.create': async (inv) => (await admin()).createKey(inv),
+  'server.keys.list': async (inv) => (await admin()).listKeys(inv),
+  'server.keys.revoke': async (inv) => (await admin()).revokeKey(inv),
+  'server.health': async (inv) => (await admin()).health(inv),
+  'server.log': async (inv) => (await admin()).requestLog(inv),
+  'server.reset': async (inv) => (await admin()).reset(inv),
+  'tasks.search': async (inv) => (await tasks()).search(inv),
+  'tasks.watch': async (inv) => (await tasks()).watch(inv),
+  'topics.list': async (inv) => (await import('./topics.js')).list(inv),
+};

@@ -1,0 +1,88 @@
+/**
+ * What a remove did to each id: deleted, or decommissioned because the record is
+ * still in use. The spec leaves the answer open (ResponseVoid; "what is deleted,
+ * what is kept: not shown"). The local server's message names the ids
+ * ("deleted 1, 2; decommissioned 3 (in use, kept)"); ids a message does not name
+ * are read back, which works against any service: gone means deleted, still
+ * there means kept, decommissioned.
+ */
+import { TaskPool } from '../../bulk/pool.js';
+import type { PlaClient } from '../../client/types.js';
+import { NotFoundError } from '../../errors.js';
+import { type RecordId, parseId } from '../../io/input/typed-ids.js';
+
+export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed';
+
+export interface RemovedRow {
+  /** The id as sent; an int64 past 2^53 as its digits. */
+  id: number | string;
+  outcome: RemoveOutcome;
+}
+
+/** Ids as given: typed ids, or text where the service takes either. */
+type Id = RecordId | string;
+
+/** Reads back a few at a time: enough to hide latency, few enough to stay polite. */
+const READS_AT_ONCE = 4;
+
+/** The ids a message lists after `word` ("deleted 1, 2"). */
+function idsAfter(word: string, message: string): RecordId[] {
+  const listed = new RegExp(`\\b${word}\\s+(\\d+(?:\\s*,\\s*\\d+)*)`, 'i').exec(message)?.[1];
+  return (listed ?? '').split(',').flatMap((text) => parseId(text) ?? []);
+}
+
+/** The outcomes a message names, by id. */
+export function outcomesNamed(message: string | undefined): Map<Id, RemoveOutcome> {
+  const named = new Map<Id, RemoveOutcome>();
+  if (!message) return named;
+  for (const id of idsAfter('deleted', message)) named.set(id, 'deleted');
+  for (const id of idsAfter('decommissioned', message)) named.set(id, 'decommissioned (in use)');
+  return named;
+}
+
+/** Reads `id` back through `lookup`: not found is deleted, found is kept. */
+async function readBack(client: PlaClient, lookup: string, id: Id, signal: AbortSignal): Promise<RemoveOutcome> {
+  try {
+    await client.call(lookup, { params: { id }, signal });
+    return 'decommissioned (in use)';
+  } catch (error) {
+    if (error instanceof NotFoundError) return 'deleted';
+    throw error;
+  }
+}
+
+/**
+ * What happened to each of `ids` (in their order, once each) after a remove that
+ * answered `message`. Without a `lookup` operation, ids the message does not
+ * name are only known to be removed.
+ */
+export async function removeOutcomes(client: PlaClient, lookup: string | undefined, ids: readonly Id[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
+  const outcomes = outcomesNamed(message);
+  const pool = new TaskPool(READS_AT_ONCE);
+  let failure: { error: unknown } | undefined;
+  for (const id of new Set(ids)) {
+    if (outcomes.has(id)) continue;
+    if (!lookup) {
+      outcomes.set(id, 'removed');
+      continue;
+    }
+    await pool.whenFree();
+    if (failure) break;
+    pool.start(() =>
+      readBack(client, lookup, id, signal).then(
+        (outcome) => void outcomes.set(id, outcome),
+        (error: unknown) => void (failure ??= { error }),
+      ),
+    );
+  }
+  await pool.drain();
+  if (failure) throw failure.error;
+  return [...new Set(ids)].map((id) => ({ id: typeof id === 'bigint' ? String(id) : id, outcome: outcomes.get(id) as RemoveOutcome }));
+}
+
+/** "deleted 2, decommissioned 1 (in use)": the counts of a remove's outcomes. */
+export function outcomeCounts(rows: readonly RemovedRow[]): string {
+  const counts = new Map<RemoveOutcome, number>();
+  for (const row of rows) counts.set(row.outcome, (counts.get(row.outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, n]) => outcome.replace(/^(\w+)/, `$1 ${n}`)).join(', ');
+}

@@ -1,0 +1,21 @@
+/**
+ * The IO object of a real run, made from the process's streams. The one module of
+ * the CLI that reads `process.stdin/stdout/stderr` and their terminal flags: every
+ * other one gets them from the command context (src/io/streams.ts).
+ */
+import { createIOStreams, type IOStreams } from '../io/streams.js';
+
+/** The process's streams, terminal flags, width and NO_COLOR. */
+export function systemIO(): IOStreams {
+  const { stdin, stdout, stderr } = process;
+  return createIOStreams({
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: stdin.isTTY === true,
+    stdoutIsTTY: stdout.isTTY === true,
+    stderrIsTTY: stderr.isTTY === true,
+    terminalColumns: (stderr.isTTY ? stderr.columns : undefined) ?? (stdout.isTTY ? stdout.columns : undefined),
+    noColor: Boolean(process.env.NO_COLOR),
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * The streams a command talks through and what is known about them, in one
+ * object (as gh's IOStreams): handlers, renderers, spinners, progress and prompts
+ * take it from the command context instead of reading `process.*`. The CLI's
+ * entry builds it from the process once (`src/cli/system-io.ts`); tests build one
+ * over buffers with the terminal flags they choose (`createIOStreams`).
+ */
+import type { Readable } from 'node:stream';
+
+/** stdin as the prompts need it: a terminal's raw mode when there is one. */
+export type InputStream = Readable & { setRawMode?: (mode: boolean) => unknown };
+
+export interface IOStreams {
+  readonly stdin: InputStream;
+  /** Data only: records, ids, documents. */
+  readonly stdout: NodeJS.WritableStream;
+  /** Everything for a person: notes, warnings, spinners, progress, prompts, errors. */
+  readonly stderr: NodeJS.WritableStream;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /**
+   * Columns of the terminal stderr is on (where spinners and progress draw), else
+   * of stdout's; undefined when neither is a terminal or it reports no width.
+   */
+  readonly terminalColumns: number | undefined;
+  /** Colour in output: stdout is a terminal and NO_COLOR is not set (`--no-color` is the command's to add). */
+  readonly colorEnabled: boolean;
+  /** A question can be asked and answered: stdin and stderr are both terminals. */
+  canPrompt(): boolean;
+}
+
+/** What an `IOStreams` is made of; the flags default to "not a terminal". */
+export interface IOStreamsParts {
+  stdin: InputStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdinIsTTY?: boolean;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  terminalColumns?: number;
+  /** NO_COLOR is set (any non-empty value, https://no-color.org). */
+  noColor?: boolean;
+}
+
+/** Builds the IO object from its parts: the one rule for colour and prompting. */
+export function createIOStreams(parts: IOStreamsParts): IOStreams {
+  const flags = { stdinIsTTY: parts.stdinIsTTY === true, stdoutIsTTY: parts.stdoutIsTTY === true, stderrIsTTY: parts.stderrIsTTY === true };
+  const columns = parts.terminalColumns !== undefined && parts.terminalColumns > 0 ? parts.terminalColumns : undefined;
+  return {
+    stdin: parts.stdin,
+    stdout: parts.stdout,
+    stderr: parts.stderr,
+    ...flags,
+    terminalColumns: flags.stderrIsTTY || flags.stdoutIsTTY ? columns : undefined,
+    colorEnabled: flags.stdoutIsTTY && parts.noColor !== true,
+    canPrompt: () => flags.stdinIsTTY && flags.stderrIsTTY,
+  };
+}
+
+/** Writes one line for a person on stderr. */
+export function writeLine(io: Pick<IOStreams, 'stderr'>, line: string): void {
+  io.stderr.write(`${line}\n`);
+}
