@@ -61,15 +61,30 @@ export class InputError extends UsageError {
   }
 }
 
+/**
+ * The request a client error is about: facts the message names and the CLI's
+ * hints build on (src/cli/error-hints.ts). The client itself gives no hints.
+ */
+export interface FailedRequest {
+  method: string;
+  path: string;
+  origin: string;
+  /** The environment the client was made for, when it was told. */
+  env?: string;
+}
+
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {
+  readonly request?: FailedRequest;
+
   constructor(
     message: string,
     readonly status: number,
     readonly problem?: unknown,
-    options?: { hint?: string },
+    options?: { request?: FailedRequest },
   ) {
-    super(message, { detail: problem, hint: options?.hint });
+    super(message, { detail: problem });
+    if (options?.request) this.request = options.request;
   }
 }
 
@@ -101,6 +116,15 @@ export class ServerError extends ApiError {
 /** Thrown when the service could not be reached or did not answer in time (exit 8). */
 export class NetworkError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.network;
+  /** It was reached, or maybe not, but did not answer within the timeout. */
+  readonly timedOut: boolean;
+  readonly request?: FailedRequest;
+
+  constructor(message: string, options: { cause?: unknown; timedOut?: boolean; request?: FailedRequest } = {}) {
+    super(message, { cause: options.cause });
+    this.timedOut = options.timedOut === true;
+    if (options.request) this.request = options.request;
+  }
 }
 
 /** Thrown when a bulk run finished but some records failed (exit 9). */

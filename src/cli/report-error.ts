@@ -1,5 +1,6 @@
 import { maskKey } from '../config/mask-key.js';
 import { ApiError, PlaError } from '../errors.js';
+import { hintFor } from './error-hints.js';
 
 /** Replaces every occurrence of a secret with its masked form (the same masking as everywhere). */
 function redact(text: string, secrets: readonly string[]): string {
@@ -10,14 +11,15 @@ function redact(text: string, secrets: readonly string[]): string {
 
 /**
  * The one place a failure becomes text: `error: <message>`, then a hint line when
- * there is one, and with `--verbose` the full problem body (or the stack of an
+ * there is one (error-hints.ts), and with `--verbose` the full problem body (or the stack of an
  * unexpected error). Known keys are masked in case a message echoes one.
  */
 export function formatError(error: unknown, options: { verbose: boolean; secrets: readonly string[] }): string {
   const lines: string[] = [];
   if (error instanceof PlaError) {
     lines.push(`error: ${error.message}`);
-    if (error.hint) lines.push(`hint: ${error.hint}`);
+    const hint = hintFor(error);
+    if (hint) lines.push(`hint: ${hint}`);
     const detail = error instanceof ApiError ? (error.problem ?? error.detail) : error.detail;
     if (options.verbose && detail !== undefined) {
       lines.push(typeof detail === 'string' ? detail : JSON.stringify(detail, null, 2));
@@ -25,7 +27,7 @@ export function formatError(error: unknown, options: { verbose: boolean; secrets
     if (options.verbose && error.cause instanceof Error) lines.push(`cause: ${error.cause.message}`);
   } else if (error instanceof Error) {
     lines.push(`error: ${error.message}`);
-    lines.push(options.verbose ? (error.stack ?? '') : 'hint: this looks like a bug; run again with --verbose and report it');
+    lines.push(options.verbose ? (error.stack ?? '') : `hint: ${hintFor(error)}`);
   } else {
     lines.push(`error: ${String(error)}`);
   }

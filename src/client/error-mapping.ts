@@ -1,11 +1,13 @@
 /**
  * Turns failed requests into the error classes of src/errors.ts (which own the exit
- * codes), each with one clear line, a hint on what to do, and the full problem body
- * as `detail` for --verbose.
+ * codes), each with one clear line, the facts of the failed request, and the full
+ * problem body as `detail` for --verbose. What a person should do about it is the
+ * CLI's to say (src/cli/error-hints.ts): the client adds no hints.
  */
 import {
   ApiError,
   AuthError,
+  type FailedRequest,
   InterruptedError,
   NetworkError,
   NotFoundError,
@@ -23,9 +25,14 @@ export interface RequestLabel {
   path: string;
   origin: string;
   attempts: number;
-  /** Environment name for hints (`<env>` when unknown). */
+  /** The environment the client serves, when it was told. */
   env?: string;
   timeoutMs: number;
+}
+
+/** The request as an error carries it. */
+function facts(request: RequestLabel): FailedRequest {
+  return { method: request.method, path: request.path, origin: request.origin, ...(request.env ? { env: request.env } : {}) };
 }
 
 function label(request: RequestLabel): string {
@@ -80,13 +87,12 @@ export function httpError(status: number, statusText: string, body: unknown, req
   const serviceSaid = serviceMessage(body);
   const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
   const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
-  const env = request.env ?? '<env>';
-  if (status === 401) return new AuthError(message, status, body, { hint: `check the key: \`pla config show\`, \`pla config set-key --env ${env}\`` });
-  if (status === 403) return new AuthError(message, status, body, { hint: `the key lacks the permission for this operation: use a key that has it (\`pla config set-key --env ${env}\`)` });
-  if (status === 404) return new NotFoundError(message, status, body, { hint: 'check the id, and the base URL with its path prefix (`pla config show`)' });
-  if (status === 429) return new RateLimitError(message, status, body, { hint: 'the service is rate limiting this key: wait, or allow more retries with --retries' });
-  if (status >= 500) return new ServerError(message, status, body, { hint: 'the service failed: try again later; --verbose shows its full answer' });
-  return new RejectedError(message, status, body, { hint: 'fix the request; --verbose shows the full problem' });
+  const options = { request: facts(request) };
+  if (status === 401 || status === 403) return new AuthError(message, status, body, options);
+  if (status === 404) return new NotFoundError(message, status, body, options);
+  if (status === 429) return new RateLimitError(message, status, body, options);
+  if (status >= 500) return new ServerError(message, status, body, options);
+  return new RejectedError(message, status, body, options);
 }
 
 /** Maps a failure to reach the service (or an abort) to its error class. */
@@ -96,14 +102,12 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
     return new NetworkError(`no answer from ${request.origin} within ${request.timeoutMs / 1000} s (${code}) ${label(request)}`, {
       cause: error,
-      hint: 'the service is slow or unreachable: try again, or allow more time with --timeout',
+      timedOut: true,
+      request: facts(request),
     });
   }
   if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) {
-    return new NetworkError(`cannot reach ${request.origin} (${code}) ${label(request)}`, {
-      cause: error,
-      hint: 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`',
-    });
+    return new NetworkError(`cannot reach ${request.origin} (${code}) ${label(request)}`, { cause: error, request: facts(request) });
   }
   return new PlaError(`request failed: ${(error as Error).message ?? String(error)} ${label(request)}`, { cause: error });
 }

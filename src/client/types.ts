@@ -18,7 +18,7 @@ export interface ClientOptions {
   /** undici dispatcher to send through; tests may inject one. */
   dispatcher?: unknown;
   userAgent?: string;
-  /** Environment name, used in hints (`pla config set-key --env <env>`). */
+  /** The environment this client serves; failed requests carry it (errors' `request.env`). */
   env?: string;
   /**
    * Send an `idempotency-key` (a random UUID per logical call) on every POST, which

@@ -38,16 +38,18 @@ describe('error mapping', () => {
       expect(error.message).toContain(`${status} `);
       expect(error.message).toContain(`the service says ${status} — code: is required`);
       expect(error.message).toContain(`(GET ${DET}/7)`);
-      expect(error.hint).toEqual(expect.any(String));
+      // Facts, not advice: hints for a person are the CLI's (test/cli/error-hints.test.ts).
+      expect(error.hint).toBeUndefined();
+      expect(error.request).toEqual({ method: 'GET', path: `${DET}/7`, origin: fake.server().url });
       expect(error.detail).toMatchObject({ detail: `the service says ${status}` });
     });
   }
 
-  it('reads the message of an envelope or an `error` field, and hints how to set a key on 401', async () => {
+  it('reads the message of an envelope or an `error` field, and names the environment the call was for', async () => {
     fake.server().setRoutes([{ path: `${DET}/1`, reply: { status: 401, body: { success: false, message: 'unknown key', data: null } } }]);
     const error = await rejectionOf(fake.client({ env: 'qa' }).call('determinations.get', { params: { id: 1 } }));
     expect(error.message).toBe(`401 Unauthorized: unknown key (GET ${DET}/1)`);
-    expect(error.hint).toContain('pla config set-key --env qa');
+    expect(error.request).toMatchObject({ env: 'qa' });
 
     fake.server().setRoutes([{ path: `${DET}/1`, reply: { status: 422, body: { error: 'Unprocessable' } } }]);
     const rejected = await rejectionOf(fake.client().call('determinations.get', { params: { id: 1 } }));
@@ -94,7 +96,7 @@ describe('network failures', () => {
     return address.port;
   }
 
-  it('connection refused → NetworkError (exit 8) with a hint', async () => {
+  it('connection refused → NetworkError (exit 8), not a timeout', async () => {
     const closed = createServer();
     const port = await listen(closed);
     await new Promise((resolve) => closed.close(resolve));
@@ -104,7 +106,8 @@ describe('network failures', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.exitCode).toBe(EXIT_CODES.network);
     expect(error.message).toBe(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED) (GET /api/topics/x)`);
-    expect(error.hint).toContain('pla server start');
+    expect(error.timedOut).toBe(false);
+    expect(error.hint).toBeUndefined();
   });
 
   it('an attempt that gets no answer in time → NetworkError after the retries', async () => {
@@ -122,6 +125,7 @@ describe('network failures', () => {
     expect(error.message).toContain('no answer from');
     expect(error.message).toContain('UND_ERR_HEADERS_TIMEOUT');
     expect(error.message).toContain('2 attempts');
+    expect(error.timedOut).toBe(true);
     expect(lines.filter((l) => l.startsWith('→'))).toHaveLength(2);
     expect(lines.join('\n')).toContain('(x-api-key: none)');
   });

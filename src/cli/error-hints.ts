@@ -1,0 +1,29 @@
+/**
+ * What a person should do about a failure: the CLI's words, added where errors
+ * are reported (report-error.ts). The client raises typed errors with the facts
+ * (status, the failed request, whether it timed out) and no advice; errors made
+ * on the CLI side may carry their own hint, which wins.
+ */
+import { AuthError, NetworkError, NotFoundError, PlaError, RateLimitError, RejectedError, ServerError } from '../errors.js';
+
+/** The hint line for `error`, if there is one to give. */
+export function hintFor(error: unknown): string | undefined {
+  if (!(error instanceof PlaError)) return 'this looks like a bug; run again with --verbose and report it';
+  if (error.hint) return error.hint;
+  if (error instanceof AuthError) {
+    const env = error.request?.env ?? '<env>';
+    return error.status === 403
+      ? `the key lacks the permission for this operation: use a key that has it (\`pla config set-key --env ${env}\`)`
+      : `check the key: \`pla config show\`, \`pla config set-key --env ${env}\``;
+  }
+  if (error instanceof NotFoundError) return 'check the id, and the base URL with its path prefix (`pla config show`)';
+  if (error instanceof RateLimitError) return 'the service is rate limiting this key: wait, or allow more retries with --retries';
+  if (error instanceof ServerError) return 'the service failed: try again later; --verbose shows its full answer';
+  if (error instanceof RejectedError) return 'fix the request; --verbose shows the full problem';
+  if (error instanceof NetworkError) {
+    return error.timedOut
+      ? 'the service is slow or unreachable: try again, or allow more time with --timeout'
+      : 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`';
+  }
+  return undefined;
+}
