@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { startLocalPostgres } from '../scripts/local-postgres.mjs';
-import { killAll, runNode, startNode } from './server-processes.mjs';
+import { bundleStore, killAll, runNode, startNode } from './server-processes.mjs';
 import { determination } from './server-records.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -98,11 +97,11 @@ async function measure(target) {
 const PLA_PATHS = {
   pageById: `${DET}?page=${PAGE}&size=20`,
   pageByUpdated: `${DET}?page=${PAGE}&size=20&sort=updatedAt,desc`,
-  get: `${DET}/500000`,
+  get: `${DET}/${Math.ceil(COUNT / 2)}`,
   create: DET,
   bulk: `${DET}/createOrUpdate/bulk`,
 };
-const BARE_PATHS = { pageById: `/page/id?offset=${PAGE * 20}`, pageByUpdated: `/page/updated?offset=${PAGE * 20}`, get: '/get/500000', create: '/create', bulk: '/bulk' };
+const BARE_PATHS = { pageById: `/page/id?offset=${PAGE * 20}`, pageByUpdated: `/page/updated?offset=${PAGE * 20}`, get: `/get/${Math.ceil(COUNT / 2)}`, create: '/create', bulk: '/bulk' };
 
 function report(results, startup) {
   const [pgStore, jsonStore, bare] = results;
@@ -143,7 +142,7 @@ try {
   await runNode([join(root, 'bin/pla.js'), 'server', 'migrate', '--store', url]);
 
   const bundle = join(work, 'store.mjs');
-  await build({ entryPoints: [join(root, 'src/store/index.ts')], bundle: true, format: 'esm', platform: 'node', outfile: bundle, logLevel: 'warning' });
+  await bundleStore(root, bundle);
   await Promise.all([fillPostgres(url), runNode([here('./server-prepare.mjs'), 'store', bundle, join(work, 'json-data'), String(COUNT)])]);
 
   const pgConfig = join(work, 'config-pg');

@@ -128,6 +128,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
       });
       await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
       idempotency.clear();
+      runtime.keys.forget();
     },
     async openapi() {
       const { createOpenApiDocument } = await import('../contract/openapi.js');

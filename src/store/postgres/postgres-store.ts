@@ -146,7 +146,8 @@ class SqlReader implements StoreReader {
 
 /** One transaction on one connection: reads lock, changes are staged and written at the end. */
 class SqlTransaction extends SqlReader implements Transaction {
-  private readonly puts = new Map<CollectionName, Map<number, StoredRecord>>();
+  /** Staged records with their JSON text (serialized once, when staged). */
+  private readonly puts = new Map<CollectionName, Map<number, { record: StoredRecord; text: string }>>();
   private readonly deletes = new Map<CollectionName, Set<number>>();
   /** `clear()` was called: every table is emptied before the staged changes are written. */
   private cleared = false;
@@ -202,7 +203,7 @@ class SqlTransaction extends SqlReader implements Transaction {
       await this.sql(
         `INSERT INTO ${tableOf(collection)} (id, doc) SELECT * FROM unnest($1::bigint[], $2::json[])
          ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
-        [list.map((record) => record.id), list.map((record) => JSON.stringify(record))],
+        [list.map((staged) => staged.record.id), list.map((staged) => staged.text)],
       );
     }
     this.puts.clear();
@@ -234,7 +235,7 @@ class SqlTransaction extends SqlReader implements Transaction {
     let records = this.puts.get(collection);
     if (!records) this.puts.set(collection, (records = new Map()));
     // Serialized now, as the file store does: a record that cannot be (a BigInt, a cycle) fails the work, not the commit.
-    records.set(record.id, JSON.parse(JSON.stringify(record)) as StoredRecord);
+    records.set(record.id, { record, text: JSON.stringify(record) });
   }
 
   delete(collection: CollectionName, id: number): void {
@@ -267,7 +268,7 @@ class SqlTransaction extends SqlReader implements Transaction {
   /** A staged record, `null` for a staged delete, undefined when the id is untouched. */
   private staged(collection: CollectionName, id: number): StoredRecord | null | undefined {
     const put = this.puts.get(collection)?.get(id);
-    if (put) return put;
+    if (put) return put.record;
     return this.deletes.get(collection)?.has(id) ? null : undefined;
   }
 }
