@@ -12,15 +12,15 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { BlobStore } from '../store/types.js';
 import { pipeline } from 'node:stream/promises';
+import type { BlobStore } from '../store/types.js';
 import { fsyncDir } from '../store/durable-fs.js';
 import { tooLarge } from './body.js';
 
 export interface SavedImage {
   sha256: string;
   size: number;
-  /** The temporary file holding the bytes until `place` names them by their hash. */
+  /** The temporary file holding the bytes until `place` names them by their hash ('' when they are held in memory). */
   temp: string;
 }
 
@@ -103,13 +103,15 @@ export function createImageFiles(dataDir: string): ImageFiles {
   };
 }
 
-
 /**
  * Image bytes kept by the store (PostgreSQL), so that every server process on the
- * database can serve and delete them. An upload is held in memory (at most the
- * image limit) while it is hashed, then stored under its hash.
+ * database can serve and delete them. An upload is held in memory (at most the image
+ * limit) while it is hashed, and written to the database when it is placed. Bytes
+ * orphaned by a process killed between a delete and its release stay in the database
+ * (a sweep at start-up could not tell them from another process's upload in flight).
  */
 export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
+  const held = new WeakMap<SavedImage, Buffer>();
   return {
     dir: 'the database',
     async save(stream, limit) {
@@ -121,14 +123,23 @@ export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
       }
       if (stream.truncated) throw tooLarge('image file', limit);
       const bytes = Buffer.concat(chunks);
-      const sha256 = hash.digest('hex');
-      await blobs.put(sha256, bytes);
-      return { sha256, size: bytes.length };
+      const saved: SavedImage = { sha256: hash.digest('hex'), size: bytes.length, temp: '' };
+      held.set(saved, bytes);
+      return saved;
+    },
+    async place(saved) {
+      const bytes = held.get(saved);
+      if (bytes === undefined) throw new Error(`the bytes of ${saved.sha256} were placed or discarded already`);
+      await blobs.put(saved.sha256, bytes);
+      held.delete(saved);
+    },
+    async discard(saved) {
+      held.delete(saved);
     },
     release: (sha256) => blobs.releaseIfUnused(sha256),
     clear: () => blobs.clear(),
     async sweep() {
-      return 0; // nothing is written before the bytes are whole
+      return { partial: 0, orphans: 0 }; // nothing is written before the bytes are whole
     },
   };
 }
