@@ -20,7 +20,7 @@ import { tooLarge } from './body.js';
 export interface SavedImage {
   sha256: string;
   size: number;
-  /** The temporary file holding the bytes until `place` names them by their hash ('' when they are held in memory). */
+  /** The temporary file holding the bytes until `place` names them by their hash (a name of the bytes in memory for the database's image files). */
   temp: string;
 }
 
@@ -111,7 +111,8 @@ export function createImageFiles(dataDir: string): ImageFiles {
  * (a sweep at start-up could not tell them from another process's upload in flight).
  */
 export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
-  const held = new WeakMap<SavedImage, Buffer>();
+  /** Uploads saved but not yet placed or discarded, by the name `save` gave them (the handler copies the `SavedImage`). */
+  const held = new Map<string, Buffer>();
   return {
     dir: 'the database',
     async save(stream, limit) {
@@ -123,18 +124,19 @@ export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
       }
       if (stream.truncated) throw tooLarge('image file', limit);
       const bytes = Buffer.concat(chunks);
-      const saved: SavedImage = { sha256: hash.digest('hex'), size: bytes.length, temp: '' };
-      held.set(saved, bytes);
+      const saved: SavedImage = { sha256: hash.digest('hex'), size: bytes.length, temp: `memory:${randomBytes(6).toString('hex')}` };
+      held.set(saved.temp, bytes);
       return saved;
     },
     async place(saved) {
-      const bytes = held.get(saved);
-      if (bytes === undefined) throw new Error(`the bytes of ${saved.sha256} were placed or discarded already`);
+      const bytes = held.get(saved.temp);
+      // Placed already: the transaction placing it is being run again (the bytes are in the database).
+      if (bytes === undefined) return;
       await blobs.put(saved.sha256, bytes);
-      held.delete(saved);
+      held.delete(saved.temp);
     },
     async discard(saved) {
-      held.delete(saved);
+      held.delete(saved.temp);
     },
     release: (sha256) => blobs.releaseIfUnused(sha256),
     clear: () => blobs.clear(),
