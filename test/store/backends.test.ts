@@ -154,6 +154,6 @@ describe('PostgreSQL schema', () => {
     const opened = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ url })));
     await Promise.all(opened.map((store) => store.close()));
     const rows = await postgres.query<{ version: number }>('SELECT version FROM pla_migrations', [], url);
-    expect(rows.map((row) => row.version)).toEqual([1]);
+    expect(rows.map((row) => row.version).sort()).toEqual([1, 2]);
   });
 });

@@ -12,7 +12,7 @@
  * count of the table. Image bytes live in `pla_blobs`.
  */
 import type { PoolClient } from 'pg';
-import { COLLECTIONS, type CollectionName } from '../types.js';
+import type { CollectionName } from '../types.js';
 
 /** The table of a collection (`apiKeys` → `api_keys`). */
 export function tableOf(collection: CollectionName): string {
@@ -41,6 +41,7 @@ const INDEXED: Record<CollectionName, { name: string; columns: string }[]> = {
   images: [{ name: 'sha256', columns: `(record->'sha256')` }],
   topics: [{ name: 'service', columns: `(record->'service')` }],
   apiKeys: [{ name: 'hash', columns: `(record->'hash')` }],
+  idempotencyKeys: [{ name: 'scope', columns: `(record->'scope')` }],
 };
 
 function collectionSql(collection: CollectionName): string {
@@ -54,6 +55,9 @@ function collectionSql(collection: CollectionName): string {
     `CREATE TRIGGER ${table}_count_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION pla_count_rows()`,
   ].join(';\n');
 }
+
+/** The collections of the first release (migration 1); later ones come with their own migration. */
+const FIRST_COLLECTIONS: readonly CollectionName[] = ['determinations', 'settings', 'tasks', 'notifications', 'emailNotifications', 'images', 'topics', 'apiKeys'];
 
 /** Migrations by version, applied in order; each runs in its own transaction. */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -78,9 +82,14 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
           END IF;
           RETURN NULL;
         END $$`,
-      ...COLLECTIONS.map(collectionSql),
+      ...FIRST_COLLECTIONS.map(collectionSql),
       `CREATE TABLE pla_blobs (sha256 text PRIMARY KEY, bytes bytea NOT NULL)`,
     ].join(';\n'),
+  },
+  {
+    version: 2,
+    name: 'idempotency keys',
+    sql: collectionSql('idempotencyKeys'),
   },
 ];
 
