@@ -69,6 +69,17 @@ describe('three server processes on one database', () => {
     expect((next.body as { data: { id: number } }).data.id).toBeGreaterThan(id);
   });
 
+  it('a POST retried with the same Idempotency-Key through another process is replayed, not run again', async () => {
+    const [a, b] = servers as [LocalServer, LocalServer];
+    const headers = { 'idempotency-key': 'shared-retry-1' };
+    const first = await a.http('POST', DET, { body: { code: 'once' }, headers });
+    const again = await b.http('POST', DET, { body: { code: 'once' }, headers });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((again.body as { data: { id: number } }).data.id).toBe((first.body as { data: { id: number } }).data.id);
+  });
+
   it('200 concurrent cancels of the same tasks over the three: each task cancelled exactly once, the rest 409', async () => {
     const made = await servers[0]!.http('PUT', `${TASKS}/createOrUpdate/bulk`, {
       body: Array.from({ length: 20 }, (_, i) => ({ contractNumber: `CC-${i}`, status: i % 2 ? 'RUNNING' : 'PENDING' })),
