@@ -17,10 +17,10 @@ import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationHandler, type 
 import { handlerFor } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { CLIENT_ABORTED, HttpProblem, badField, notFound, storeUnavailable } from './problem.js';
+import { CLIENT_ABORTED, HttpProblem, badField, noSpace, notFound, storeUnavailable } from './problem.js';
 import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
 import { queryFlag } from './query-flags.js';
-import { StoreUnavailableError } from '../store/errors.js';
+import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
@@ -222,6 +222,10 @@ function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   if (error instanceof HttpProblem && error.options.slug === CLIENT_ABORTED) runtime.warn(`${instance}: ${error.detail}`);
   if (error instanceof HttpProblem) return problemReply(error, instance);
   if (error instanceof StoreUnavailableError) return problemReply(storeUnavailable(error.message), instance);
+  if (error instanceof StoreFullError || isOutOfSpace(error)) {
+    runtime.warn(`${instance}: no space left on the data folder; answered 507`);
+    return problemReply(noSpace(), instance);
+  }
   runtime.warn(`internal error on ${instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
