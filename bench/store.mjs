@@ -29,7 +29,8 @@ await chmod(work, 0o711);
 async function load(options) {
   const out = await runNode([here('./server-load.mjs')], { BENCH_LOAD: JSON.stringify({ duration: SECONDS, connections: 10, ...options }) });
   const result = JSON.parse(out);
-  if (result.ok === 0) throw new Error(`no successful request to ${options.url} (${out.trim()})`);
+  // None answered within the load: a figure of 0 (the JSON-file store re-sorting a million records per bulk write), not a failure.
+  if (result.ok === 0) log(`no successful request to ${options.url} within ${SECONDS} s (${out.trim()})`);
   return result;
 }
 
@@ -84,6 +85,8 @@ async function measure(target) {
   const headers = target.key ? { 'x-api-key': target.key } : {};
   const ids = Array.from({ length: 1000 }, (_, i) => i * 997 + 1);
   const bulk = ids.map((id) => ({ id, name: `bulk ${id}`, amount: id }));
+  // One of each read first: the JSON-file store builds a sorted order of a million records on first use.
+  for (const path of [target.paths.pageById, target.paths.pageByUpdated, target.paths.get]) await (await fetch(target.url + path, { headers })).arrayBuffer();
   const figures = {};
   figures.pageById = await load({ url: target.url + target.paths.pageById, headers });
   figures.pageByUpdated = await load({ url: target.url + target.paths.pageByUpdated, headers });
