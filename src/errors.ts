@@ -23,11 +23,7 @@ export const EXIT_CODES = {
   interrupted: 130,
 } as const;
 
-/** One field-level problem, as the local server's problem bodies list them. */
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+export type { FieldProblem } from './contract/types.js';
 
 /** Thrown when something went wrong that no more specific class describes (exit 1). */
 export class PlaError extends Error {
@@ -171,6 +167,6 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
   [EXIT_CODES.network, 'network error or timeout: is the base URL right and the service up?'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file) or input rows unreadable'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file)'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];
