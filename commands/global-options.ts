@@ -3,6 +3,7 @@
  * after the subcommand, read by handlers through `optsWithGlobals()`.
  */
 import { type Command, Option } from 'commander';
+import { CLIENT_DEFAULTS } from '../src/client/defaults.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../src/io/output/types.js';
 import { commaList, seconds, wholeNumber } from './option-parsers.js';
 
@@ -30,8 +31,8 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(OUTPUT_FORMATS))
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
     .option('-q, --quiet', 'print ids only, one per line')
-    .option('--retries <n>', 'retries after the first attempt on 429/5xx/network errors (default 3)', wholeNumber(0))
-    .option('--timeout <seconds>', 'per attempt (default 30)', seconds)
+    .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
+    .option('--timeout <seconds>', `per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }

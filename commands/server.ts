@@ -4,6 +4,7 @@
  * the server code loads only when `pla server start` runs.
  */
 import { Command } from 'commander';
+import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
 import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
@@ -12,17 +13,17 @@ function addStartCommand(tree: Command): void {
   const start = tree
     .command('start')
     .description('run the whole service interface locally, backed by a JSON-file store')
-    .option('--port <port>', 'port to listen on (0 = any free port)', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', 'data folder (store, images, outbox)', './pla-data')
+    .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
+    .option('--host <host>', 'address to listen on', D.host)
+    .option('--data <dir>', 'data folder (store, images, outbox)', D.dataDir)
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
-    .option('--max-page-size <n>', 'largest page size accepted (default 1000)')
-    .option('--max-body <size>', 'largest request body, e.g. 10mb (default 10mb)')
-    .option('--max-image <size>', 'largest image upload, e.g. 5mb (default 5mb)')
-    .option('--rate-limit <n>', 'requests per second per key, 0 = off (default 0)')
-    .option('--latency <ms>', 'delay added to every API request (default 0)')
-    .option('--fail-rate <p>', 'probability 0–1 of an injected 500 (default 0)')
-    .option('--simulate-tasks [seconds]', 'advance transfer tasks by themselves every N seconds (default 5)')
+    .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
+    .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
+    .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)
+    .option('--rate-limit <n>', `requests per second per key, 0 = off (default ${D.rateLimit})`)
+    .option('--latency <ms>', `delay added to every API request (default ${D.latencyMs})`)
+    .option('--fail-rate <p>', `probability 0–1 of an injected 500 (default ${D.failRate})`)
+    .option('--simulate-tasks [seconds]', `advance transfer tasks by themselves every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`)
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/');
   examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
   declareAction(start, 'server.start');
@@ -48,7 +49,7 @@ export function createServerCommand(): Command {
   addStartCommand(tree);
   addKeysCommand(tree);
   declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
-  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', 'how many (default 100, at most 500)'), 'server.log');
+  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`), 'server.log');
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')

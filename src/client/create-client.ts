@@ -6,6 +6,7 @@
 import { expandPath, operation } from '../contract/operations.js';
 import { type PlaError, RejectedError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
+import { CLIENT_DEFAULTS } from './defaults.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
@@ -15,8 +16,6 @@ import { createTransport, type OutgoingRequest, type RawResponse } from './trans
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PlaClient } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
-const DEFAULT_RETRIES = 3;
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 type QueryValues = Record<string, string | number | boolean | undefined>;
 
@@ -49,8 +48,8 @@ export function createClient(options: ClientOptions): PlaClient {
   const apiKey = options.apiKey;
   const transport = createTransport({
     origin: base.origin,
-    retries: options.retries ?? DEFAULT_RETRIES,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retries: options.retries ?? CLIENT_DEFAULTS.retries,
+    timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
     ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),

@@ -8,6 +8,7 @@
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
+import { LOCAL_BASE_URL } from '../server/options.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
 import { BUILT_IN_ENVIRONMENTS, type ConfigStore, type EnvironmentConfig } from './types.js';
@@ -17,7 +18,7 @@ import { checkApiKey, checkBaseUrl, checkEnvName } from './validate.js';
 const DEFAULT_ENV = 'local';
 
 /** Base URLs known without configuration: the local server's default address. */
-export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: 'http://127.0.0.1:4010' };
+export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: LOCAL_BASE_URL };
 
 /** What `config.json` holds. */
 interface StoredConfig extends Record<string, unknown> {

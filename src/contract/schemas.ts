@@ -9,8 +9,7 @@
 import { z } from 'zod';
 import type { BodyKind, Operation, PathParamType } from './types.js';
 
-/** Largest page size the local server accepts by default (`--max-page-size`). */
-export const DEFAULT_MAX_PAGE_SIZE = 1000;
+export { DEFAULT_MAX_PAGE_SIZE } from './limits.js';
 
 /** Largest integer(int64), the spec's id type. */
 export const INT64_MAX = 9223372036854775807n;

@@ -6,7 +6,7 @@
  */
 import { openConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_SERVER_OPTIONS, parseByteSize, type ServerOptions } from './options.js';
+import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
 
 /** The flags as commander hands them over (strings, `seed` from `--no-seed`). */
@@ -24,9 +24,6 @@ export interface StartFlags {
   simulateTasks?: string | boolean;
   smtp?: string;
 }
-
-/** Seconds per task step when `--simulate-tasks` is given without a value. */
-const DEFAULT_TASK_STEP_SECONDS = 5;
 
 function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
   if (value === undefined) return fallback;
