@@ -40,8 +40,8 @@ const cases = [
   { name: 'node -e 0 (reference)', args: ['-e', '0'] },
   { name: 'pla --version', args: [bin, '--version'], target: 1.3 },
   { name: 'pla --help', args: [bin, '--help'], target: 1.5 },
-  { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0 },
-  { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0, env: storedEnv },
+  { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6 },
+  { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6, env: storedEnv },
 ];
 
 function timeOnce(args, runEnv = env) {
@@ -83,4 +83,5 @@ try {
 } finally {
   server.close();
   await rm(configDir, { recursive: true, force: true });
+  await rm(storedConfigDir, { recursive: true, force: true });
 }

@@ -1,13 +1,16 @@
-// Runs the bundled CLI in dist/ with V8's code cache: compiling the JavaScript a
+// Runs the bundled CLI in dist/ with a compile cache: compiling the JavaScript a
 // `get` runs (commander, undici, our chunks) costs it about a sixth of its
-// start-up, and Node 20 has no compile cache of its own (22 has
-// module.enableCompileCache). The build runs a few commands once with
-// `writeCodeCache` (scripts/build.mjs), which leaves `<chunk>.cache` beside each
-// chunk; every later run compiles from those. A cache V8 rejects (another Node,
-// other V8 flags) or a missing one only means compiling as usual.
+// start-up (docs/startup.md).
 //
-// Caches are never written outside the build, and they live in dist/, which the
-// build replaces whole, so a cache always belongs to the chunk beside it.
+// Node 22.1+ has its own: module.enableCompileCache(), used when present. Node
+// 20 (which pla supports) has none, so there the build runs a few commands once
+// with `writeCodeCache` (scripts/build.mjs), which leaves a V8 code cache
+// `<chunk>.cache` beside each chunk, and every later run compiles from those. A
+// cache V8 rejects (another Node, other V8 flags) or a missing one only means
+// compiling as usual.
+//
+// Those caches are never written outside the build, and they live in dist/,
+// which the build replaces whole, so a cache always belongs to the chunk beside it.
 'use strict';
 
 const fs = require('node:fs');
@@ -43,17 +46,29 @@ function useCodeCache(dist, write) {
 }
 
 /**
- * Runs `pla` from the bundle in `dist` with `argv` (as `process.argv`);
- * `writeCodeCache` is for the build's warm-up only.
+ * Turns on Node's own compile cache where this Node has one (22.1+); false when
+ * it has none or could not start it (then the prebuilt caches are used). A
+ * cache the user turned off (NODE_DISABLE_COMPILE_CACHE) stays off.
  */
-function runCli(dist, argv, { writeCodeCache = false } = {}) {
+function useNodeCompileCache() {
+  if (typeof Module.enableCompileCache !== 'function') return false;
+  const { status } = Module.enableCompileCache();
+  return status !== Module.constants.compileCacheStatus.FAILED;
+}
+
+/**
+ * Runs `pla` from the bundle in `dist` with `argv` (as `process.argv`);
+ * `writeCodeCache` is for the build's warm-up only, `liftoffOnly: false` for
+ * bench/startup-tricks.mjs only.
+ */
+function runCli(dist, argv, { writeCodeCache = false, liftoffOnly = true } = {}) {
   // undici parses HTTP with a WebAssembly module. V8 would recompile it in the
   // background with its optimising tier, and Node waits for that work before it
-  // exits (~70 ms per run); the baseline compiler is plenty for a CLI's traffic.
+  // exits; the baseline compiler is plenty for a CLI's traffic (docs/startup.md).
   // Set before anything is compiled: V8 accepts a code cache only under the
   // flags it was made with.
-  require('node:v8').setFlagsFromString('--liftoff-only');
-  useCodeCache(path.resolve(dist), writeCodeCache);
+  if (liftoffOnly) require('node:v8').setFlagsFromString('--liftoff-only');
+  if (writeCodeCache || !useNodeCompileCache()) useCodeCache(path.resolve(dist), writeCodeCache);
   return require(path.join(dist, 'cli.js')).main(argv);
 }
 

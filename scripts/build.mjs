@@ -13,18 +13,38 @@
 // beside its chunks (bin/run-cli.js); only then is it swapped into place, from
 // a temporary folder, so a CLI process started meanwhile (tests run in parallel)
 // never sees half a dist/.
+//
+// Every such trick, what it buys (measured) and how to leave it out to measure
+// again: docs/startup.md.
 import { build, transform } from 'esbuild';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { warmCodeCache } from './warm-code-cache.mjs';
-import { deferBuiltins } from './startup-plugins.mjs';
+import { deferModules, deferrals } from './startup-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(`${root}package.json`, 'utf8'));
-const staging = `${root}dist.build-${process.pid}`;
-const retired = `${root}dist.old-${process.pid}`;
+const { values: flags } = parseArgs({
+  options: {
+    // Where the bundle goes (default dist/); bench/startup-tricks.mjs builds variants elsewhere.
+    out: { type: 'string', default: `${root}dist` },
+    // Start-up tricks to leave out, comma-separated, only to measure what each buys (docs/startup.md).
+    without: { type: 'string', default: '' },
+  },
+});
+const out = resolve(flags.out);
+const staging = `${out}.build-${process.pid}`;
+const retired = `${out}.old-${process.pid}`;
 const target = 'node20.19';
+
+/** The start-up tricks a build can leave out (`--without`). */
+const tricks = ['commonjs', 'code-cache', ...deferrals.map((rule) => rule.name)];
+const without = new Set(flags.without.split(',').filter(Boolean));
+for (const name of without) {
+  if (!tricks.includes(name)) throw new Error(`--without: unknown trick ${name}; known: ${tricks.join(', ')}`);
+}
 
 /** One ES module chunk as CommonJS; its imports of sibling chunks become require() calls. */
 async function toCommonJs(code) {
@@ -54,18 +74,20 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     define: { __PLA_VERSION__: JSON.stringify(pkg.version) },
     legalComments: 'none',
-    plugins: [deferBuiltins],
+    // Left as ES modules, the chunks need a require() for the CommonJS dependencies' built-ins.
+    ...(without.has('commonjs') ? { banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } } : {}),
+    plugins: [deferModules(without)],
     write: false,
     logLevel: 'warning',
   });
   for (const file of outputFiles) {
     await mkdir(dirname(file.path), { recursive: true });
-    await writeFile(file.path, await toCommonJs(file.text));
+    await writeFile(file.path, without.has('commonjs') ? file.text : await toCommonJs(file.text));
   }
-  await writeFile(`${staging}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
-  await warmCodeCache(staging);
-  await rename(`${root}dist`, retired).catch(() => {});
-  await rename(staging, `${root}dist`);
+  await writeFile(`${staging}/package.json`, `${JSON.stringify({ type: without.has('commonjs') ? 'module' : 'commonjs' })}\n`);
+  if (!without.has('code-cache') && !without.has('commonjs')) await warmCodeCache(staging);
+  await rename(out, retired).catch(() => {});
+  await rename(staging, out);
 } finally {
   await rm(staging, { recursive: true, force: true });
   await rm(retired, { recursive: true, force: true });

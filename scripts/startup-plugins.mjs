@@ -1,83 +1,34 @@
-// An esbuild plugin that keeps the CLI's start-up cheap: built-in modules that
-// dependencies load at the top but use rarely or never are loaded on first use.
-// Each deferral was measured with bench/cli-startup.mjs; none changes what the
-// code does, only when Node's own modules are loaded.
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-
-/** Replaces each `from` (which must occur exactly once, or the build fails) with `to`. */
-function patch(source, file, replacements) {
-  let patched = source;
-  for (const [from, to] of replacements) {
-    const at = patched.indexOf(from);
-    if (at === -1 || patched.indexOf(from, at + 1) !== -1) {
-      throw new Error(`startup-plugins: expected exactly one ${JSON.stringify(from)} in ${file}; has the package changed?`);
-    }
-    patched = patched.slice(0, at) + to + patched.slice(at + from.length);
-  }
-  return patched;
-}
-
-/** Dependency files whose top-level require() of a built-in is deferred to first use. */
-const deferred = [
-  {
-    // undici's HTTP/2 client loads node:http2 (and with it tls and crypto) at the
-    // top, though it calls http2.connect() only for origins dialled with
-    // `allowH2`, which pla never sets. Its constants are plain protocol values,
-    // read here at build time.
-    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
-    replacements: () => [
-      [
-        "http2 = require('node:http2')",
-        `http2 = { constants: ${JSON.stringify(require('node:http2').constants)}, connect: (...args) => require('node:http2').connect(...args) }`,
-      ],
-    ],
-  },
-  {
-    // undici reads node:http only for http.maxHeaderSize, when a Client is made
-    // without maxHeaderSize (pla's transport gives one), and for IncomingMessage
-    // when it destroys a stream body. Loading node:http costs a `get` ~3 ms.
-    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    replacements: () => [
-      ["const http = require('node:http')", "const http = { get maxHeaderSize () { return require('node:http').maxHeaderSize } }"],
-      [
-        `const getDefaultNodeMaxHeaderSize = http &&
-  http.maxHeaderSize &&
-  Number.isInteger(http.maxHeaderSize) &&
-  http.maxHeaderSize > 0
-  ? () => http.maxHeaderSize
-  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-        `const getDefaultNodeMaxHeaderSize = () => {
-  if (Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
-  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
-}`,
-      ],
-    ],
-  },
-  {
-    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/,
-    replacements: () => [
-      ["const { IncomingMessage } = require('node:http')\n", ''],
-      ['.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
-    ],
-  },
-  {
-    // commander spawns child processes only for stand-alone executable
-    // subcommands, which pla does not declare.
-    file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
-    replacements: () => [
-      ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
-    ],
-  },
-];
+// An esbuild plugin that keeps the CLI's start-up cheap without touching any
+// dependency's source text: a few modules that dependencies require at the top
+// but that pla uses rarely or never are *resolved*, at bundle time, to a small
+// stand-in that requires the real module on first use. In the bundle every
+// CommonJS module is a closure run on its first require(), so a module behind a
+// stand-in (and everything it requires) is never run unless it is used.
+//
+// Each deferral is measured in docs/startup.md. A rule that matches no import
+// fails the build ("has the package changed?"), so an upgrade of undici or
+// commander cannot silently undo one; test/cli/startup-modules.test.ts checks
+// what a `get` loads.
 
 /**
- * undici requires node:assert in every module only to call `assert(condition)`,
- * which holds unless undici has a bug; loading node:assert (and its error
- * formatting) costs a `get` about a millisecond. It gets a stand-in that loads the
- * real one the first time a condition fails or any other member is used.
+ * A stand-in for any module: calling it, constructing with it or reading any of
+ * its members loads the real module and forwards to it.
+ */
+const lazyModule = (request) => `
+let real;
+const load = () => (real ??= require(${JSON.stringify(request)}));
+module.exports = new Proxy(function lazyModule() {}, {
+  apply: (_target, self, args) => Reflect.apply(load(), self, args),
+  construct: (_target, args) => Reflect.construct(load(), args),
+  get: (_target, key) => load()[key],
+  has: (_target, key) => key in load(),
+});
+`;
+
+/**
+ * A stand-in for node:assert. undici calls \`assert(condition)\` on every request,
+ * and the condition holds unless undici has a bug, so the real module is loaded
+ * only when a condition fails or another member (assert.strictEqual …) is used.
  */
 const lazyAssert = `
 let real;
@@ -90,19 +41,71 @@ module.exports = new Proxy(function assert() {}, {
 });
 `;
 
-/** Applies `deferred`, and gives undici the lazy node:assert. */
-export const deferBuiltins = {
-  name: 'defer-builtins',
-  setup(build) {
-    for (const { file, replacements } of deferred) {
-      build.onLoad({ filter: file }, async (args) => ({
-        contents: patch(await readFile(args.path, 'utf8'), args.path, replacements()),
+/** Imports resolved to a stand-in: `request` as written in a file matching `importer`. */
+export const deferrals = [
+  {
+    // undici's HTTP/2 client requires node:http2 (and with it tls and crypto) at
+    // its top; undici.Client requires it at its top, though it calls it only for
+    // origins dialled with `allowH2`, which pla never sets.
+    name: 'lazy-h2',
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    request: './client-h2.js',
+    standIn: lazyModule,
+  },
+  {
+    name: 'lazy-assert',
+    importer: /[\\/]node_modules[\\/]undici[\\/]/,
+    request: 'node:assert',
+    standIn: () => lazyAssert,
+  },
+  {
+    // commander spawns child processes only for stand-alone executable
+    // subcommands, which pla does not declare; node:child_process brings node:net
+    // and more into `pla --help`.
+    name: 'lazy-child-process',
+    importer: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    request: 'node:child_process',
+    standIn: lazyModule,
+  },
+];
+
+/**
+ * The plugin, with the deferrals whose name is not in `without` (the build's
+ * PLA_BUILD_WITHOUT, used to measure what each one buys).
+ */
+export function deferModules(without = new Set()) {
+  const active = deferrals.filter((rule) => !without.has(rule.name));
+  return {
+    name: 'defer-modules',
+    setup(build) {
+      const matched = new Set();
+      build.onStart(() => matched.clear());
+      for (const rule of active) {
+        const filter = new RegExp(`^${rule.request.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+        build.onResolve({ filter, namespace: 'file' }, async (args) => {
+          if (!rule.importer.test(args.importer)) return undefined;
+          matched.add(rule.name);
+          // The stand-in's own require() of the real module is resolved from the
+          // importer's folder, by esbuild as usual (it comes from another namespace).
+          // One stand-in per built-in; one per importer for a relative request.
+          const path = rule.request.startsWith('.') ? `${args.importer}:${rule.request}` : rule.request;
+          return { path, namespace: 'defer-modules', pluginData: { rule, resolveDir: args.resolveDir } };
+        });
+      }
+      build.onLoad({ filter: /.*/, namespace: 'defer-modules' }, (args) => ({
+        contents: args.pluginData.rule.standIn(args.pluginData.rule.request),
+        resolveDir: args.pluginData.resolveDir,
         loader: 'js',
       }));
-    }
-    build.onResolve({ filter: /^node:assert$/ }, (args) =>
-      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'undici-assert', namespace: 'lazy-assert' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({ contents: lazyAssert, loader: 'js' }));
-  },
-};
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        const unmatched = active.filter((rule) => !matched.has(rule.name));
+        return {
+          errors: unmatched.map((rule) => ({
+            text: `defer-modules: ${rule.name}: no import of ${JSON.stringify(rule.request)} from ${rule.importer}; has the package changed?`,
+          })),
+        };
+      });
+    },
+  };
+}

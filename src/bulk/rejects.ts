@@ -15,19 +15,11 @@ function toRow(reject: Reject): Record<string, unknown> {
   return { ...fields, [ERROR_FIELD]: reject.error };
 }
 
-/** Cells that would read back as a number or boolean are quoted, so they read back as text. */
-const LOOKS_TYPED = /^(?:true|false|-?\d[\d.eE+-]*)$/;
-
+/** Rejects as csv lines, typed as the csv reader reads them back (io/input/csv-cells). */
 async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean): Promise<string> {
-  const { stringify } = await import('csv-stringify/sync');
-  return stringify(rows, {
-    columns,
-    header,
-    cast: {
-      boolean: (value) => String(value),
-      string: (value) => (LOOKS_TYPED.test(value) || value === '' ? { value, quoted: true } : value),
-    },
-  });
+  const [{ stringify }, { csvCast }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
+  const headerLine = header ? stringify([columns]) : '';
+  return headerLine + stringify(rows.map((row) => columns.map((column) => row[column])), { cast: csvCast });
 }
 
 /**
@@ -90,14 +82,14 @@ export class RejectsFile {
   /**
    * Rewrites the csv rejects so far under a wider header (temporary file, then
    * rename). Cells are read back as the input reader types them, so a number
-   * stays a number and a quoted "007" stays text.
+   * stays a number, a quoted "007" stays text and a nested object an object.
    */
   private async widenCsv(columns: string[]): Promise<void> {
     const [{ parse }, { typeCell }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
     const earlier = parse(await readFile(this.path, 'utf8'), {
       bom: true,
       columns: true,
-      cast: (value, context) => (context.header || context.quoting ? value : typeCell(value)),
+      cast: (value, context) => (context.header ? value : typeCell(value, context.quoting)),
     }) as Array<Record<string, unknown>>;
     this.columns = columns;
     const temporary = `${this.path}.${process.pid}.tmp`;

@@ -48,13 +48,6 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/**
- * Node's own default limit on response headers. Given explicitly because without
- * it undici reads http.maxHeaderSize, and node:http costs a `get` ~3 ms to load
- * (the build defers undici's require of it: scripts/startup-plugins.mjs).
- */
-const MAX_HEADER_BYTES = 16 * 1024;
-
 function isDispatcher(value: unknown): value is Dispatcher {
   return typeof (value as Dispatcher | undefined)?.dispatch === 'function';
 }
@@ -67,7 +60,7 @@ export function createTransport(options: TransportOptions): Transport {
   const owned = options.dispatcher === undefined;
   const base: Dispatcher = isDispatcher(options.dispatcher)
     ? options.dispatcher
-    : new Agent({ connect: { timeout: options.timeoutMs }, maxHeaderSize: MAX_HEADER_BYTES });
+    : new Agent({ connect: { timeout: options.timeoutMs } });
   const plain: Dispatcher['dispatch'] = base.dispatch.bind(base);
   const dispatch = options.trace ? tracedDispatch(plain, options.trace) : plain;
 

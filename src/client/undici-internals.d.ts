@@ -1,7 +1,9 @@
 // The client imports undici's Agent and RetryHandler from their own modules rather
 // than from the package index, which loads fetch, WebSocket, caches and more and
-// would roughly triple the import cost of a CLI call. These declarations give those
-// modules the types the package publishes for the same classes.
+// would roughly triple the import cost of a CLI call. Those paths are not part of
+// undici's published interface, so package.json pins undici to an exact version
+// (docs/startup.md). These declarations give those modules the types the package
+// publishes for the same classes.
 declare module 'undici/lib/dispatcher/agent.js' {
   import type { Agent } from 'undici';
   const AgentClass: typeof Agent;

@@ -1,7 +1,7 @@
 /**
  * Start-up work of the built CLI, checked by what it loads rather than by time:
- * a `get` must not load the built-ins its dependencies require at the top but
- * never use on that path (scripts/startup-plugins.mjs, src/client).
+ * a `get` and `--help` must not load the modules their dependencies require at
+ * the top but never use on that path (scripts/startup-plugins.mjs, docs/startup.md).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,29 +17,45 @@ process.on('exit', () => {
 });
 `;
 
+/** Runs the built CLI with `args` and returns the built-in modules it loaded. */
+async function loadedBy(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; loaded: string[] }> {
+  const recorder = join(dir, 'recorder.cjs');
+  const out = join(dir, 'loaded.txt');
+  await writeFile(recorder, RECORDER);
+  const result = await execa('node', ['--require', recorder, BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: dir, NO_COLOR: '1', LOADED_OUT: out, ...env },
+    extendEnv: false,
+    reject: false,
+  });
+  expect(result.exitCode, String(result.stderr)).toBe(0);
+  return { stdout: String(result.stdout), loaded: (await readFile(out, 'utf8')).split('\n') };
+}
+
 describe('start-up modules', () => {
-  it('a get loads no node:http, http2, crypto, assert or child_process', async () => {
+  it('a get loads no node:http2, crypto, assert or child_process', async () => {
     const dir = await tempDir();
     const server = await startContractServer();
     try {
-      const recorder = join(dir.path, 'recorder.cjs');
-      const out = join(dir.path, 'loaded.txt');
-      await writeFile(recorder, RECORDER);
-      const result = await execa('node', ['--require', recorder, BIN, 'determinations', 'get', '7', '-o', 'json'], {
-        env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: dir.path, PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY, NO_COLOR: '1', LOADED_OUT: out },
-        extendEnv: false,
-        reject: false,
-      });
-      expect(result.exitCode, String(result.stderr)).toBe(0);
-      expect(JSON.parse(String(result.stdout))).toEqual(RECORD);
-
-      const loaded = (await readFile(out, 'utf8')).split('\n');
+      const { stdout, loaded } = await loadedBy(dir.path, ['determinations', 'get', '7', '-o', 'json'], { PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY });
+      expect(JSON.parse(stdout)).toEqual(RECORD);
       expect(loaded).toContain('net'); // the recorder works: the request went through a socket
-      for (const unused of ['http', 'http2', 'crypto', 'assert', 'child_process']) {
+      for (const unused of ['http2', 'tls', 'crypto', 'assert', 'child_process']) {
         expect(loaded).not.toContain(unused);
       }
     } finally {
       await server.close();
+      await dir.remove();
+    }
+  });
+
+  it('--help loads no node:child_process', async () => {
+    const dir = await tempDir();
+    try {
+      const { stdout, loaded } = await loadedBy(dir.path, ['--help']);
+      expect(stdout).toContain('Usage: pla');
+      expect(loaded).toContain('fs'); // the recorder works
+      expect(loaded).not.toContain('child_process');
+    } finally {
       await dir.remove();
     }
   });

@@ -1,12 +1,41 @@
+/**
+ * How pla's csv cells carry typed values, both ways (`typeCell` reads, `csvCast`
+ * writes), so that `list -o csv` fed back through `upsert --file` gives the same
+ * records:
+ * - unquoted `12`, `-3.5`, `1e3` are numbers, `true`/`false` booleans, an empty
+ *   cell leaves the field out; a string that would read as one of those is
+ *   written quoted (`"123"`), and a quoted cell stays text;
+ * - a cell starting with `{`, `[` or `"` that is valid JSON is that JSON: nested
+ *   objects and arrays are written as JSON, and a string that itself starts with
+ *   one of those characters is written as a JSON string, so it reads back as text.
+ */
+
 // Plain decimal numbers only: no leading zeros ("007" is a code, not 7), no hex, no spaces.
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
+/** First characters of a cell that may hold JSON: an object, an array, a JSON string. */
+const JSON_START = /^[{["]/;
+
+/** The JSON value a cell holds, or `undefined` when it holds none. */
+function jsonCell(value: string): { value: unknown } | undefined {
+  if (!JSON_START.test(value)) return undefined;
+  try {
+    return { value: JSON.parse(value) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Types one unquoted csv cell: `true`/`false` become booleans, plain decimal
- * numbers become numbers (unless too large to be exact), an empty cell becomes
- * `undefined` (the field is left out of the record sent); anything else stays text.
+ * Types one csv cell: JSON cells (see above) become their value; of the others, a
+ * quoted one stays text, `true`/`false` become booleans, plain decimal numbers
+ * become numbers (unless too large to be exact), an empty cell becomes `undefined`
+ * (the field is left out of the record sent); anything else stays text.
  */
-export function typeCell(value: string): unknown {
+export function typeCell(value: string, quoted = false): unknown {
+  const json = jsonCell(value);
+  if (json) return json.value;
+  if (quoted) return value;
   if (value === '') return undefined;
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -48,14 +77,29 @@ function quotedCells(raw: string): boolean[] {
   return quoted;
 }
 
-/** Types the cells of a parsed record in place, leaving quoted ones text. */
+/** Types the cells of a parsed record in place (quoted ones stay text unless JSON). */
 export function typeRecord(record: Record<string, unknown>, raw: string): void {
   const quoted = raw.includes('"') ? quotedCells(raw) : undefined;
   const keys = Object.keys(record);
   for (let i = 0; i < keys.length; i++) {
-    if (quoted?.[i]) continue;
     const key = keys[i] as string;
     const value = record[key];
-    if (typeof value === 'string') record[key] = typeCell(value);
+    if (typeof value === 'string') record[key] = typeCell(value, quoted?.[i] === true);
   }
 }
+
+/** A string cell as `typeCell` will read it back: JSON-encoded or quoted when it would not read as itself. */
+function stringCell(value: string): string | { value: string; quoted: true } {
+  if (JSON_START.test(value)) return JSON.stringify(value);
+  return typeCell(value) === value ? value : { value, quoted: true };
+}
+
+/**
+ * csv-stringify's `cast` for pla's csv (see the module comment): give it the
+ * records' own values, not text, so it knows a number from a numeric string.
+ */
+export const csvCast = {
+  string: stringCell,
+  boolean: (value: boolean): string => String(value),
+  object: (value: object): string => JSON.stringify(value),
+};

@@ -1,40 +1,100 @@
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
-import { cellText, fieldValue } from './fields.js';
+import { csvCast } from '../input/csv-cells.js';
+import { fieldValue } from './fields.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
 
+/** Rows kept in memory before the rest go to a spool file (a page or two). */
+const IN_MEMORY_ROWS = 2000;
+
+/** Rows as csv lines, typed so they read back as the same values (csv-cells). */
+function csvText(rows: unknown[][]): string {
+  return stringify(rows, { cast: csvCast });
+}
+
+/** The header line: names as they are (csv-parse reads a header cell as text). */
+const headerText = (columns: readonly string[]): string => stringify([columns]);
+
+const cells = (row: Row, columns: readonly string[]): unknown[] => columns.map((c) => fieldValue(row, c));
+
 /**
- * CSV with a header taken from `--fields` or else from the first row's keys, so
- * rows can be written as they arrive. Later rows' extra keys are dropped (a CSV
- * cannot grow columns); pass `--fields` to choose them.
+ * Rows past the first `IN_MEMORY_ROWS`, as ndjson in a temporary file, so an
+ * export of any size runs in constant memory. Removed at the end, and at exit if
+ * the run stops before (an error, Ctrl-C).
+ */
+class Spool {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'pla-csv-'));
+  private readonly path = join(this.dir, 'rows.ndjson');
+  private readonly out: WriteStream = createWriteStream(this.path);
+  private readonly removeAtExit = () => this.remove();
+
+  constructor() {
+    process.once('exit', this.removeAtExit);
+  }
+
+  write(row: Row): Promise<void> {
+    return writeOut(this.out, `${JSON.stringify(row)}\n`);
+  }
+
+  /** The spooled rows, in order; the file is closed first. */
+  async *rows(): AsyncGenerator<Row> {
+    await new Promise<void>((resolve, reject) => this.out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    for await (const line of createInterface({ input: createReadStream(this.path), crlfDelay: Infinity })) yield JSON.parse(line) as Row;
+  }
+
+  remove(): void {
+    this.out.destroy();
+    rmSync(this.dir, { recursive: true, force: true });
+    process.off('exit', this.removeAtExit);
+  }
+}
+
+/**
+ * CSV whose header has a column for every field of every record (no field is
+ * dropped, so `list --all -o csv` feeds back into `upsert --file` whole). Columns
+ * are in order of first appearance. Since a csv cannot grow columns once its
+ * header is out, the rows are held until the end: the first pages in memory, the
+ * rest in a spool file. With `--fields` the columns are known and rows stream.
  */
 export function createCsvWriter(options: OutputOptions): RowWriter {
-  let columns: string[] | undefined = options.fields;
-  let headerWritten = false;
-  // Fields of later rows that the header (taken from the first) has no column for:
-  // said once at the end, since an export fed back as input would lose them.
-  const known = new Set<string>();
-  const dropped = new Set<string>();
+  if (options.fields) return createFixedCsvWriter(options, options.fields);
+  const columns = new Set<string>();
+  const held: Row[] = [];
+  let spool: Spool | undefined;
   return {
     async write(row: Row) {
-      if (!columns) {
-        columns = Object.keys(row);
-        for (const column of columns) known.add(column);
-      } else if (!options.fields) {
-        for (const key of Object.keys(row)) if (!known.has(key)) dropped.add(key);
-      }
-      const cols = columns;
-      const lines: string[][] = headerWritten ? [] : [cols];
-      headerWritten = true;
-      lines.push(cols.map((c) => cellText(fieldValue(row, c))));
-      await writeOut(options.stdout, stringify(lines));
+      for (const key of Object.keys(row)) columns.add(key);
+      if (held.length < IN_MEMORY_ROWS) held.push(row);
+      else await (spool ??= new Spool()).write(row);
     },
     async end() {
-      // An empty result still gets its header when the columns are known.
-      if (!headerWritten && columns) await writeOut(options.stdout, stringify([columns]));
-      if (dropped.size > 0) {
-        options.warn?.(`warning: the csv columns come from the first record; later records also had ${[...dropped].join(', ')}, left out (name every column with --fields)`);
+      try {
+        if (columns.size === 0) return;
+        const header = [...columns];
+        await writeOut(options.stdout, headerText(header) + csvText(held.map((row) => cells(row, header))));
+        if (spool) for await (const row of spool.rows()) await writeOut(options.stdout, csvText([cells(row, header)]));
+      } finally {
+        spool?.remove();
       }
+    },
+  };
+}
+
+/** CSV under fixed columns, written as rows arrive; an empty result still gets its header. */
+function createFixedCsvWriter(options: OutputOptions, columns: readonly string[]): RowWriter {
+  let headerWritten = false;
+  return {
+    async write(row: Row) {
+      const header = headerWritten ? '' : headerText(columns);
+      headerWritten = true;
+      await writeOut(options.stdout, header + csvText([cells(row, columns)]));
+    },
+    async end() {
+      if (!headerWritten) await writeOut(options.stdout, headerText(columns));
     },
   };
 }
