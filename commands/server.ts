@@ -24,7 +24,10 @@ function addStartCommand(tree: Command): void {
     .option('--latency <ms>', `delay added to every API request (default ${D.latencyMs})`)
     .option('--fail-rate <p>', `probability 0–1 of an injected 500 (default ${D.failRate})`)
     .option('--simulate-tasks [seconds]', `advance transfer tasks by themselves every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`)
-    .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/');
+    .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
+    .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
+    .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
+    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`);
   examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
   declareAction(start, 'server.start');
 }

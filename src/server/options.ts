@@ -28,6 +28,12 @@ export interface ServerOptions {
   simulateTasksSeconds: number;
   /** SMTP URL for e-mail notifications; without it they go to `<data>/outbox/`. */
   smtpUrl?: string;
+  /** Open connections at most; one more is answered 503 and closed. */
+  maxConnections: number;
+  /** Time allowed to receive a whole request, headers and body (a slow body is cut: 408). */
+  requestTimeoutMs: number;
+  /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
+  writeTimeoutMs: number;
 }
 
 /** What `pla server start` uses for every flag not given. */
@@ -43,6 +49,9 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   latencyMs: 0,
   failRate: 0,
   simulateTasksSeconds: 0,
+  maxConnections: 256,
+  requestTimeoutMs: 60_000,
+  writeTimeoutMs: 30_000,
 };
 
 /** Seconds per task step when `--simulate-tasks` is given without a value. */

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { openJsonStore } from '../store/index.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
+import { guardConnections } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IdempotencyCache } from './idempotency.js';
 import { createImageFiles } from './image-files.js';
@@ -139,10 +140,15 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   // failed start must not leave a folder whose admin key nobody ever saw.
   let firstCommit: Promise<FirstStart> | undefined;
   const listener = createRequestListener(runtime);
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs / 2) }, (req, res) => {
+    if (refused(req.socket)) {
+      res.destroy(); // over --max-connections: already answered 503 on the socket
+      return;
+    }
     if (firstCommit) void firstCommit.then(() => listener(req, res));
     else void listener(req, res);
   });
+  const refused = guardConnections(server, options);
   let url = '';
   try {
     await new Promise<void>((resolveListen, reject) => {

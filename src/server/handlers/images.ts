@@ -10,7 +10,7 @@ import type { StoredRecord } from '../../store/types.js';
 import { checkDeclaredLength, refuseDeepJson } from '../body.js';
 import { IGNORED_FIELDS_HEADER, type OperationHandler, type ServerContext } from '../context.js';
 import type { SavedImage } from '../image-files.js';
-import { HttpProblem, badField, notFound } from '../problem.js';
+import { HttpProblem, badField, clientAborted, notFound } from '../problem.js';
 import { validate } from '../validation.js';
 
 /** Room for the `image` part and multipart framing on top of the file limit. */
@@ -33,7 +33,8 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
     let failed = false;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
+      // File names are read as UTF-8 (busboy's default is latin1): `Übersicht.png` stays as sent.
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
     } catch (error) {
       // e.g. multipart/form-data without a boundary: the client's mistake, not ours.
       reject(malformed(error));
@@ -48,8 +49,16 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
     };
     // A client gone before its body ended: end the parse, so the file being saved is
     // dropped (temporary file removed, its handle closed) rather than waited on forever.
+    const abandoned = () => {
+      fail(clientAborted('upload'));
+      parser.destroy(new Error('the request ended before its body did'));
+    };
+    if (req.destroyed && !req.complete) {
+      abandoned(); // gone before the handler got here: 'close' has been and gone
+      return;
+    }
     req.once('close', () => {
-      if (!req.complete) parser.destroy(new Error('the request ended before its body did'));
+      if (!req.complete) abandoned();
     });
     parser.on('file', (name, stream, info) => {
       // A part cut short errors its stream as well as the parser; the parser's 'error'
