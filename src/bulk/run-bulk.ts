@@ -71,7 +71,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
 
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
-      const { accepted, answers: answered, rejected } = await sendWithSplit(options.client, op.id, batch.items);
+      const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
+      const sent = screened.send.length > 0 ? await sendWithSplit(options.client, op.id, screened.send) : { accepted: [], answers: [], rejected: [] };
+      const { accepted, answers: answered } = sent;
+      const rejected = [...screened.refused, ...sent.rejected];
+      if (answered.length > 0) await options.onAcknowledged?.(answered);
       // The rejects are on disk before the checkpoint says the batch is done.
       if (rejected.length > 0) await rejects?.write(rejected);
       await checkpoint?.markFinished(batch.index);
