@@ -102,8 +102,9 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
 
   const images = createImageFiles(dataDir);
   // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.
-  const swept = await images.sweep();
-  if (swept > 0) warn(`removed ${swept} partial upload(s) an earlier run left in ${images.dir}`);
+  const swept = await images.sweep(async (sha256) => (await store.count('images', [{ field: 'sha256', equals: sha256 }])) > 0);
+  if (swept.partial > 0) warn(`removed ${swept.partial} partial upload(s) an earlier run left in ${images.dir}`);
+  if (swept.orphans > 0) warn(`removed ${swept.orphans} image file(s) no image refers to any more (an earlier run stopped between a delete and its clean-up) in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
   const idempotency = new IdempotencyCache();
   const runtime: Runtime = {

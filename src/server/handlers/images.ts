@@ -45,6 +45,10 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
       failed = true;
       req.unpipe(parser);
       req.pause();
+      // Bytes saved before the failure are not kept.
+      void Promise.resolve(saving)
+        .catch(() => undefined)
+        .then(() => upload.file && ctx.images.discard(upload.file));
       reject(error);
     };
     // A client gone before its body ended: end the parse, so the file being saved is
@@ -103,9 +107,20 @@ function parseImagePart(text: string | undefined): { image: Record<string, unkno
   return { image, ignored };
 }
 
-/** Drops the bytes of a hash once no image record refers to them. */
+/** The store lock that makes placing and releasing the bytes of one hash one step each. */
+const hashLock = (sha256: string) => `image:${sha256}`;
+
+/**
+ * Drops the bytes of a hash once no image record refers to them. Counting the records
+ * and removing the file happen under the hash's lock, which an upload of the same
+ * bytes holds while it places the file and stores its record: an upload racing a
+ * delete either is counted here, or places its file again after the removal.
+ */
 async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void> {
-  if ((await ctx.store.count('images', [{ field: 'sha256', equals: sha256 }])) === 0) await ctx.images.release(sha256);
+  await ctx.store.transaction(async (tx) => {
+    await tx.lock(hashLock(sha256));
+    if ((await tx.count('images', [{ field: 'sha256', equals: sha256 }])) === 0) await ctx.images.release(sha256);
+  });
 }
 
 export const imageHandlers: Record<string, OperationHandler> = {
@@ -119,28 +134,40 @@ export const imageHandlers: Record<string, OperationHandler> = {
       if (!file) throw badField('file', 'the file part (the image bytes) is required');
       ({ image, ignored } = parseImagePart(upload.imageText));
     } catch (error) {
-      if (file) await releaseIfUnused(ctx, file.sha256);
+      if (file) await ctx.images.discard(file);
       throw error;
     }
     const { id: _ignored, ...fields } = image;
-    const record = await ctx.store.transaction(async (tx) => {
-      const [id] = await tx.allocateIds('images', 1);
-      const stored: StoredRecord = {
-        id: id as number,
-        ...fields,
-        name: image.name ?? file.fileName,
-        type: image.type ?? file.mimeType,
-        createdDate: now,
-        lastModifiedDate: now,
-        fileName: file.fileName,
-        contentType: file.mimeType,
-        size: file.size,
-        sha256: file.sha256,
-      };
-      tx.put('images', stored);
-      return stored;
-    });
-    return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
+    let placed = false;
+    try {
+      const record = await ctx.store.transaction(async (tx) => {
+        // Placing the file and storing its record is one step under the hash's lock (see releaseIfUnused).
+        await tx.lock(hashLock(file.sha256));
+        await ctx.images.place(file);
+        placed = true;
+        const [id] = await tx.allocateIds('images', 1);
+        const stored: StoredRecord = {
+          id: id as number,
+          ...fields,
+          name: image.name ?? file.fileName,
+          type: image.type ?? file.mimeType,
+          createdDate: now,
+          lastModifiedDate: now,
+          fileName: file.fileName,
+          contentType: file.mimeType,
+          size: file.size,
+          sha256: file.sha256,
+        };
+        tx.put('images', stored);
+        return stored;
+      });
+      return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
+    } catch (error) {
+      // Not stored: the bytes go unless another image refers to them.
+      if (placed) await releaseIfUnused(ctx, file.sha256).catch(() => undefined);
+      else await ctx.images.discard(file);
+      throw error;
+    }
   },
 
   delete: async ({ params }, ctx) => {
