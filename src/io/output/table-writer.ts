@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import Table from 'cli-table3';
 import { cellText, fieldValue } from './fields.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
@@ -20,9 +21,21 @@ function truncate(text: string): string {
  */
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
+/**
+ * Column names and keys in cyan when colour is on. Painted here rather than through
+ * cli-table3's `style`, whose colour library decides by itself from the process's
+ * own stdout and environment (e.g. `CI`): the IO object's decision is the one rule.
+ * (`util.styleText` would second-guess it the same way, from the real stdout.)
+ */
+function label(text: string, options: OutputOptions): string {
+  const [open, close] = inspect.colors.cyan ?? [36, 39];
+  return options.color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+}
+
 function newTable(options: OutputOptions, head?: string[]): Table.Table {
-  const style = options.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-  return new Table(head ? { head, style, chars: COMPACT_CHARS } : { style, chars: COMPACT_CHARS });
+  const style = { head: [], border: [] };
+  const painted = head?.map((h) => label(h, options));
+  return new Table(painted ? { head: painted, style, chars: COMPACT_CHARS } : { style, chars: COMPACT_CHARS });
 }
 
 /** Rows as a grid. Columns: `--fields`, else every key in order of first appearance. */
@@ -46,6 +59,6 @@ export function createTableWriter(options: OutputOptions): RowWriter {
 export async function writeKeyValueTable(record: Row, options: OutputOptions): Promise<void> {
   const keys = options.fields ?? Object.keys(record);
   const table = newTable(options);
-  for (const key of keys) table.push({ [key]: truncate(cellText(fieldValue(record, key))) });
+  for (const key of keys) table.push({ [label(key, options)]: truncate(cellText(fieldValue(record, key))) });
   await writeOut(options.stdout, `${table.toString()}\n`);
 }
