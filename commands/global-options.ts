@@ -16,6 +16,7 @@ export interface GlobalOptions {
   fields?: string[];
   quiet?: boolean;
   retries?: number;
+  retryUnsafe?: boolean;
   timeout?: number;
   verbose?: boolean;
   /** false with --no-color. */
@@ -32,6 +33,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
+    .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
     .option('--timeout <seconds>', `per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');

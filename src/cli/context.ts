@@ -114,6 +114,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           apiKey: conn.apiKey,
           env: conn.env,
           retries: opts.retries,
+          retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
           trace: opts.verbose ? (line) => writeLine(io, line) : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
