@@ -2,6 +2,7 @@ import { NotFoundError, PlaError, RejectedError } from '../errors.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
+import type { OperationId } from '../contract/operations.js';
 
 /**
  * Whether the service refused the items themselves (so a smaller batch may pass),
@@ -40,7 +41,7 @@ export interface RequestKeys {
   keyOf: (part: string, values: unknown[]) => string;
 }
 
-export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
+export async function sendWithSplit(client: PlaClient, operationId: OperationId, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {

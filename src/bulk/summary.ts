@@ -1,21 +1,11 @@
+import { operation, type OperationId } from '../contract/operations.js';
 import { PartialFailureError } from '../errors.js';
 import { count, duration } from './format-numbers.js';
 import type { BulkSummary } from './types.js';
 
-const PAST_TENSE: Record<string, string> = {
-  upsert: 'upserted',
-  create: 'created',
-  update: 'updated',
-  delete: 'deleted',
-  remove: 'removed',
-  decommission: 'decommissioned',
-  cancel: 'cancelled',
-};
-
-/** `determinations.upsertBulk` → "upserted". */
-function verbOf(operationId: string): string {
-  const verb = (operationId.split('.')[1] ?? operationId).replace(/Bulk$/, '');
-  return PAST_TENSE[verb] ?? `${verb} ok`;
+/** `determinations.upsertBulk` → "upserted": the past tense its contract row gives. */
+function verbOf(operationId: OperationId): string {
+  return operation(operationId).done ?? 'done';
 }
 
 /**

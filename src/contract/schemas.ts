@@ -7,12 +7,13 @@
  * Kept apart from `operations.ts` so that reading the table does not load zod.
  */
 import { z } from 'zod';
-import type { BodyKind, Operation, PathParamType } from './types.js';
+import { INT64_MAX, isPlainDigits } from './ids.js';
+import type { Operation } from './operations.js';
+import type { BodyKind, PathParamType } from './types.js';
 
 export { DEFAULT_MAX_PAGE_SIZE } from './limits.js';
 
-/** Largest integer(int64), the spec's id type. */
-export const INT64_MAX = 9223372036854775807n;
+export { INT64_MAX };
 
 /**
  * An integer(int64) id in a JSON body. Ids up to 2^53 arrive as numbers; a larger
@@ -122,7 +123,7 @@ export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> 
  * Any int64 is an id: up to 2^53 a number, above it a BigInt (exact, and unknown here).
  */
 const pathId = z.string().transform((text, ctx): number | bigint => {
-  if (!/^\d+$/.test(text)) {
+  if (!isPlainDigits(text)) {
     ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
     return z.NEVER;
   }
