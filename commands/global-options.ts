@@ -3,6 +3,7 @@
  * after the subcommand, read by handlers through `optsWithGlobals()`.
  */
 import { type Command, Option } from 'commander';
+import { CLIENT_DEFAULTS } from '../src/client/defaults.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../src/io/output/types.js';
 import { commaList, seconds, wholeNumber } from './option-parsers.js';
 
@@ -31,9 +32,9 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(OUTPUT_FORMATS))
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
     .option('-q, --quiet', 'print ids only, one per line')
-    .option('--retries <n>', 'retries after the first attempt on 429/5xx/network errors (default 3)', wholeNumber(0))
+    .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
-    .option('--timeout <seconds>', 'per attempt (default 30)', seconds)
+    .option('--timeout <seconds>', `per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }

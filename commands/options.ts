@@ -3,6 +3,7 @@
  * Only commander is imported here: declaring options costs nothing at start-up.
  */
 import { type Command, Option } from 'commander';
+import { BULK_DEFAULTS } from '../src/bulk/defaults.js';
 import { collect, wholeNumber } from './option-parsers.js';
 
 /**
@@ -30,8 +31,8 @@ export function addRecordInputOptions(command: Command): Command {
 /** `--batch-size`, `--concurrency`, `--rejects`, `--unknown-outcome`, `--checkpoint` for runs through a bulk endpoint. */
 export function addBulkOptions(command: Command): Command {
   return command
-    .option('--batch-size <n>', 'records or ids per bulk request (default 500)', wholeNumber(1))
-    .option('--concurrency <n>', 'bulk requests in flight (default 4)', wholeNumber(1))
+    .option('--batch-size <n>', `records or ids per bulk request (default ${BULK_DEFAULTS.batchSize})`, wholeNumber(1))
+    .option('--concurrency <n>', `bulk requests in flight (default ${BULK_DEFAULTS.concurrency})`, wholeNumber(1))
     .option('--rejects <file>', 'write failed records here, each with its error')
     .option('--unknown-outcome <file>', 'records the service may or may not have created go here (default unknown-outcome-<run>.<format>)')
     .option('--checkpoint <file>', 'record finished batches here; a re-run resumes');

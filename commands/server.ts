@@ -4,6 +4,7 @@
  * the server code loads only when `pla server start` runs.
  */
 import { Command } from 'commander';
+import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
 import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
@@ -12,22 +13,22 @@ function addStartCommand(tree: Command): void {
   const start = tree
     .command('start')
     .description('run the whole service interface locally, on a JSON-file store or a shared PostgreSQL')
-    .option('--port <port>', 'port to listen on (0 = any free port)', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', './pla-data')
+    .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
+    .option('--host <host>', 'address to listen on', D.host)
+    .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (also PLA_STORE_URL)')
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
-    .option('--max-page-size <n>', 'largest page size accepted (default 1000)')
-    .option('--max-body <size>', 'largest request body, e.g. 10mb (default 10mb)')
-    .option('--max-image <size>', 'largest image upload, e.g. 5mb (default 5mb)')
-    .option('--rate-limit <n>', 'requests per second per key, 0 = off (default 0)')
-    .option('--latency <ms>', 'delay added to every API request (default 0)')
-    .option('--fail-rate <p>', 'probability 0–1 of an injected 500 (default 0)')
-    .option('--simulate-tasks [seconds]', 'advance transfer tasks by themselves every N seconds (default 5)')
+    .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
+    .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
+    .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)
+    .option('--rate-limit <n>', `requests per second per key, 0 = off (default ${D.rateLimit})`)
+    .option('--latency <ms>', `delay added to every API request (default ${D.latencyMs})`)
+    .option('--fail-rate <p>', `probability 0–1 of an injected 500 (default ${D.failRate})`)
+    .option('--simulate-tasks [seconds]', `advance transfer tasks by themselves every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`)
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
-    .option('--max-connections <n>', 'open connections at most; more are answered 503 (default 256)')
-    .option('--request-timeout <s>', 'seconds to receive a whole request; a slower one is cut with 408 (default 60)')
-    .option('--write-timeout <s>', 'seconds a client may take to read a response before it is disconnected (default 30)');
+    .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
+    .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
+    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`);
   examples(
     start,
     'pla server start',
@@ -64,7 +65,7 @@ export function createServerCommand(): Command {
   addStartCommand(tree);
   addKeysCommand(tree);
   declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
-  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', 'how many (default 100, at most 500)'), 'server.log');
+  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`), 'server.log');
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')

@@ -1,6 +1,7 @@
 /** `pla tasks`: mass inter-company transfer tasks (spec 4.3). */
 import { RESOURCE_VERBS } from '../src/contract/operations.js';
 import { Command } from 'commander';
+import { WATCH_DEFAULTS } from '../src/bulk/defaults.js';
 import { declareAction } from './actions.js';
 import { wholeNumber } from './option-parsers.js';
 import { addIdOptions, addPagingOptions, examples } from './options.js';
@@ -26,7 +27,7 @@ export function createTasksCommand(): Command {
   const watch = tree
     .command('watch [ids...]')
     .description('poll tasks until each one ends, then show their final status')
-    .option('--interval <seconds>', 'seconds between polls (default 2)', wholeNumber(1));
+    .option('--interval <seconds>', `seconds between polls (default ${WATCH_DEFAULTS.intervalSeconds})`, wholeNumber(1));
   addIdOptions(watch);
   examples(watch, 'pla tasks watch 12 13 --interval 5');
   declareAction(watch, 'tasks.watch');

@@ -6,6 +6,7 @@ import type { SourceItem } from '../io/input/types.js';
 import type { InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { Checkpoint, fingerprintOf, newRunId } from './checkpoint.js';
+import { BULK_DEFAULTS } from './defaults.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
@@ -57,8 +58,8 @@ export function summaryOfStoppedRun(error: unknown): BulkSummary | undefined {
 export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const op = operation(options.operationId);
   if (op.body?.kind !== 'records' && op.body?.kind !== 'ids') throw new Error(`${op.id} is not a bulk operation`);
-  const batchSize = positiveInteger(options.batchSize, 500, '--batch-size');
-  const concurrency = positiveInteger(options.concurrency, 4, '--concurrency');
+  const batchSize = positiveInteger(options.batchSize, BULK_DEFAULTS.batchSize, '--batch-size');
+  const concurrency = positiveInteger(options.concurrency, BULK_DEFAULTS.concurrency, '--concurrency');
   const started = performance.now();
 
   const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }) : undefined;

@@ -22,9 +22,9 @@ export interface BulkOptions {
   operationId: OperationId;
   /** Records (objects) or ids (numbers), with their input lines. */
   items: AsyncIterable<SourceItem>;
-  /** Default 500. */
+  /** Default `BULK_DEFAULTS.batchSize`. */
   batchSize?: number;
-  /** Batches in flight at once, default 4. */
+  /** Batches in flight at once, default `BULK_DEFAULTS.concurrency`. */
   concurrency?: number;
   /** Failed records go here, each with its error: in the format the path's extension names, else `rejectsFormat`, else ndjson. */
   rejectsPath?: string;

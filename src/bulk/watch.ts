@@ -3,6 +3,7 @@ import type { PlaClient } from '../client/types.js';
 import { InterruptedError } from '../errors.js';
 import type { RecordId } from '../io/input/typed-ids.js';
 import { startSpinner } from '../io/output/spinner.js';
+import { WATCH_DEFAULTS } from './defaults.js';
 import { TaskPool } from './pool.js';
 
 /** Where a watched task ended up (or stands, if the watch was cut short). */
@@ -16,7 +17,7 @@ export interface WatchedTask {
 }
 
 export interface WatchOptions {
-  /** Pause between polls of a task (default 2 000 ms). */
+  /** Pause between polls of a task (default `WATCH_DEFAULTS.intervalSeconds`). */
   intervalMs?: number;
   /** Stops the watch (Ctrl-C): throws `InterruptedError`. */
   signal?: AbortSignal;
@@ -25,7 +26,6 @@ export interface WatchOptions {
 }
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-const POLLS_AT_ONCE = 4;
 
 function statusOf(data: unknown): string {
   const status = typeof data === 'object' && data !== null ? (data as { status?: unknown }).status : undefined;
@@ -44,7 +44,7 @@ export async function watchTasks(client: PlaClient, ids: readonly RecordId[], op
   try {
     for (;;) {
       const pending = [...tasks.values()].filter((task) => !task.done);
-      const pool = new TaskPool(POLLS_AT_ONCE);
+      const pool = new TaskPool(WATCH_DEFAULTS.pollsAtOnce);
       let failure: { error: unknown } | undefined;
       for (const task of pending) {
         await pool.whenFree();
@@ -66,7 +66,7 @@ export async function watchTasks(client: PlaClient, ids: readonly RecordId[], op
       if (left.length === 0) break;
       if (options.signal?.aborted) throw interrupted();
       try {
-        await sleep(options.intervalMs ?? 2000, undefined, options.signal ? { signal: options.signal } : {});
+        await sleep(options.intervalMs ?? WATCH_DEFAULTS.intervalSeconds * 1000, undefined, options.signal ? { signal: options.signal } : {});
       } catch {
         throw interrupted();
       }

@@ -10,6 +10,10 @@ import { AuthError, NetworkError, NotFoundError, PlaError, RateLimitError, Rejec
 export function hintFor(error: unknown): string | undefined {
   if (!(error instanceof PlaError)) return 'this looks like a bug; run again with --verbose and report it';
   if (error.hint) return error.hint;
+  // Sent, maybe carried out, not repeated (creates are not, without --retry-unsafe).
+  if (error.outcomeUnknown) {
+    return 'the service may have carried it out: check before sending it again (--plan); --retry-unsafe repeats such calls (safe only where the service honours Idempotency-Key)';
+  }
   if (error instanceof AuthError) {
     const env = error.request?.env ?? '<env>';
     return error.status === 403

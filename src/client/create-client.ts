@@ -6,6 +6,7 @@
 import { expandPath, operation, type OperationId } from '../contract/operations.js';
 import { PlaError, RejectedError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
+import { CLIENT_DEFAULTS } from './defaults.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
@@ -17,11 +18,6 @@ import { createTransport, type OutgoingRequest, type RawResponse } from './trans
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PlaClient } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
-const DEFAULT_RETRIES = 3;
-
-const OUTCOME_UNKNOWN_HINT =
-  'the service may have carried it out: check before sending it again (--plan); --retry-unsafe repeats such calls (safe only where the service honours Idempotency-Key)';
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 type QueryValues = Record<string, string | number | boolean | undefined>;
 
@@ -64,8 +60,8 @@ export function createClient(options: ClientOptions): PlaClient {
   const apiKey = options.apiKey;
   const transport = createTransport({
     origin: base.origin,
-    retries: options.retries ?? DEFAULT_RETRIES,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retries: options.retries ?? CLIENT_DEFAULTS.retries,
+    timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
     ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
@@ -102,17 +98,14 @@ export function createClient(options: ClientOptions): PlaClient {
     const abort = signalFor(call.signal);
     if (abort) request.signal = abort;
 
-    const response = await transport.send(request).catch((error: unknown) => {
-      if (error instanceof PlaError && error.outcomeUnknown) error.hint = OUTCOME_UNKNOWN_HINT;
-      throw error;
-    });
+    const response = await transport.send(request);
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
     const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
     if (!ok) {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
       // A 5xx says the service received the request, not whether it was carried out.
-      if (response.status >= 500 && !repeatable) Object.assign(error, { outcomeUnknown: true, hint: OUTCOME_UNKNOWN_HINT });
+      if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
       throw error;
     }
     return { response, parsed };

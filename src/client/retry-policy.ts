@@ -14,12 +14,9 @@
  * - Waits use exponential backoff with full jitter (base 0.5 s, doubling, capped at
  *   20 s) unless the answer says `Retry-After`, which wins (capped at 60 s).
  */
-
 import { verbOf, type OperationId } from '../contract/operations.js';
+import { CLIENT_DEFAULTS } from './defaults.js';
 
-const BASE_DELAY_MS = 500;
-const MAX_BACKOFF_MS = 20_000;
-const MAX_RETRY_AFTER_MS = 60_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /**
@@ -104,8 +101,8 @@ export function retryDelay(failure: FailedAttempt): number | undefined {
     (status === undefined && code !== undefined && NETWORK_ERROR_CODES.has(code) && (repeatable || !failure.sent));
   if (!retryable) return undefined;
   const asked = parseRetryAfter(failure.retryAfter);
-  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
-  return Math.floor(Math.random() * Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** (failure.attempt - 1)));
+  if (asked !== undefined) return Math.min(asked, CLIENT_DEFAULTS.retryAfterCapMs);
+  return Math.floor(Math.random() * Math.min(CLIENT_DEFAULTS.backoffCapMs, CLIENT_DEFAULTS.backoffBaseMs * 2 ** (failure.attempt - 1)));
 }
 
 /** `Retry-After` as milliseconds from now: delta seconds or an HTTP date; undefined when absent or unreadable. */

@@ -9,6 +9,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
+import { LOCAL_BASE_URL } from '../server/options.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
 import { closestName } from './closest.js';
@@ -19,7 +20,7 @@ import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl } from './valida
 const DEFAULT_ENV = 'local';
 
 /** Base URLs known without configuration: the local server's default address. */
-export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: 'http://127.0.0.1:4010' };
+export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: LOCAL_BASE_URL };
 
 /** What `config.json` holds. */
 interface StoredConfig extends Record<string, unknown> {

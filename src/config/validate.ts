@@ -3,6 +3,7 @@
  * (before using a flag or env var): environment names and base URLs.
  */
 import { UsageError } from '../errors.js';
+import { LOCAL_BASE_URL } from '../server/options.js';
 
 const ENV_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -23,7 +24,7 @@ export function checkBaseUrl(url: string, env?: string): string {
     parsed = new URL(url);
   } catch {
     throw new UsageError(`invalid base URL "${url}"${env ? ` for environment ${env}` : ''}`, {
-      hint: 'give a full URL, e.g. https://pla.example.com or http://127.0.0.1:4010',
+      hint: `give a full URL, e.g. https://pla.example.com or ${LOCAL_BASE_URL}`,
     });
   }
   // Checked first, and never echoed: a password in the URL would be printed by

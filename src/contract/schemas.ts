@@ -11,8 +11,7 @@ import { INT64_MAX, isPlainDigits } from './ids.js';
 import type { Operation } from './operations.js';
 import type { BodyKind, PathParamType } from './types.js';
 
-/** Largest page size the local server accepts by default (`--max-page-size`). */
-export const DEFAULT_MAX_PAGE_SIZE = 1000;
+export { DEFAULT_MAX_PAGE_SIZE } from './limits.js';
 
 export { INT64_MAX };
 

@@ -9,7 +9,7 @@ import { OPERATIONS } from '../contract/operations.js';
 import { COLLECTIONS, type Store, type Transaction } from '../store/types.js';
 import { administers, authorizeGrant, newKey, viewKey, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { readJsonBody } from './body.js';
-import type { ServerOptions } from './options.js';
+import { REQUEST_LOG_LIMITS, type ServerOptions } from './options.js';
 import { idFromPath } from './path-id.js';
 import { HttpProblem, notFound, RETRY_AFTER_SECONDS } from './problem.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -94,7 +94,7 @@ export async function runAdmin(
       await runtime.reset();
       return envelope(200, runtime.options.seed ? 'store reset and seeded' : 'store reset (no seed)');
     case 'requests': {
-      const limit = validate(z.coerce.number().int().min(1).max(500).default(100), url.searchParams.get('limit') ?? undefined, 'limit');
+      const limit = validate(z.coerce.number().int().min(1).max(REQUEST_LOG_LIMITS.most).default(REQUEST_LOG_LIMITS.shown), url.searchParams.get('limit') ?? undefined, 'limit');
       return envelope(200, 'recent requests, oldest first', runtime.log.recent(limit));
     }
     case 'keys.list':

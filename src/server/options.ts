@@ -1,8 +1,10 @@
 /**
  * Settings of one local server run, as `pla server start` flags give them. Every
- * default lives here so the command, the docs and the tests agree.
+ * default lives here so the command's help, the run, the CLI's default URL for
+ * environment `local` and the tests agree. Plain data (no schema library): the
+ * command declarations read it at start-up.
  */
-import { DEFAULT_MAX_PAGE_SIZE } from '../contract/schemas.js';
+import { DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
 
 export interface ServerOptions {
   port: number;
@@ -54,7 +56,23 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   writeTimeoutMs: 30_000,
 };
 
+/** Seconds per task step when `--simulate-tasks` is given without a value. */
+export const DEFAULT_TASK_STEP_SECONDS = 5;
+
+/** Where a local server started with the defaults listens: the CLI's base URL for environment `local`. */
+export const LOCAL_BASE_URL = `http://${DEFAULT_SERVER_OPTIONS.host}:${DEFAULT_SERVER_OPTIONS.port}`;
+
+/** Requests `pla server log` shows by default, and at most. */
+export const REQUEST_LOG_LIMITS = { shown: 100, most: 500 } as const;
+
 const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** A byte size as the flags take it: `10mb`, `512kb`, or bytes. */
+export function formatByteSize(bytes: number): string {
+  if (bytes % 1024 ** 2 === 0) return `${bytes / 1024 ** 2}mb`;
+  if (bytes % 1024 === 0) return `${bytes / 1024}kb`;
+  return String(bytes);
+}
 
 /** Parses a byte size such as `10mb`, `512kb` or `1048576`; throws a readable Error otherwise. */
 export function parseByteSize(text: string): number {

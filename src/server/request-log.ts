@@ -4,9 +4,10 @@
  * and formatted only when someone reads the log, not on every request.
  */
 import { maskFromLast4 } from '../contract/secrets.js';
+import { REQUEST_LOG_LIMITS } from './options.js';
 
 /** Requests the log keeps; the oldest goes first. */
-const CAPACITY = 500;
+const CAPACITY = REQUEST_LOG_LIMITS.most;
 
 /** One request as `/_admin/requests` lists it. */
 export interface LoggedRequest {

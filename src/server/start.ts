@@ -7,7 +7,7 @@
  * the CLI's business: src/cli/handlers/server.ts.
  */
 import { ServerSetupError } from './errors.js';
-import { DEFAULT_SERVER_OPTIONS, parseByteSize, type ServerOptions } from './options.js';
+import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
 import { isPostgresUrl } from '../store/open.js';
 import { maskUrl } from '../store/postgres/connection.js';
@@ -31,9 +31,6 @@ export interface StartFlags {
   requestTimeout?: string;
   writeTimeout?: string;
 }
-
-/** Seconds per task step when `--simulate-tasks` is given without a value. */
-const DEFAULT_TASK_STEP_SECONDS = 5;
 
 function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
   if (value === undefined) return fallback;

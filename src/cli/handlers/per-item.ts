@@ -4,12 +4,11 @@
  * is (so a 404 still exits 4); refusals of some among several end in a partial
  * failure; anything else (auth, server, network) stops the run with its own code.
  */
+import { BULK_DEFAULTS } from '../../bulk/defaults.js';
 import { TaskPool } from '../../bulk/pool.js';
 import { isRecordRejection } from '../../bulk/split.js';
 import { PartialFailureError } from '../../errors.js';
 
-/** Calls in flight at once: enough to hide latency, few enough to stay polite. */
-const CONCURRENCY = 4;
 
 export interface PerItemOptions {
   signal: AbortSignal;
@@ -27,7 +26,7 @@ export async function forEachItem<T>(
   options: PerItemOptions,
 ): Promise<void> {
   const onError = options.onError ?? ((label: string, error: unknown) => options.stderr.write(`${label}: ${(error as Error).message}\n`));
-  const pool = new TaskPool(CONCURRENCY);
+  const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   const failures: unknown[] = [];
   // A failure that is not about the item (a wrong key, the service down, the
   // network) would fail every other item too: stop starting new ones and exit

@@ -6,6 +6,7 @@
  * are read back, which works against any service: gone means deleted, still
  * there means kept, decommissioned.
  */
+import { BULK_DEFAULTS } from '../../bulk/defaults.js';
 import { TaskPool } from '../../bulk/pool.js';
 import type { PlaClient } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
@@ -23,8 +24,6 @@ export interface RemovedRow {
 /** Ids as given: typed ids, or text where the service takes either. */
 type Id = RecordId | string;
 
-/** Reads back a few at a time: enough to hide latency, few enough to stay polite. */
-const READS_AT_ONCE = 4;
 
 /** The ids a message lists after `word` ("deleted 1, 2"). */
 function idsAfter(word: string, message: string): RecordId[] {
@@ -59,7 +58,7 @@ async function readBack(client: PlaClient, lookup: OperationId, id: Id, signal: 
  */
 export async function removeOutcomes(client: PlaClient, lookup: OperationId | undefined, ids: readonly Id[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
   const outcomes = outcomesNamed(message);
-  const pool = new TaskPool(READS_AT_ONCE);
+  const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   let failure: { error: unknown } | undefined;
   for (const id of new Set(ids)) {
     if (outcomes.has(id)) continue;

@@ -22,7 +22,7 @@ export function watch(invocation: Invocation): Promise<void> {
     const ids = await collectIds(ctx, ctx.args[0]);
     const { watchTasks } = await import('../../bulk/watch.js');
     const results = await watchTasks(await ctx.client(), ids, {
-      intervalMs: ((ctx.opts.interval as number | undefined) ?? 2) * 1000,
+      ...(ctx.opts.interval === undefined ? {} : { intervalMs: (ctx.opts.interval as number) * 1000 }),
       signal: ctx.signal,
       progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
     });
