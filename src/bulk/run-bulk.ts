@@ -2,13 +2,12 @@ import { operation } from '../contract/operations.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
-import type { InputStats } from '../io/input/bad-rows.js';
+import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { Checkpoint, fingerprintOf } from './checkpoint.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
-import { ProgressBar } from './progress.js';
 import { RejectsFile } from './rejects.js';
 import { sendWithSplit } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
@@ -57,9 +56,17 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
-  const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;
+  const bar = options.progress;
+  const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
+  // Unreadable input rows: said as they are found, and kept in the rejects file.
+  const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
+  badRows?.listen((row) => {
+    warn(`skipped line ${row.line}: ${row.message}`);
+    void rejects?.writeUnreadable(row);
+  });
+  const reasons = new Map<string, number>();
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, badRows: 0, batches: 0, elapsedMs: 0, interrupted: false };
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, badRows: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
@@ -81,6 +88,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         summary.created += accepted.length - updated;
       }
       summary.failed += rejected.length;
+      for (const { reason = 'refused' } of rejected) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);
@@ -115,6 +123,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   }
 
   summary.badRows = badRowsOf(options.items);
+  summary.reasons = [...reasons].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count);
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
   if (rejects?.written) summary.rejectsPath = rejects.path;

@@ -1,4 +1,5 @@
-import { NotFoundError, RejectedError } from '../errors.js';
+import { type ApiError, NotFoundError, RejectedError } from '../errors.js';
+import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
@@ -10,6 +11,20 @@ import type { Reject } from './rejects.js';
  */
 export function isRecordRejection(error: unknown): boolean {
   return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
+}
+
+/**
+ * Why the service refused an item, the same words for every item refused for the
+ * same cause, so a summary can group them: its status and its own message, ids
+ * and numbers taken out (`409 already decommissioned`, `404 determination # not found`).
+ */
+export function reasonOf(error: ApiError): string {
+  const said = serviceMessage(error.problem)?.replace(/\s+/g, ' ');
+  if (!said) return `${error.status} ${error.message.replace(/^\d+\s*/, '').replace(/\s*\([A-Z]+ \/.*$/, '')}`;
+  const general = said
+    .replace(/:\s*[\w-]+(?:\s*,\s*[\w-]+)*$/, (list) => (/\d/.test(list) ? '' : list))
+    .replace(/\d+/g, '#');
+  return `${error.status} ${general}`;
 }
 
 /** One request the service accepted: the items it carried and what it answered. */
@@ -40,7 +55,8 @@ export async function sendWithSplit(client: PlaClient, operationId: string, item
     if (!isRecordRejection(error)) throw error;
     if (items.length === 1) {
       const [item] = items as [SourceItem];
-      return { accepted: [], answers: [], rejected: [{ value: item.value, line: item.line, error: (error as Error).message }] };
+      const refusal = error as ApiError;
+      return { accepted: [], answers: [], rejected: [{ value: item.value, line: item.line, error: refusal.message, reason: reasonOf(refusal) }] };
     }
   }
   const middle = Math.ceil(items.length / 2);

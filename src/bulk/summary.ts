@@ -1,3 +1,4 @@
+import { operation } from '../contract/operations.js';
 import { PartialFailureError } from '../errors.js';
 import { count, duration } from './format-numbers.js';
 import type { BulkSummary } from './types.js';
@@ -18,32 +19,60 @@ function verbOf(operationId: string): string {
   return PAST_TENSE[verb] ?? `${verb} ok`;
 }
 
+/** Reasons shown one a line; the rest are summed up in one more. */
+const MAX_REASONS = 5;
+
+/** The lines under the summary: failures grouped by reason with counts, then unreadable rows. */
+function reasonLines(summary: BulkSummary): string[] {
+  const lines = summary.reasons.slice(0, MAX_REASONS).map(({ reason, count: n }) => `  ${count(n)} refused: ${reason}`);
+  const rest = summary.reasons.slice(MAX_REASONS);
+  if (rest.length > 0) {
+    const items = rest.reduce((sum, r) => sum + r.count, 0);
+    lines.push(`  ${count(items)} refused for ${count(rest.length)} other reasons (see the rejects' _error)`);
+  }
+  if (summary.badRows > 0) {
+    const where = summary.rejectsPath ? 'in the rejects file with their lines' : 'reported above with their lines';
+    lines.push(`  ${count(summary.badRows)} unreadable input ${summary.badRows === 1 ? 'row' : 'rows'} (${where})`);
+  }
+  return lines;
+}
+
 /**
- * One human line: `upserted 9,998 (created 9,000, updated 998), failed 2,
- * skipped 0 in 1.2 s — rejects: rejects.ndjson`.
+ * The summary for a person: `upserted 9,998 (created 9,000, updated 998), failed
+ * 2, skipped 0 in 1.2 s — rejects: rejects.ndjson`, then a line per reason the
+ * service gave (`  2 refused: 400 status: BOGUS`) and for unreadable input rows.
  */
 export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
   const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : '';
   const line = `${verb} ${count(summary.succeeded)}${split}, failed ${count(summary.failed)}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
   const notes = [summary.interrupted ? 'interrupted' : '', summary.rejectsPath ? `rejects: ${summary.rejectsPath}` : ''].filter(Boolean);
-  return notes.length > 0 ? `${line} — ${notes.join(', ')}` : line;
+  return [notes.length > 0 ? `${line} — ${notes.join(', ')}` : line, ...reasonLines(summary)].join('\n');
+}
+
+/** The flag that feeds a fixed rejects file back into the same command: ids go in with --ids-file, records with --file. */
+function feedBackFlag(operationId: string): string {
+  return operation(operationId).body?.kind === 'ids' ? '--ids-file' : '--file';
 }
 
 /** The error for a run where some items failed or input rows were unreadable (exit 9), else `undefined`. */
 export function partialFailure(summary: BulkSummary): PartialFailureError | undefined {
+  const path = summary.rejectsPath;
+  const feedBack = path ? `feed it back with ${feedBackFlag(summary.operationId)} ${path} (the _error, _line and _raw columns are ignored)` : '';
   // Unreadable input rows are records that did not arrive either: a script that
-  // only checks the exit code must learn of them (each was reported with its line).
+  // only checks the exit code must learn of them.
   if (summary.failed === 0 && summary.badRows > 0) {
-    return new PartialFailureError(`${count(summary.badRows)} input ${summary.badRows === 1 ? 'row was' : 'rows were'} unreadable and skipped (lines reported above)`, {
+    return new PartialFailureError(`${count(summary.badRows)} input ${summary.badRows === 1 ? 'row was' : 'rows were'} unreadable and skipped`, {
       detail: summary,
-      hint: 'fix those lines and run again; --strict stops at the first bad row instead',
+      hint: path
+        ? `write each fixed record in place of its _raw in ${path}, then ${feedBack}; --strict stops at the first bad row instead`
+        : 'fix those lines and run again; --rejects <file> keeps them with their line numbers, --strict stops at the first',
     });
   }
   if (summary.failed === 0) return undefined;
-  const where = summary.rejectsPath ? `: see ${summary.rejectsPath}` : '';
+  const where = path ? `: see ${path}` : '';
   return new PartialFailureError(`${count(summary.failed)} of ${count(summary.failed + summary.succeeded)} failed${where}`, {
     detail: summary,
-    hint: summary.rejectsPath ? `fix the records in ${summary.rejectsPath} and feed it back with --file (the _error column is ignored)` : 'use --rejects <file> to keep the failed records with their errors',
+    hint: path ? `fix them in ${path} and ${feedBack}` : 'use --rejects <file> to keep the failed items with their errors',
   });
 }

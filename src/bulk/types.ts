@@ -7,6 +7,7 @@
 import type { PlaClient } from '../client/types.js';
 import type { Accepted } from './split.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
+import type { Progress } from './progress.js';
 
 export interface BulkOptions {
   client: PlaClient;
@@ -26,8 +27,10 @@ export interface BulkOptions {
   checkpointPath?: string;
   /** Once aborted, no new batch starts; batches in flight finish, the checkpoint is written. */
   signal?: AbortSignal;
-  /** Where progress goes; a bar is drawn only when `isTTY`. */
-  progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
+  /** A progress bar to keep up to date (progress.ts), on a terminal only. */
+  progress?: Progress;
+  /** Warnings for a person (unreadable input rows) when there is no bar to print them above. */
+  warn?: (line: string) => void;
   /** Total item count when known (for ETA). */
   total?: number;
   /**
@@ -50,6 +53,8 @@ export interface BulkSummary {
   skipped: number;
   /** Of `skipped`: input rows that could not be read (malformed, not an object). */
   badRows: number;
+  /** The failed items grouped by why the service refused them, most frequent first. */
+  reasons: Array<{ reason: string; count: number }>;
   batches: number;
   elapsedMs: number;
   rejectsPath?: string;

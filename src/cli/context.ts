@@ -7,6 +7,7 @@ import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
+import type { Progress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
 
@@ -25,6 +26,13 @@ export interface CommandContext {
   readonly interactive: boolean;
   /** A human-only line on stderr (confirmations, summaries); silent with -q. */
   note(line: string): void;
+  /** A warning on stderr; printed above the progress bar while one is shown. */
+  warn(line: string): void;
+  /**
+   * Shows a progress bar (on stderr, a terminal): until `finish`, every line for
+   * a person (notes, warnings, the --verbose trace) prints above it, never on its line.
+   */
+  startProgress(total: number | undefined): Promise<Progress>;
   /**
    * The stored configuration. Reading does not load conf (it costs more to import
    * than node takes to start); `'write'` loads it for the setters.
@@ -77,6 +85,10 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
   let connection: Promise<Connection> | undefined;
   const clients: Partial<Record<'abortable' | 'finishing', Promise<PlaClient>>> = {};
 
+  // The progress bar on stderr, while one is shown: lines for a person go above it.
+  let bar: Progress | undefined;
+  const human = (line: string) => (bar ? bar.above(line) : writeLine(io, line));
+
   const ctx: CommandContext = {
     opts,
     args: invocation.args,
@@ -88,11 +100,27 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       quiet: opts.quiet === true,
       color: opts.color !== false && io.colorEnabled,
       stdout: io.stdout,
-      warn: (line) => writeLine(io, line),
+      // Tables fit the terminal stdout is on (not stderr's when only that is one).
+      ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
+      wide: opts.wide === true,
+      warn: human,
     },
     interactive: io.stderrIsTTY,
     note(line) {
-      if (!opts.quiet) writeLine(io, line);
+      if (!opts.quiet) human(line);
+    },
+    warn: human,
+    async startProgress(total) {
+      const shown = await (await import('../bulk/progress.js')).startProgress(io.stderr, total);
+      bar = {
+        update: (done) => shown.update(done),
+        above: (line) => shown.above(line),
+        finish() {
+          shown.finish();
+          bar = undefined;
+        },
+      };
+      return bar;
     },
     config(mode = 'read') {
       configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read' }));
@@ -115,7 +143,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           env: conn.env,
           retries: opts.retries,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
-          trace: opts.verbose ? (line) => writeLine(io, line) : undefined,
+          trace: opts.verbose ? human : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });
       })();

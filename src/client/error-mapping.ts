@@ -41,7 +41,7 @@ function label(request: RequestLabel): string {
 }
 
 /** The service's own words: problem+json `detail`/`title`, envelope `message`, `error`, or a short text body. */
-function serviceMessage(body: unknown): string | undefined {
+export function serviceMessage(body: unknown): string | undefined {
   if (typeof body === 'string') {
     // A proxy's HTML error page says nothing the status line does not (and its
     // first line, `<html>`, even less).

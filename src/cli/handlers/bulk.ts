@@ -26,7 +26,7 @@ export interface BulkCommandOptions {
 export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
-  const summary = await runBulk({
+  const bulk = {
     client: await ctx.client({ finishInFlight: true }),
     operationId,
     items,
@@ -36,10 +36,19 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
     rejectsFormat: await inputFormat(opts),
     checkpointPath: opts.checkpoint as string | undefined,
     signal: ctx.signal,
-    progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
+    warn: (line: string) => ctx.warn(line),
     ...(options.total === undefined ? {} : { total: options.total }),
     ...(options.onAnswers ? { onAnswers: options.onAnswers } : {}),
-  });
+  };
+  // A bar only on a terminal with a width (a pty opened without a size reports 0).
+  const progress = ctx.interactive && (ctx.io.terminalColumns ?? 0) > 0 ? await ctx.startProgress(options.total) : undefined;
+  let summary: Awaited<ReturnType<typeof runBulk>>;
+  try {
+    summary = await runBulk(progress ? { ...bulk, progress } : bulk);
+  } finally {
+    // However the run ended, the bar goes: an error is then printed on a clean line.
+    progress?.finish();
+  }
   // An interrupted run does not get here: runBulk throws InterruptedError, with
   // the resume hint, once its batches in flight have landed.
   ctx.note(formatSummary(summary));
