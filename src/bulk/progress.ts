@@ -15,6 +15,8 @@ export interface Progress {
   update(done: number): void;
   /** Prints `line` above the bar, which is drawn again below it. */
   above(line: string): void;
+  /** Writes whole lines of `text` to `stream` (stdout on the same terminal) above the bar. */
+  aboveOn(stream: NodeJS.WritableStream, text: string): void;
   /** Clears the bar (and shows the cursor again) so the summary prints on a clean line. */
   finish(): void;
 }
@@ -70,6 +72,11 @@ export async function startProgress(stream: NodeJS.WritableStream & { columns?: 
     above(line) {
       spinner.clear();
       stream.write(`${line}\n`);
+      spinner.render();
+    },
+    aboveOn(other, text) {
+      spinner.clear();
+      other.write(text);
       spinner.render();
     },
     finish() {

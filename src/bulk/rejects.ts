@@ -69,7 +69,7 @@ export class RejectsFile {
    * (`_raw`) and why (`_error`), to be fixed in place and fed back.
    */
   writeUnreadable(row: BadRow): Promise<void> {
-    this.chain = this.chain.then(() => this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw, [ERROR_FIELD]: row.message }]));
+    this.chain = this.chain.then(() => this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/\r?\n$/, ''), [ERROR_FIELD]: row.message }]));
     return this.chain;
   }
 

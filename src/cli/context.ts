@@ -3,6 +3,7 @@
  * the output settings, the connection and a client made on first use (and closed
  * when the handler ends). Loaded by handlers only, so it may import what they need.
  */
+import { Writable } from 'node:stream';
 import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
@@ -88,6 +89,22 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
   // The progress bar on stderr, while one is shown: lines for a person go above it.
   let bar: Progress | undefined;
   const human = (line: string) => (bar ? bar.above(line) : writeLine(io, line));
+  // stdout on the same terminal as the bar: its output goes above the bar too, a
+  // whole line at a time (a part line would end up beside the bar).
+  let partLine = '';
+  const stdout =
+    io.stdoutIsTTY && io.stderrIsTTY
+      ? new Writable({
+          write(chunk: Buffer | string, _encoding, done) {
+            if (!bar) return void io.stdout.write(chunk, () => done());
+            const text = partLine + chunk.toString();
+            const end = text.lastIndexOf('\n') + 1;
+            partLine = text.slice(end);
+            if (end > 0) bar.aboveOn(io.stdout, text.slice(0, end));
+            done();
+          },
+        })
+      : io.stdout;
 
   const ctx: CommandContext = {
     opts,
@@ -99,7 +116,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       fields: opts.fields,
       quiet: opts.quiet === true,
       color: opts.color !== false && io.colorEnabled,
-      stdout: io.stdout,
+      stdout,
       // Tables fit the terminal stdout is on (not stderr's when only that is one).
       ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
       wide: opts.wide === true,
@@ -115,9 +132,12 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       bar = {
         update: (done) => shown.update(done),
         above: (line) => shown.above(line),
+        aboveOn: (stream, text) => shown.aboveOn(stream, text),
         finish() {
           shown.finish();
           bar = undefined;
+          if (partLine) io.stdout.write(partLine);
+          partLine = '';
         },
       };
       return bar;

@@ -31,12 +31,16 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
       onBadRow: (row) => badRows.send(row),
     },
   );
+  const sayBadRows = () => badRows.listen((row) => ctx.warn(`skipped line ${row.line}: ${row.message}`));
   const iterator = records[Symbol.asyncIterator]();
   const first = await iterator.next();
-  if (first.done) throw new UsageError('the input holds no records');
+  if (first.done) {
+    sayBadRows();
+    throw new UsageError('the input holds no records');
+  }
   const second = await iterator.next();
   if (second.done) {
-    badRows.listen((row) => ctx.warn(`skipped line ${row.line}: ${row.message}`));
+    sayBadRows();
     return { single: first.value.value };
   }
   const many = (async function* () {
