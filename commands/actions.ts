@@ -48,11 +48,14 @@ export interface OperationSpec {
 /** Every handler key and the spec its handler takes (`void`: none). */
 export interface ActionSpecs {
   'api.call': void;
+  'apply.run': void;
   'config.setKey': void;
   'config.setUrl': void;
   'config.use': void;
   'config.show': void;
   'config.path': void;
+  'config.protect': void;
+  'config.unprotect': void;
   'determinations.decommission': IdActionSpec;
   'ids.run': IdActionSpec;
   'images.upload': void;
@@ -64,6 +67,10 @@ export interface ActionSpecs {
   'records.list': OperationSpec;
   'records.show': OperationSpec;
   'records.write': WriteSpec;
+  'runs.list': void;
+  'runs.show': void;
+  'runs.prune': void;
+  'runs.undo': void;
   'server.start': void;
   'server.keys.create': void;
   'server.keys.list': void;

@@ -17,6 +17,11 @@ export function createConfigCommand(): Command {
   );
   examples(declareAction(tree.command('use <env>').description('make an environment the current one'), 'config.use'), 'pla config use qa');
   examples(declareAction(tree.command('show').description('environments with base URLs, masked keys and where each comes from'), 'config.show'), 'pla config show');
+  examples(
+    declareAction(tree.command('protect <env>').description('runs on this environment always record the records before they change (production is protected by default)'), 'config.protect'),
+    'pla config protect qa',
+  );
+  examples(declareAction(tree.command('unprotect <env>').description('stop protecting an environment'), 'config.unprotect'), 'pla config unprotect qa');
   examples(declareAction(tree.command('path').description('print the config file path'), 'config.path'), 'pla config path');
   return tree;
 }

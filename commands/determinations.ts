@@ -1,7 +1,7 @@
 /** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
-import { addBulkOptions, addIdOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addPlanOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
 const NOUN = ['determination', 'determinations'] as const;
@@ -27,7 +27,8 @@ export function createDeterminationsCommand(): Command {
   addIdOptions(decommission);
   addBulkOptions(decommission);
   addSafetyOptions(decommission);
-  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --dry-run');
+  addPlanOptions(decommission);
+  examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --plan-out retire.json');
   // By ids, or by date when --modified-before/--before-now is given: the handler picks.
   declareAction(decommission, 'determinations.decommission', idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN));
   return tree;

@@ -6,6 +6,8 @@
  */
 import { Command } from 'commander';
 import { createApiCommand } from './api.js';
+import { createApplyCommand } from './apply.js';
+import { createRunsCommand } from './runs.js';
 import { createConfigCommand } from './config.js';
 import { createDeterminationsCommand } from './determinations.js';
 import { createImagesCommand } from './images.js';
@@ -33,6 +35,8 @@ export const TREES: readonly Tree[] = [
   { names: ['topics'], summary: 'topics with localized captions', create: createTopicsCommand },
   { names: ['config'], summary: 'environments, base URLs and API keys', create: createConfigCommand },
   { names: ['api'], create: createApiCommand },
+  { names: ['apply'], create: createApplyCommand },
+  { names: ['runs'], summary: 'receipts of the runs that changed something; undo', create: createRunsCommand },
   { names: ['server'], summary: 'run and administer the local server', create: createServerCommand },
 ];
 

@@ -44,6 +44,19 @@ export function addIdOptions(command: Command): Command {
     .option('--id-field <name>', 'the id column in --ids-file (default id)');
 }
 
+/**
+ * `--plan`, `--plan-out FILE` on commands that write records (read the current
+ * state, show what would change, change nothing); `--skip-unchanged` on updates
+ * and upserts.
+ */
+export function addPlanOptions(command: Command, options: { skipUnchanged?: boolean } = {}): Command {
+  command
+    .option('--plan', 'show what would change (current state read, each changed field old → new); change nothing')
+    .option('--plan-out <file>', 'save the plan (implies --plan); send exactly it later with `pla apply FILE`');
+  if (options.skipUnchanged) command.option('--skip-unchanged', 'leave out records identical to the stored ones (reads the current state first)');
+  return command;
+}
+
 /** `-y/--yes`, `--dry-run` on destructive commands. */
 export function addSafetyOptions(command: Command): Command {
   return command.option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)').option('--dry-run', 'show what would change, change nothing');

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { OPERATIONS, operation } from '../src/contract/operations.js';
 import { declareAction, type IdActionSpec, type Noun } from './actions.js';
-import { addBulkOptions, addIdOptions, addPagingOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
 
 const has = (id: string): boolean => OPERATIONS.some((op) => op.id === id);
 
@@ -30,6 +30,7 @@ export function addIdVerb(tree: Command, name: string, description: string, spec
   addIdOptions(command);
   if (spec.bulk) addBulkOptions(command);
   if (operation(spec.single).destructive) addSafetyOptions(command);
+  if (spec.bulk && spec.lookup) addPlanOptions(command);
   examples(command, example);
   return declareAction(command, 'ids.run', spec);
 }
@@ -46,6 +47,7 @@ export function addWriteVerb(tree: Command, name: string, single: string, descri
   const command = tree.command(takesId ? `${name} [id]` : name).description(description);
   addRecordInputOptions(command);
   if (bulk) addBulkOptions(command);
+  if (bulk) addPlanOptions(command, { skipUnchanged: name !== 'create' });
   examples(command, example);
   return declareAction(command, 'records.write', { single, bulk, done });
 }

@@ -23,7 +23,10 @@ function addStartCommand(tree: Command): void {
     .option('--latency <ms>', 'delay added to every API request (default 0)')
     .option('--fail-rate <p>', 'probability 0–1 of an injected 500 (default 0)')
     .option('--simulate-tasks [seconds]', 'advance transfer tasks by themselves every N seconds (default 5)')
-    .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/');
+    .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
+    .option('--max-connections <n>', 'open connections at most; more are answered 503 (default 256)')
+    .option('--request-timeout <s>', 'seconds to receive a whole request; a slower one is cut with 408 (default 60)')
+    .option('--write-timeout <s>', 'seconds a client may take to read a response before it is disconnected (default 30)');
   examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
   declareAction(start, 'server.start');
 }

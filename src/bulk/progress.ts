@@ -21,6 +21,9 @@ export interface Progress {
   finish(): void;
 }
 
+/** Starts a progress bar for `total` items (when known), or gives none (no terminal to draw on). */
+export type StartProgress = (total: number | undefined) => Promise<Progress | undefined>;
+
 const REDRAW_EVERY_MS = 100;
 /** The bar's share of a wide terminal: enough to see movement, no more. */
 const MAX_BAR = 40;

@@ -8,6 +8,7 @@ import { Checkpoint, fingerprintOf } from './checkpoint.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
+import type { Progress } from './progress.js';
 import { RejectsFile } from './rejects.js';
 import { sendWithSplit } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
@@ -56,7 +57,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
-  const bar = options.progress;
+  let bar: Progress | undefined;
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
   // Unreadable input rows: said as they are found, and kept in the rejects file.
   const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
@@ -77,7 +78,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
 
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
-      const { accepted, answers: answered, rejected } = await sendWithSplit(options.client, op.id, batch.items);
+      const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
+      const sent = screened.send.length > 0 ? await sendWithSplit(options.client, op.id, screened.send) : { accepted: [], answers: [], rejected: [] };
+      const { accepted, answers: answered } = sent;
+      const rejected = [...screened.refused, ...sent.rejected];
+      if (answered.length > 0) await options.onAcknowledged?.(answered);
       // The rejects are on disk before the checkpoint says the batch is done.
       if (rejected.length > 0) await rejects?.write(rejected);
       await checkpoint?.markFinished(batch.index);
@@ -88,7 +93,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         summary.created += accepted.length - updated;
       }
       summary.failed += rejected.length;
-      for (const { reason = 'refused' } of rejected) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+      // Items refused before sending (screen) carry only their error: ids out, it groups as well.
+      for (const { reason, error } of rejected) {
+        const key = reason ?? error.replace(/\d+/g, '#');
+        reasons.set(key, (reasons.get(key) ?? 0) + 1);
+      }
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);
@@ -98,6 +107,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   };
 
   const pool = new TaskPool(concurrency);
+  bar = await options.progress?.(options.total);
   try {
     for await (const batch of toBatches(options.items, batchSize)) {
       if (stopping()) break;

@@ -68,3 +68,14 @@ export async function sendWithSplit(client: PlaClient, operationId: string, item
     rejected: [...first.rejected, ...second.rejected],
   };
 }
+
+/**
+ * Each accepted item with what the service answered for it: the answer's list
+ * matched to the items sent when it holds one record per item, else nothing.
+ */
+export function answerPerItem(answers: readonly Accepted[]): Array<{ item: SourceItem; result: unknown }> {
+  return answers.flatMap(({ items, result }) => {
+    const data = Array.isArray(result.data) && result.data.length === items.length ? (result.data as unknown[]) : undefined;
+    return items.map((item, i) => ({ item, result: data?.[i] }));
+  });
+}

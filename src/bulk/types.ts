@@ -7,7 +7,14 @@
 import type { PlaClient } from '../client/types.js';
 import type { Accepted } from './split.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
-import type { Progress } from './progress.js';
+import type { StartProgress } from './progress.js';
+import type { Reject } from './rejects.js';
+
+/** Of a batch about to be sent: the items to send, and those refused without sending (with why). */
+export interface ScreenedBatch {
+  send: SourceItem[];
+  refused: Array<Reject & { line: number }>;
+}
 
 export interface BulkOptions {
   client: PlaClient;
@@ -27,8 +34,8 @@ export interface BulkOptions {
   checkpointPath?: string;
   /** Once aborted, no new batch starts; batches in flight finish, the checkpoint is written. */
   signal?: AbortSignal;
-  /** A progress bar to keep up to date (progress.ts), on a terminal only. */
-  progress?: Progress;
+  /** Starts a progress bar (progress.ts); it gives none where there is no terminal. */
+  progress?: StartProgress;
   /** Warnings for a person (unreadable input rows) when there is no bar to print them above. */
   warn?: (line: string) => void;
   /** Total item count when known (for ETA). */
@@ -39,6 +46,19 @@ export interface BulkOptions {
    * failure here (stdout closed) stops the run like any error not about the items.
    */
   onAnswers?: (answers: Accepted[]) => Promise<void>;
+  /**
+   * Called before each batch is sent: may hold items back as refused (`pla apply`
+   * refuses records changed since the plan), or read what it needs first (the
+   * records before, on a protected environment). Refused items count as failed
+   * and go to the rejects file.
+   */
+  screen?: (items: SourceItem[]) => Promise<ScreenedBatch>;
+  /**
+   * Called as soon as the service acknowledged a batch's requests (not in input
+   * order), before the checkpoint records the batch: the receipt's hook, which must
+   * hold every acknowledged record even if the CLI is killed a moment later.
+   */
+  onAcknowledged?: (answers: Accepted[]) => void | Promise<void>;
 }
 
 export interface BulkSummary {

@@ -8,7 +8,7 @@ import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
-import type { Progress } from '../bulk/progress.js';
+import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
 
@@ -30,10 +30,11 @@ export interface CommandContext {
   /** A warning on stderr; printed above the progress bar while one is shown. */
   warn(line: string): void;
   /**
-   * Shows a progress bar (on stderr, a terminal): until `finish`, every line for
-   * a person (notes, warnings, the --verbose trace) prints above it, never on its line.
+   * Shows a progress bar on stderr when it is a terminal with a width (else gives
+   * none): until `finish`, every line for a person (notes, warnings, the --verbose
+   * trace, and stdout's lines on the same terminal) prints above it, never on its line.
    */
-  startProgress(total: number | undefined): Promise<Progress>;
+  readonly startProgress: StartProgress;
   /**
    * The stored configuration. Reading does not load conf (it costs more to import
    * than node takes to start); `'write'` loads it for the setters.
@@ -127,7 +128,9 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       if (!opts.quiet) human(line);
     },
     warn: human,
-    async startProgress(total) {
+    startProgress: async (total) => {
+      // A pty opened without a size reports 0 columns: nothing to draw on.
+      if (!io.stderrIsTTY || (io.terminalColumns ?? 0) === 0) return undefined;
       const shown = await (await import('../bulk/progress.js')).startProgress(io.stderr, total);
       bar = {
         update: (done) => shown.update(done),

@@ -6,12 +6,12 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { OPERATIONS } from '../contract/operations.js';
-import { COLLECTIONS, type Store } from '../store/types.js';
-import { newKey, viewKey, type ApiKeyRecord } from './auth.js';
+import { COLLECTIONS, type Store, type Transaction } from '../store/types.js';
+import { administers, authorizeGrant, newKey, viewKey, type ApiKeyRecord } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { ServerOptions } from './options.js';
 import { idFromPath } from './path-id.js';
-import { notFound, RETRY_AFTER_SECONDS } from './problem.js';
+import { HttpProblem, notFound, RETRY_AFTER_SECONDS } from './problem.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
 import type { RequestTarget } from './request-target.js';
@@ -47,10 +47,31 @@ const newKeySchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * 409 when revoking `target` would leave no key that can administer keys: there
+ * would be no way back but deleting the data folder (`pla server keys` needs one).
+ */
+async function refuseLastAdministrator(tx: Transaction, target: ApiKeyRecord): Promise<void> {
+  if (!administers(target)) return;
+  const keys = (await tx.find('apiKeys')) as ApiKeyRecord[];
+  if (keys.some((other) => other.id !== target.id && administers(other))) return;
+  throw new HttpProblem(409, `key ${target.name} is the last key that can administer keys; create another admin key before revoking it`, { slug: 'last-admin-key' });
+}
+
 const envelope = (status: number, message: string, data: unknown = null) => jsonReply(status, { success: true, message, data });
 
-/** Answers one admin endpoint (the key and permission were checked before). */
-export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, params: Record<string, string>, url: RequestTarget, req: IncomingMessage): Promise<Reply> {
+/**
+ * Answers one admin endpoint (the key and permission were checked before; `key` is
+ * the one presented, absent for the endpoints that need none).
+ */
+export async function runAdmin(
+  runtime: AdminRuntime,
+  name: AdminEndpoint,
+  params: Record<string, string>,
+  url: RequestTarget,
+  req: IncomingMessage,
+  key?: ApiKeyRecord,
+): Promise<Reply> {
   const { store } = runtime;
   switch (name) {
     case 'health': {
@@ -78,15 +99,18 @@ export async function runAdmin(runtime: AdminRuntime, name: AdminEndpoint, param
       return envelope(200, 'API keys', (await store.find('apiKeys')).map((k) => viewKey(k as ApiKeyRecord)));
     case 'keys.create': {
       const input = validate(newKeySchema, await readJsonBody(req, runtime.options.maxBodyBytes), 'body');
-      const created = await store.transaction((tx) => newKey(tx, { name: input.name, env: input.env, permissions: input.permissions ?? [...DEFAULT_KEY_PERMISSIONS] }));
+      const permissions = input.permissions ?? [...DEFAULT_KEY_PERMISSIONS];
+      if (key) authorizeGrant(key, permissions);
+      const created = await store.transaction((tx) => newKey(tx, { name: input.name, env: input.env, permissions }));
       return envelope(201, `key ${input.name} created; it is shown only now`, { ...viewKey(created.record), secret: created.secret });
     }
     case 'keys.revoke': {
       const id = idFromPath(params.id);
       const revoked = await store.transaction(async (tx) => {
-        const key = id === undefined ? undefined : ((await tx.get('apiKeys', id)) as ApiKeyRecord | undefined);
-        if (!key) throw notFound('API key', [params.id ?? '']);
-        const record: ApiKeyRecord = { ...key, revokedAt: key.revokedAt ?? new Date().toISOString() };
+        const target = id === undefined ? undefined : ((await tx.get('apiKeys', id)) as ApiKeyRecord | undefined);
+        if (!target) throw notFound('API key', [params.id ?? '']);
+        await refuseLastAdministrator(tx, target);
+        const record: ApiKeyRecord = { ...target, revokedAt: target.revokedAt ?? new Date().toISOString() };
         tx.put('apiKeys', record);
         return record;
       });

@@ -121,11 +121,38 @@ export class KeyRing {
 }
 
 /** True when the key's permissions cover `permission` (exact, `<resource>:*`, or `*`). */
-function allows(key: ApiKeyRecord, permission: string): boolean {
+export function allows(key: ApiKeyRecord, permission: string): boolean {
   const { permissions } = key;
   if (permissions.includes('*') || permissions.includes(permission)) return true;
   const colon = permission.indexOf(':');
   return permissions.includes(`${colon === -1 ? permission : permission.slice(0, colon)}:*`);
+}
+
+/** True when a key with these permissions can administer keys (`admin` or `*`). */
+export function administers(key: Pick<ApiKeyRecord, 'permissions' | 'revokedAt'>): boolean {
+  return !key.revokedAt && (key.permissions.includes('*') || key.permissions.includes('admin'));
+}
+
+/**
+ * 403 unless `creator` holds every permission it would grant: `admin` is the right
+ * to manage keys, not to hand out more than one has (a key with only `admin`
+ * cannot mint a `*` key).
+ */
+export function authorizeGrant(creator: ApiKeyRecord, permissions: readonly string[]): void {
+  const lacking = permissions.filter((permission) => {
+    if (permission === '*') return !creator.permissions.includes('*');
+    if (permission.endsWith(':*')) {
+      const resource = permission.slice(0, -2);
+      return !allows(creator, `${resource}:read`) || !allows(creator, `${resource}:write`);
+    }
+    return !allows(creator, permission);
+  });
+  if (lacking.length) {
+    throw new HttpProblem(403, `API key ${creator.name} cannot grant permissions it does not have: ${lacking.join(', ')}`, {
+      slug: 'forbidden',
+      errors: lacking.map((permission) => ({ path: 'body.permissions', message: `${permission} is not held by ${creator.name}` })),
+    });
+  }
 }
 
 /** 403 unless the key carries `permission`. */

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { BodyKind } from '../contract/types.js';
 import { parseJson } from './json-text.js';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, clientAborted } from './problem.js';
 
 /** The request's media type without parameters, lower case ('' when none). */
 export function mediaType(req: IncomingMessage): string {
@@ -44,8 +44,19 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit));
   let size = 0;
-  for await (const chunk of req) {
-    const bytes = chunk as Buffer;
+  try {
+    for await (const chunk of req) {
+      size = append(chunk as Buffer);
+    }
+  } catch (error) {
+    // The stream itself fails only when the client went away mid-body (or a timeout cut it).
+    if (!(error instanceof HttpProblem) && !req.complete) throw clientAborted('request body');
+    throw error;
+  }
+  return buffer.subarray(0, size);
+
+  /** Copies one chunk in (growing the buffer when needed); returns the new size. */
+  function append(bytes: Buffer): number {
     if (size + bytes.length > limit) {
       // Stop reading here; `connection: close` on the reply drops the rest.
       req.pause();
@@ -57,9 +68,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       buffer = grown;
     }
     bytes.copy(buffer, size);
-    size += bytes.length;
+    return size + bytes.length;
   }
-  return buffer.subarray(0, size);
 }
 
 /**

@@ -9,13 +9,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { BodyKind, Operation } from '../contract/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
+import { watchResponseWrite } from './connection-guard.js';
 import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
 import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationHandler, type OperationOutcome, type ServerContext } from './context.js';
 import { handlerFor } from './handlers/index.js';
 import type { IdempotencyCache } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { HttpProblem, badField, notFound, storeUnavailable } from './problem.js';
+import { CLIENT_ABORTED, HttpProblem, badField, notFound, storeUnavailable } from './problem.js';
+import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
 import { queryFlag } from './query-flags.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -150,7 +152,9 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     const paging = PAGING_PARAMS.find((name) => searchParams.has(name));
     if (paging) throw new HttpProblem(404, `${op.path} does not support pagination (query parameter ${paging})`, { slug: 'no-pagination' });
   }
+  // Paging first: 1,500 `sort=` are best answered with the sort-key limit.
   const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize) : undefined;
+  if (searchParams.size > MAX_QUERY_PARAMS) throw overLimit('query', 'query parameters', MAX_QUERY_PARAMS, searchParams.size);
   for (const q of op.query) queryFlag(searchParams, q.name, q.default);
   const call = (body: unknown, ignored: string[] = []): OperationCall => ({ op, params, query: searchParams, body, req, now: isoNow(), paging, ignored });
   if (op.body?.kind === 'image-upload') {
@@ -202,17 +206,35 @@ function runOperation(runtime: Runtime, op: Operation, params: Record<string, st
 }
 
 function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
+  if (error instanceof HttpProblem && error.options.slug === CLIENT_ABORTED) runtime.warn(`${instance}: ${error.detail}`);
   if (error instanceof HttpProblem) return problemReply(error, instance);
   if (error instanceof StoreUnavailableError) return problemReply(storeUnavailable(error.message), instance);
   runtime.warn(`internal error on ${instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
 
+/** Query parameters that may carry an API key (`?api_key=…`): masked in the request log like the header. */
+const KEY_PARAMS = /([?&](?:api[_-]?key|x-api-key|key)=)([^&#]*)/gi;
+
+/** The query with every key-carrying parameter's value masked (`••••abcd`). */
+function maskKeysInQuery(search: string): string {
+  if (!search) return search;
+  return search.replace(KEY_PARAMS, (_match, name: string, value: string) => {
+    let secret = value;
+    try {
+      secret = decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      // not valid percent-encoding: mask it as sent
+    }
+    return `${name}${maskSecret(secret)}`;
+  });
+}
+
 /** Route → key → permission → rate limit → fault injection → the operation (or admin endpoint). */
 function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: Notes): Eventually<Reply> {
   const url = targetOf(req.url ?? '/');
   notes.instance = url.pathname;
-  notes.path = url.pathname + url.search;
+  notes.path = url.pathname + maskKeysInQuery(url.search);
   const match = runtime.router.match(method, url.pathname);
   if ('allowed' in match) {
     if (!match.allowed.length) throw new HttpProblem(404, `no endpoint at ${url.pathname}`, { slug: 'no-endpoint' });
@@ -225,7 +247,7 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
     notes.key = key;
     authorize(key, permission);
     runtime.limiter.take(key.id);
-    if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req);
+    if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req, key);
     return proceedWith(runtime, req, method, url, target.op, params, notes, key);
   });
 }
@@ -253,6 +275,7 @@ function proceedWith(runtime: Runtime, req: IncomingMessage, method: string, url
 /** Answers and logs a request once its reply is known. */
 function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
   writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
+  watchResponseWrite(res, runtime.options.writeTimeoutMs, runtime.warn, `${req.method ?? 'GET'} ${notes.instance}`);
   const { key } = notes;
   const presented = key ? undefined : req.headers['x-api-key'];
   runtime.log.add({

@@ -1,7 +1,11 @@
 /**
  * Image bytes, content-addressed: `<data>/images/<sha256>`. An upload streams
- * into a temporary file while it is hashed, is made durable, then renamed to its
- * hash; identical uploads share one file. Metadata lives in the store.
+ * into a temporary file while it is hashed and is made durable (`save`); the
+ * handler then `place`s it under its hash in the same step as it stores the record,
+ * and `release`s a hash no record refers to any more. Identical uploads share one
+ * file. Placing and releasing a hash are each done holding the store's lock on that
+ * hash (see handlers/images.ts), so a delete never removes bytes an upload of the
+ * same bytes is about to refer to. Metadata lives in the store.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -9,26 +13,38 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { fsyncDir } from '../store/durable-fs.js';
 import { tooLarge } from './body.js';
 
 export interface SavedImage {
   sha256: string;
   size: number;
+  /** The temporary file holding the bytes until `place` names them by their hash. */
+  temp: string;
 }
 
 export interface ImageFiles {
   readonly dir: string;
-  /** Stores the bytes of `stream`; 413 when busboy cut it at `limit` (it then marks the stream truncated). */
+  /** Writes the bytes of `stream` to a durable temporary file; 413 when busboy cut it at `limit` (it then marks the stream truncated). */
   save(stream: Readable & { truncated?: boolean }, limit: number): Promise<SavedImage>;
+  /** Names saved bytes by their hash (replacing identical bytes already there). */
+  place(saved: SavedImage): Promise<void>;
+  /** Drops the temporary file of bytes that were not placed (nothing when they were). */
+  discard(saved: SavedImage): Promise<void>;
   /** Removes the bytes of a hash no image refers to any more. */
   release(sha256: string): Promise<void>;
   /** Removes every image file (admin reset). */
   clear(): Promise<void>;
-  /** Removes the temporary files of uploads a crash interrupted (at start-up); returns how many. */
-  sweep(): Promise<number>;
+  /**
+   * At start-up: removes the temporary files of uploads a crash interrupted, and the
+   * files of hashes no record refers to (a kill -9 between a delete and its release).
+   */
+  sweep(isReferenced: (sha256: string) => Promise<boolean>): Promise<{ partial: number; orphans: number }>;
 }
 
 const TEMP_PREFIX = '.upload-';
+/** The name of a placed file: its sha-256, hex. */
+const SHA256 = /^[0-9a-f]{64}$/;
 
 /** The image files of a data folder (`<data>/images/`). */
 export function createImageFiles(dataDir: string): ImageFiles {
@@ -52,12 +68,18 @@ export function createImageFiles(dataDir: string): ImageFiles {
         if (stream.truncated) throw tooLarge('image file', limit);
         const file = await open(temp, 'r+');
         await file.sync().finally(() => file.close());
-        const sha256 = hash.digest('hex');
-        await rename(temp, join(dir, sha256));
-        return { sha256, size };
-      } finally {
+        return { sha256: hash.digest('hex'), size, temp };
+      } catch (error) {
         await rm(temp, { force: true });
+        throw error;
       }
+    },
+    async place(saved) {
+      await rename(saved.temp, join(dir, saved.sha256));
+      await fsyncDir(dir);
+    },
+    async discard(saved) {
+      await rm(saved.temp, { force: true });
     },
     async release(sha256) {
       await rm(join(dir, sha256), { force: true });
@@ -65,11 +87,17 @@ export function createImageFiles(dataDir: string): ImageFiles {
     async clear() {
       await rm(dir, { recursive: true, force: true });
     },
-    async sweep() {
+    async sweep(isReferenced) {
       const names = await readdir(dir).catch(() => []);
-      const temps = names.filter((name) => name.startsWith(TEMP_PREFIX));
-      await Promise.all(temps.map((name) => rm(join(dir, name), { force: true })));
-      return temps.length;
+      let partial = 0;
+      let orphans = 0;
+      for (const name of names) {
+        if (name.startsWith(TEMP_PREFIX)) partial += 1;
+        else if (SHA256.test(name) && !(await isReferenced(name))) orphans += 1;
+        else continue;
+        await rm(join(dir, name), { force: true });
+      }
+      return { partial, orphans };
     },
   };
 }

@@ -26,6 +26,12 @@ export interface ServerOptions {
   simulateTasksSeconds: number;
   /** SMTP URL for e-mail notifications; without it they go to `<data>/outbox/`. */
   smtpUrl?: string;
+  /** Open connections at most; one more is answered 503 and closed. */
+  maxConnections: number;
+  /** Time allowed to receive a whole request, headers and body (a slow body is cut: 408). */
+  requestTimeoutMs: number;
+  /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
+  writeTimeoutMs: number;
 }
 
 /** What `pla server start` uses for every flag not given. */
@@ -41,6 +47,9 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   latencyMs: 0,
   failRate: 0,
   simulateTasksSeconds: 0,
+  maxConnections: 256,
+  requestTimeoutMs: 60_000,
+  writeTimeoutMs: 30_000,
 };
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };

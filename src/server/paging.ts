@@ -7,6 +7,7 @@
 import { pagingSchema } from '../contract/schemas.js';
 import type { Operation, Paging } from '../contract/types.js';
 import type { PageResult, SortKey, StoredRecord } from '../store/types.js';
+import { MAX_SORT_KEYS, overLimit } from './limits.js';
 import { StoredRecordPage } from './page-json.js';
 import { validate } from './validation.js';
 
@@ -65,6 +66,7 @@ export function parsePaging(paging: Paging, query: URLSearchParams, maxSize: num
     if (page !== undefined && size !== undefined && size >= 1 && size <= maxSize) return { page, size, sort: [] };
   }
   const sorts = query.getAll('sort');
+  if (sorts.length > MAX_SORT_KEYS) throw overLimit('sort', 'sort keys', MAX_SORT_KEYS, sorts.length);
   const raw: Record<string, unknown> = {};
   if (query.has('page')) raw.page = query.get('page');
   if (query.has('size')) raw.size = query.get('size');

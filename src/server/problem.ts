@@ -71,6 +71,17 @@ export function notFound(noun: string, ids: readonly (number | string)[]): HttpP
   });
 }
 
+/** Slug of the problem for a client that went away before its request body was complete. */
+export const CLIENT_ABORTED = 'client-aborted';
+
+/**
+ * The client closed the connection before its body was complete: nothing is stored,
+ * no one reads the answer, and the server log says just that (no stack trace).
+ */
+export function clientAborted(what: string): HttpProblem {
+  return new HttpProblem(400, `the client went away before its ${what} was complete; nothing was stored`, { slug: CLIENT_ABORTED });
+}
+
 /** 400 for one bad field. */
 export function badField(path: string, message: string): HttpProblem {
   return new HttpProblem(400, `${path}: ${message}`, { slug: 'validation', errors: [{ path, message }] });

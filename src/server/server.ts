@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { openJsonStore } from '../store/index.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
+import { guardConnections } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IdempotencyCache } from './idempotency.js';
 import { createImageFiles } from './image-files.js';
@@ -101,8 +102,9 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
 
   const images = createImageFiles(dataDir);
   // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.
-  const swept = await images.sweep();
-  if (swept > 0) warn(`removed ${swept} partial upload(s) an earlier run left in ${images.dir}`);
+  const swept = await images.sweep(async (sha256) => (await store.count('images', [{ field: 'sha256', equals: sha256 }])) > 0);
+  if (swept.partial > 0) warn(`removed ${swept.partial} partial upload(s) an earlier run left in ${images.dir}`);
+  if (swept.orphans > 0) warn(`removed ${swept.orphans} image file(s) no image refers to any more (an earlier run stopped between a delete and its clean-up) in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
   const idempotency = new IdempotencyCache();
   const runtime: Runtime = {
@@ -139,10 +141,15 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   // failed start must not leave a folder whose admin key nobody ever saw.
   let firstCommit: Promise<FirstStart> | undefined;
   const listener = createRequestListener(runtime);
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs / 2) }, (req, res) => {
+    if (refused(req.socket)) {
+      res.destroy(); // over --max-connections: already answered 503 on the socket
+      return;
+    }
     if (firstCommit) void firstCommit.then(() => listener(req, res));
     else void listener(req, res);
   });
+  const refused = guardConnections(server, options);
   let url = '';
   try {
     await new Promise<void>((resolveListen, reject) => {

@@ -23,6 +23,9 @@ export interface StartFlags {
   failRate?: string;
   simulateTasks?: string | boolean;
   smtp?: string;
+  maxConnections?: string;
+  requestTimeout?: string;
+  writeTimeout?: string;
 }
 
 /** Seconds per task step when `--simulate-tasks` is given without a value. */
@@ -33,6 +36,11 @@ function number(flag: string, value: string | undefined, fallback: number, check
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${flag} must be ${rule}, got ${value}`);
   return n;
+}
+
+/** A duration flag in seconds (fractions allowed), as milliseconds. */
+function seconds(flag: string, value: string | undefined, fallbackMs: number): number {
+  return Math.round(number(flag, value, fallbackMs / 1000, (n) => n > 0, 'seconds (more than 0)') * 1000);
 }
 
 function size(flag: string, value: string | undefined, fallback: number): number {
@@ -63,6 +71,9 @@ function toServerOptions(flags: StartFlags): ServerOptions {
     failRate: number('fail-rate', flags.failRate, d.failRate, (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
     simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
     ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
+    maxConnections: number('max-connections', flags.maxConnections, d.maxConnections, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
+    requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
+    writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
   };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -23,13 +24,30 @@ export interface DataLock {
   release(): Promise<void>;
 }
 
+/**
+ * True when `pid` runs on this machine. A process that ended but that its parent has
+ * not reaped yet (a zombie: `Z` in /proc/<pid>/stat) still answers `kill 0`, yet it
+ * holds nothing: it counts as ended, so its lock is taken over at once rather than
+ * after the 10 s staleness period.
+ */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/** The process state letter of /proc/<pid>/stat is `Z` (Linux; elsewhere there is no /proc and this says no). */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) S …`: comm may hold spaces and parentheses, so read after the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 

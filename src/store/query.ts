@@ -23,12 +23,29 @@ function inRange(value: unknown, range: { from?: unknown; to?: unknown; before?:
   return holds(range.from, (o) => o >= 0) && holds(range.to, (o) => o <= 0) && holds(range.before, (o) => o < 0);
 }
 
+/**
+ * The primitive values of an `anyOf` list as a Set, built once per list: a search
+ * may name a thousand values, and testing each record against each value one by one
+ * is what froze the server (issue 9). Lists holding objects keep the deep compare.
+ */
+const primitiveSets = new WeakMap<readonly unknown[], Set<unknown> | null>();
+
+function isAnyOf(value: unknown, values: readonly unknown[]): boolean {
+  let set = primitiveSets.get(values);
+  if (set === undefined) {
+    set = values.every((one) => one === null || typeof one !== 'object') ? new Set(values) : null;
+    primitiveSets.set(values, set);
+  }
+  if (set !== null) return (value === null || typeof value !== 'object') && set.has(value);
+  return values.some((one) => isDeepStrictEqual(value, one));
+}
+
 /** Whether one record meets one condition. */
 export function meets(record: StoredRecord, condition: Condition): boolean {
   const value = fieldValue(record, condition.field);
   if ('equals' in condition) return value !== undefined && isDeepStrictEqual(value, condition.equals);
   if ('notEquals' in condition) return value === undefined || !isDeepStrictEqual(value, condition.notEquals);
-  if ('anyOf' in condition) return value !== undefined && condition.anyOf.some((one) => isDeepStrictEqual(value, one));
+  if ('anyOf' in condition) return value !== undefined && isAnyOf(value, condition.anyOf);
   if ('equalsIgnoreCase' in condition) return typeof value === 'string' && value.toLowerCase() === condition.equalsIgnoreCase.toLowerCase();
   return inRange(value, condition.range);
 }

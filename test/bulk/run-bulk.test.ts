@@ -80,7 +80,7 @@ describe('batches and concurrency', () => {
     const seen: number[] = [];
     let finished = 0;
     const progress = { update: (done: number) => void seen.push(done), above() {}, aboveOn() {}, finish: () => void (finished += 1) };
-    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, total: 23, progress });
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, total: 23, progress: async () => progress });
     expect(seen.at(-1)).toBe(23);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(finished).toBe(1);

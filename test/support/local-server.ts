@@ -61,6 +61,8 @@ export interface LocalServer {
   stderr(): string;
   /** Exit code of the server process once `stop` returned. */
   exitCode?: number;
+  /** Process id of the running server (changes on `restart`). */
+  pid(): number;
 }
 
 /** Reads the admin key `pla server start` saved for env `local`. */
@@ -155,6 +157,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     },
 
     stderr: () => running.stderr(),
+    pid: () => running.child.pid as number,
   };
   return server;
 }

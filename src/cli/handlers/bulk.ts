@@ -1,7 +1,9 @@
-/** Hands a stream of records or ids to the bulk runner with the command's bulk options. */
+/** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
 import type { Accepted } from '../../bulk/split.js';
+import { operation } from '../../contract/operations.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import type { CommandContext } from '../context.js';
+import { type RunReceipt, withReceipt } from './receipts.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
 async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | undefined> {
@@ -10,6 +12,70 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
   if (file === undefined || file === '-') return undefined;
   const { formatFromPath } = await import('../../io/input/index.js');
   return formatFromPath(file);
+}
+
+type AnyRecord = Record<string, unknown>;
+
+function asRecord(value: unknown): AnyRecord | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as AnyRecord) : undefined;
+}
+
+/** The id an item names: a bare id, or a record's `id`. */
+function itemId(item: SourceItem): number | undefined {
+  if (typeof item.value === 'number') return item.value;
+  const id = asRecord(item.value)?.id;
+  return typeof id === 'number' ? id : undefined;
+}
+
+/** `determinations.upsertBulk` → `upsert`. */
+function verbOf(operationId: string): string {
+  return (operationId.split('.')[1] ?? operationId).replace(/Bulk$/, '');
+}
+
+/** What was done to one acknowledged item: an upsert updated when the record it named existed, else created. */
+function actionOf(verb: string, item: SourceItem, before: AnyRecord | undefined, after: AnyRecord | undefined): string {
+  if (verb !== 'upsert') return verb;
+  const id = itemId(item);
+  return before !== undefined || (id !== undefined && after?.id === id) ? 'update' : 'create';
+}
+
+/**
+ * The bulk runner's hooks that feed the receipt: on a protected environment each
+ * batch's records are read before it is sent (by pages or a GET each), so the
+ * receipt holds them and the run can be undone.
+ */
+function receiptHooks(ctx: CommandContext, operationId: string, receipt: RunReceipt) {
+  const verb = verbOf(operationId);
+  const befores = new WeakMap<SourceItem, AnyRecord>();
+  const resource = operation(operationId).resource;
+  return {
+    ...(receipt.protected
+      ? {
+          screen: async (items: SourceItem[]) => {
+            const { readCurrentState } = await import('../../plan/current-state.js');
+            const ids = items.map(itemId).filter((id): id is number => id !== undefined);
+            const current = await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, ids, { signal: ctx.signal });
+            for (const item of items) {
+              const id = itemId(item);
+              const before = id === undefined ? undefined : current.get(id);
+              if (before) befores.set(item, before);
+            }
+            return { send: items, refused: [] };
+          },
+        }
+      : {}),
+    onAcknowledged: async (answers: Accepted[]) => {
+      const { answerPerItem } = await import('../../bulk/split.js');
+      receipt.writer.records(
+        answerPerItem(answers).map(({ item, result }) => {
+          const before = befores.get(item);
+          const after = asRecord(result);
+          const id = itemId(item) ?? (typeof after?.id === 'number' ? after.id : typeof item.value === 'bigint' ? String(item.value) : undefined);
+          return { action: actionOf(verb, item, before, after), ...(id !== undefined ? { id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
+        }),
+      );
+    },
+  };
 }
 
 export interface BulkCommandOptions {
@@ -21,39 +87,35 @@ export interface BulkCommandOptions {
 
 /**
  * Runs `items` through the bulk operation, prints the summary line on stderr, and
- * throws the partial failure (exit 9) when some failed.
+ * throws the partial failure (exit 9) when some failed. The run leaves a receipt.
  */
 export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
   const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
   const { opts } = ctx;
-  const bulk = {
-    client: await ctx.client({ finishInFlight: true }),
-    operationId,
-    items,
-    batchSize: opts.batchSize as number | undefined,
-    concurrency: opts.concurrency as number | undefined,
-    rejectsPath: opts.rejects as string | undefined,
-    rejectsFormat: await inputFormat(opts),
-    checkpointPath: opts.checkpoint as string | undefined,
-    signal: ctx.signal,
-    warn: (line: string) => ctx.warn(line),
-    ...(options.total === undefined ? {} : { total: options.total }),
-    ...(options.onAnswers ? { onAnswers: options.onAnswers } : {}),
-  };
-  // A bar only on a terminal with a width (a pty opened without a size reports 0).
-  const progress = ctx.interactive && (ctx.io.terminalColumns ?? 0) > 0 ? await ctx.startProgress(options.total) : undefined;
-  let summary: Awaited<ReturnType<typeof runBulk>>;
-  try {
-    summary = await runBulk(progress ? { ...bulk, progress } : bulk);
-  } finally {
-    // However the run ended, the bar goes: an error is then printed on a clean line.
-    progress?.finish();
-  }
-  // An interrupted run does not get here: runBulk throws InterruptedError, with
-  // the resume hint, once its batches in flight have landed.
-  ctx.note(formatSummary(summary));
-  const failure = partialFailure(summary);
-  if (failure) throw failure;
+  await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
+    const summary = await runBulk({
+      client: await ctx.client({ finishInFlight: true }),
+      operationId,
+      items,
+      batchSize: opts.batchSize as number | undefined,
+      concurrency: opts.concurrency as number | undefined,
+      rejectsPath: opts.rejects as string | undefined,
+      rejectsFormat: await inputFormat(opts),
+      checkpointPath: opts.checkpoint as string | undefined,
+      signal: ctx.signal,
+      warn: (line: string) => ctx.warn(line),
+      progress: ctx.startProgress,
+      ...(options.total === undefined ? {} : { total: options.total }),
+      ...(options.onAnswers ? { onAnswers: options.onAnswers } : {}),
+      ...receiptHooks(ctx, operationId, receipt),
+    });
+    receipt.writer.count('failed', summary.failed);
+    // An interrupted run does not get here: runBulk throws InterruptedError, with
+    // the resume hint, once its batches in flight have landed.
+    ctx.note(formatSummary(summary));
+    const failure = partialFailure(summary);
+    if (failure) throw failure;
+  });
 }
 
 /**

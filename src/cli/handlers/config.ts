@@ -77,3 +77,13 @@ export function show(invocation: Invocation): Promise<void> {
     ctx.note(`config file: ${config.path}`);
   });
 }
+
+/** `config protect ENV` / `config unprotect ENV`. */
+export function protect(invocation: Invocation, on: boolean): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const env = String(ctx.args[0]);
+    const { setProtected } = await import('../../runs/protected-envs.js');
+    const list = await setProtected(env, on);
+    ctx.note(`${env} is ${on ? 'now protected' : 'no longer protected'}; protected: ${list.length > 0 ? list.join(', ') : 'none'}`);
+  });
+}

@@ -4,14 +4,15 @@
  * records the cut-off would catch.
  */
 import { UsageError } from '../../errors.js';
+import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine } from './safety.js';
+import { planTarget, showPlan, wantsPlan } from './plan.js';
+import { withReceipt } from './receipts.js';
 
-/** Fields a record may carry its last modification in (the local server's, then the spec's). */
-const MODIFIED_FIELDS = ['updatedAt', 'lastModifiedDate', 'modifiedDate', 'modifiedAt'];
 
 /** A date (its midnight UTC) or a date-time, as ISO 8601. */
 function parseCutoff(text: string): string {
@@ -39,12 +40,13 @@ function modifiedAt(record: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
-async function dryRun(ctx: CommandContext, cutoff: string, request: string): Promise<void> {
+/** The active records modified before the cut-off, read by pages; `dated` 0 when no record carries a date. */
+async function recordsCaught(ctx: CommandContext, cutoff: string): Promise<{ caught: Record<string, unknown>[]; dated: number }> {
   const client = await ctx.client();
   const limit = Date.parse(cutoff);
   const caught: Record<string, unknown>[] = [];
   let dated = 0;
-  for await (const page of client.pages('determinations.list', { paging: { size: 100 }, signal: ctx.signal })) {
+  for await (const page of client.pages('determinations.list', { paging: { size: 1000 }, signal: ctx.signal })) {
     for (const record of page.items) {
       const at = modifiedAt(record);
       if (at === undefined) continue;
@@ -52,6 +54,25 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
       if (at < limit && !decommissioned(record)) caught.push(record);
     }
   }
+  return { caught, dated };
+}
+
+/**
+ * `--plan` of a date decommission: the records the cut-off catches now, each to be
+ * decommissioned by id, so `pla apply` sends exactly those (not the cut-off again).
+ */
+async function planByDate(ctx: CommandContext, cutoff: string): Promise<void> {
+  const [{ probeWatermark }, { assemblePlan }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/make-plan.js')]);
+  const target = await planTarget(ctx, 'determinations');
+  const createdAt = new Date().toISOString();
+  const watermark = await probeWatermark(target.client, 'determinations.list', ctx.signal);
+  const { caught } = await recordsCaught(ctx, cutoff);
+  const entries = caught.map((before) => ({ action: 'decommission' as const, id: before.id as number, before }));
+  await showPlan(ctx, assemblePlan(target, { decommission: 'determinations.decommissionBulk' }, entries, watermark, createdAt));
+}
+
+async function dryRun(ctx: CommandContext, cutoff: string, request: string): Promise<void> {
+  const { caught, dated } = await recordsCaught(ctx, cutoff);
   const { env } = await ctx.connection();
   if (dated === 0) {
     ctx.note(`dry run: the records carry no modification date; would call ${request} on ${env}; nothing was changed`);
@@ -72,9 +93,17 @@ export function decommissionByDate(invocation: Invocation): Promise<void> {
     const params: Record<string, string> = beforeNow ? {} : { modified_before: cutoff };
     const request = requestLine(operationId, params);
 
+    if (wantsPlan(ctx)) return planByDate(ctx, cutoff);
     if (ctx.opts.dryRun) return dryRun(ctx, cutoff, request);
     await confirmDestructive(ctx, `Decommission every determination modified before ${cutoff}`);
-    const result = await (await ctx.client()).call(operationId, { params, signal: ctx.signal });
+    const result = await withReceipt(ctx, 'determinations', async (receipt) => {
+      // On a protected environment the records before are read first (by pages), for the receipt.
+      const befores = receipt.protected ? new Map((await recordsCaught(ctx, cutoff)).caught.map((record) => [record.id, record])) : new Map();
+      const answer = await (await ctx.client()).call(operationId, { params, signal: ctx.signal });
+      const records = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
+      receipt.writer.records(records.map((after) => ({ action: 'decommission', id: after.id as number, ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}), after })));
+      return answer;
+    });
     await present(ctx, operationId, result, 'decommissioned');
     if (Array.isArray(result.data)) ctx.note(`decommissioned ${result.data.length} determination(s)`);
   });

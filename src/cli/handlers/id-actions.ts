@@ -6,7 +6,8 @@
  */
 import type { IdActionSpec } from '../../../commands/actions.js';
 import type { PlaClient } from '../../client/types.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { IdVerb } from '../../plan/build.js';
 import { operation } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter, renderRecord, renderRows } from '../../io/output/index.js';
@@ -19,12 +20,17 @@ import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { confirmDestructive, counted, requestLine } from './safety.js';
+import { planTarget, showPlan, wantsPlan } from './plan.js';
+import { callWithReceipt } from './receipts.js';
 
 /** An id as a row shows it: an int64 past 2^53 (a BigInt) as its digits. */
 const shownId = (id: RecordId | string): number | string => (typeof id === 'bigint' ? String(id) : id);
 
-/** What `--dry-run` shows: each record as it is now, or the call that would be made. */
-async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
+/**
+ * `--dry-run` with one GET per id: for verbs plans do not cover, or ids past 2^53
+ * (plans compare ids as numbers). Each record as it is now, or the call that would be made.
+ */
+async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
   const rows: Record<string, unknown>[] = new Array(ids.length);
   await forEachItem(
     ids.map((id, index) => ({ id, index })),
@@ -50,6 +56,44 @@ async function dryRun(ctx: CommandContext, client: PlaClient, spec: IdActionSpec
   ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}; nothing was changed`);
 }
 
+/** The plan verb of an id action (`determinations.decommission` → `decommission`), when plans cover it. */
+function planVerb(spec: IdActionSpec): IdVerb | undefined {
+  const verb = spec.single.split('.')[1];
+  return spec.bulk && spec.lookup && (verb === 'delete' || verb === 'remove' || verb === 'decommission' || verb === 'cancel') ? verb : undefined;
+}
+
+/**
+ * What `--dry-run` shows: each record as it is now (read by pages of the list
+ * when that is cheaper than a GET each, with progress), marked when the service
+ * would refuse it, and counts that match what the real run would do. Without a
+ * read operation, the call that would be made.
+ */
+async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids: number[]): Promise<void> {
+  const { env } = await ctx.connection();
+  const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
+  const resource = operation(spec.single).resource;
+  const current = await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, ids, {
+    signal: ctx.signal,
+    progress: ctx.startProgress,
+  });
+  const entries = planIds(verb, ids, current);
+  const rows = entries.map((entry) => (entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id }));
+  await renderRows(rows, ctx.output);
+  const refused = entries.filter((entry) => entry.action === 'refused').length;
+  const via = entries.length > 1 ? ` (${requestLine(spec.bulk as string)})` : '';
+  const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
+  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${refusals}; nothing was changed`);
+}
+
+/** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */
+async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[] | undefined): Promise<void> {
+  const verb = planVerb(spec);
+  if (!verb) throw new UsageError(`--plan is not available for ${spec.single}`, { hint: 'use --dry-run' });
+  if (!ids) throw new UsageError('--plan takes ids up to 2^53', { hint: 'use --dry-run for larger ids' });
+  const { planIdAction } = await import('../../plan/make-plan.js');
+  await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, ids));
+}
+
 /**
  * A remove (delete, or decommission when in use) that says what happened to each
  * id: a row per id on stdout (one id: one record), the counts on stderr.
@@ -60,7 +104,11 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
   const only = ids.length === 1 ? ids[0] : undefined;
   if (only !== undefined || !spec.bulk) {
     const rows: RemovedRow[] = [];
-    for (const id of ids) rows.push(...(await outcomesOf([id], (await client.call(spec.single, { params: { id }, signal: ctx.signal })).message)));
+    const resource = operation(spec.single).resource;
+    for (const id of ids) {
+      const answer = await callWithReceipt(ctx, resource, id, () => 'remove', () => client.call(spec.single, { params: { id }, signal: ctx.signal }));
+      rows.push(...(await outcomesOf([id], answer.message)));
+    }
     await (rows.length === 1 ? renderRecord(rows[0], ctx.output) : renderRows(rows, ctx.output));
     ctx.note(`${spec.done} ${counted(rows.length, spec.noun)}: ${outcomeCounts(rows)}`);
     return;
@@ -96,14 +144,21 @@ export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise
     const single = operation(spec.single);
     const ids = await collectIds(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });
     const destructive = single.destructive;
-    if (destructive && ctx.opts.dryRun) return dryRun(ctx, await ctx.client(), spec, ids);
+    // Plans compare ids as numbers: ids past 2^53 (BigInts) and text ids take the per-id path.
+    const verb = planVerb(spec);
+    const numeric = ids.every((id): id is number => typeof id === 'number') ? (ids as number[]) : undefined;
+    if (wantsPlan(ctx)) return planIdVerb(ctx, spec, numeric);
+    if (destructive && ctx.opts.dryRun) return verb && numeric ? dryRun(ctx, spec, verb, numeric) : dryRunById(ctx, await ctx.client(), spec, ids);
     if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
     const client = await ctx.client();
 
     if (spec.deleteOrDecommission) return removeReporting(ctx, client, spec, ids);
     const only = ids.length === 1 ? ids[0] : undefined;
     if (only !== undefined) {
-      const result = await client.call(spec.single, { params: { id: only }, signal: ctx.signal });
+      const call = () => client.call(spec.single, { params: { id: only }, signal: ctx.signal });
+      const action = spec.single.split('.')[1] ?? spec.single;
+      // Operations of the record resources leave a receipt; the notification side's do not.
+      const result = spec.bulk ? await callWithReceipt(ctx, single.resource, only, () => action, call) : await call();
       return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
     }
     if (spec.bulk) return runBulkPrinting(ctx, spec.bulk, idItems(ids), { total: ids.length });

@@ -16,7 +16,9 @@ import { runBulkPrinting } from './bulk.js';
 import { listPaged } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
-import { readRecordInput } from './records-input.js';
+import { type RecordInput, readRecordInput } from './records-input.js';
+import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
+import { callWithReceipt, withReceipt } from './receipts.js';
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation, operationId: string): Promise<void> {
@@ -55,6 +57,11 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     // The same rule as every other id on the command line: plain digits (`1e3` is no id).
     const positionalId = ctx.args[0] === undefined ? undefined : typedIds([String(ctx.args[0])])[0];
     const input = await readRecordInput(ctx);
+    if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
+      // Plans compare ids as numbers; an id past 2^53 takes the plain path.
+      if (typeof positionalId === 'bigint') throw new UsageError('--plan and --skip-unchanged take ids up to 2^53');
+      return planWrite(ctx, spec, input, positionalId);
+    }
     const client = await ctx.client();
     const callFor = async (record: Record<string, unknown>) => {
       const id = positionalId ?? record.id;
@@ -69,7 +76,17 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     // --checkpoint (a script must not change behaviour with its input's size).
     const bulkForOne = positionalId === undefined && (ctx.opts.rejects || ctx.opts.checkpoint) ? spec.bulk : undefined;
     if ('single' in input && bulkForOne) return runBulkPrinting(ctx, bulkForOne, oneItem(input.single), { total: 1, one: true });
-    if ('single' in input) return present(ctx, spec.single, await callFor(input.single), spec.done);
+    if ('single' in input) {
+      const record = input.single;
+      const id = positionalId ?? record.id;
+      const verb = verbOf(spec.single);
+      // An upsert updated when the record it names existed (known before, or the answer kept the id).
+      const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
+        verb !== 'upsert' ? verb : before !== undefined || (id !== undefined && after?.id === id) ? 'update' : 'create';
+      // Record resources (with a bulk endpoint) leave a receipt; the notification side's creates do not.
+      const result = spec.bulk ? await callWithReceipt(ctx, operation(spec.single).resource, id, actionOf, () => callFor(record)) : await callFor(record);
+      return present(ctx, spec.single, result, spec.done);
+    }
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
     if (spec.bulk) {
       const total = await progressTotal(ctx);
@@ -87,4 +104,30 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
       { signal: ctx.signal, stderr: ctx.io.stderr },
     ).finally(() => writer.end());
   });
+}
+
+/** `determinations.upsert` → `upsert`. */
+function verbOf(operationId: string): string {
+  return operationId.split('.')[1] ?? operationId;
+}
+
+/**
+ * `--plan` / `--plan-out`: reads every record, plans against the current state and
+ * shows the plan; `--skip-unchanged`: sends only the plan's changes (a re-import
+ * of 50,000 rows where 12 changed sends 12), with a receipt.
+ */
+async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInput, positionalId: number | undefined): Promise<void> {
+  const verb = verbOf(spec.single);
+  if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
+  if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');
+  const items: Array<{ value: Record<string, unknown>; line: number }> = [];
+  if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: 1 });
+  else {
+    if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
+    for await (const item of input.many) items.push(item);
+  }
+  const { planRecordWrite } = await import('../../plan/make-plan.js');
+  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items);
+  if (wantsPlan(ctx)) return showPlan(ctx, plan);
+  await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, false).then(() => undefined));
 }

@@ -11,14 +11,18 @@ const config = () => import('./config.js');
 const notifications = () => import('./notifications.js');
 const records = () => import('./records.js');
 const tasks = () => import('./tasks.js');
+const runs = () => import('./runs.js');
 
 export const HANDLERS: { readonly [K in ActionKey]: Handler<ActionSpecs[K]> } = {
   'api.call': async (inv) => (await import('./api.js')).call(inv),
+  'apply.run': async (inv) => (await import('./apply.js')).apply(inv),
   'config.setKey': async (inv) => (await config()).setKey(inv),
   'config.setUrl': async (inv) => (await config()).setUrl(inv),
   'config.use': async (inv) => (await config()).use(inv),
   'config.show': async (inv) => (await config()).show(inv),
   'config.path': async (inv) => (await config()).path(inv),
+  'config.protect': async (inv) => (await config()).protect(inv, true),
+  'config.unprotect': async (inv) => (await config()).protect(inv, false),
   'determinations.decommission': async (inv, spec) =>
     inv.opts.modifiedBefore || inv.opts.beforeNow ? (await import('./decommission.js')).decommissionByDate(inv) : (await import('./id-actions.js')).runIdAction(inv, spec),
   'ids.run': async (inv, spec) => (await import('./id-actions.js')).runIdAction(inv, spec),
@@ -31,6 +35,10 @@ export const HANDLERS: { readonly [K in ActionKey]: Handler<ActionSpecs[K]> } = 
   'records.list': async (inv, spec) => (await records()).list(inv, spec.operationId),
   'records.show': async (inv, spec) => (await records()).show(inv, spec.operationId),
   'records.write': async (inv, spec) => (await records()).write(inv, spec),
+  'runs.list': async (inv) => (await runs()).list(inv),
+  'runs.show': async (inv) => (await runs()).show(inv),
+  'runs.prune': async (inv) => (await runs()).prune(inv),
+  'runs.undo': async (inv) => (await runs()).undo(inv),
   'server.start': async (inv) => (await import('../../server/start.js')).runServerStart(inv.opts, inv.io),
   'server.keys.create': async (inv) => (await admin()).createKey(inv),
   'server.keys.list': async (inv) => (await admin()).listKeys(inv),

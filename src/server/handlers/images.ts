@@ -10,7 +10,7 @@ import type { StoredRecord } from '../../store/types.js';
 import { checkDeclaredLength, refuseDeepJson } from '../body.js';
 import { IGNORED_FIELDS_HEADER, type OperationHandler, type ServerContext } from '../context.js';
 import type { SavedImage } from '../image-files.js';
-import { HttpProblem, badField, notFound } from '../problem.js';
+import { HttpProblem, badField, clientAborted, notFound } from '../problem.js';
 import { validate } from '../validation.js';
 
 /** Room for the `image` part and multipart framing on top of the file limit. */
@@ -33,7 +33,8 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
     let failed = false;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
+      // File names are read as UTF-8 (busboy's default is latin1): `Übersicht.png` stays as sent.
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: limit, files: 2, fields: 10, parts: 12 } });
     } catch (error) {
       // e.g. multipart/form-data without a boundary: the client's mistake, not ours.
       reject(malformed(error));
@@ -44,12 +45,24 @@ function readUpload(req: IncomingMessage, ctx: ServerContext): Promise<Upload> {
       failed = true;
       req.unpipe(parser);
       req.pause();
+      // Bytes saved before the failure are not kept.
+      void Promise.resolve(saving)
+        .catch(() => undefined)
+        .then(() => upload.file && ctx.images.discard(upload.file));
       reject(error);
     };
     // A client gone before its body ended: end the parse, so the file being saved is
     // dropped (temporary file removed, its handle closed) rather than waited on forever.
+    const abandoned = () => {
+      fail(clientAborted('upload'));
+      parser.destroy(new Error('the request ended before its body did'));
+    };
+    if (req.destroyed && !req.complete) {
+      abandoned(); // gone before the handler got here: 'close' has been and gone
+      return;
+    }
     req.once('close', () => {
-      if (!req.complete) parser.destroy(new Error('the request ended before its body did'));
+      if (!req.complete) abandoned();
     });
     parser.on('file', (name, stream, info) => {
       // A part cut short errors its stream as well as the parser; the parser's 'error'
@@ -94,9 +107,20 @@ function parseImagePart(text: string | undefined): { image: Record<string, unkno
   return { image, ignored };
 }
 
-/** Drops the bytes of a hash once no image record refers to them. */
+/** The store lock that makes placing and releasing the bytes of one hash one step each. */
+const hashLock = (sha256: string) => `image:${sha256}`;
+
+/**
+ * Drops the bytes of a hash once no image record refers to them. Counting the records
+ * and removing the file happen under the hash's lock, which an upload of the same
+ * bytes holds while it places the file and stores its record: an upload racing a
+ * delete either is counted here, or places its file again after the removal.
+ */
 async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void> {
-  if ((await ctx.store.count('images', [{ field: 'sha256', equals: sha256 }])) === 0) await ctx.images.release(sha256);
+  await ctx.store.transaction(async (tx) => {
+    await tx.lock(hashLock(sha256));
+    if ((await tx.count('images', [{ field: 'sha256', equals: sha256 }])) === 0) await ctx.images.release(sha256);
+  });
 }
 
 export const imageHandlers: Record<string, OperationHandler> = {
@@ -110,28 +134,40 @@ export const imageHandlers: Record<string, OperationHandler> = {
       if (!file) throw badField('file', 'the file part (the image bytes) is required');
       ({ image, ignored } = parseImagePart(upload.imageText));
     } catch (error) {
-      if (file) await releaseIfUnused(ctx, file.sha256);
+      if (file) await ctx.images.discard(file);
       throw error;
     }
     const { id: _ignored, ...fields } = image;
-    const record = await ctx.store.transaction(async (tx) => {
-      const [id] = await tx.allocateIds('images', 1);
-      const stored: StoredRecord = {
-        id: id as number,
-        ...fields,
-        name: image.name ?? file.fileName,
-        type: image.type ?? file.mimeType,
-        createdDate: now,
-        lastModifiedDate: now,
-        fileName: file.fileName,
-        contentType: file.mimeType,
-        size: file.size,
-        sha256: file.sha256,
-      };
-      tx.put('images', stored);
-      return stored;
-    });
-    return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
+    let placed = false;
+    try {
+      const record = await ctx.store.transaction(async (tx) => {
+        // Placing the file and storing its record is one step under the hash's lock (see releaseIfUnused).
+        await tx.lock(hashLock(file.sha256));
+        await ctx.images.place(file);
+        placed = true;
+        const [id] = await tx.allocateIds('images', 1);
+        const stored: StoredRecord = {
+          id: id as number,
+          ...fields,
+          name: image.name ?? file.fileName,
+          type: image.type ?? file.mimeType,
+          createdDate: now,
+          lastModifiedDate: now,
+          fileName: file.fileName,
+          contentType: file.mimeType,
+          size: file.size,
+          sha256: file.sha256,
+        };
+        tx.put('images', stored);
+        return stored;
+      });
+      return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
+    } catch (error) {
+      // Not stored: the bytes go unless another image refers to them.
+      if (placed) await releaseIfUnused(ctx, file.sha256).catch(() => undefined);
+      else await ctx.images.discard(file);
+      throw error;
+    }
   },
 
   delete: async ({ params }, ctx) => {

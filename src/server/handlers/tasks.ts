@@ -8,6 +8,7 @@ import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
 import { pageB, requestedPage } from '../paging.js';
+import { MAX_FILTER_VALUES, overLimit } from '../limits.js';
 import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers } from './accounting-records.js';
 
@@ -64,9 +65,15 @@ function isRange(value: unknown): value is { from?: unknown; to?: unknown } {
   return keys.length > 0 && keys.every((k) => k === 'from' || k === 'to');
 }
 
-/** The filter of a search as store conditions: array = any of, `{from, to}` = inclusive range, else equality. */
+/**
+ * The filter of a search as store conditions: array = any of, `{from, to}` = inclusive
+ * range, else equality. 400 past `MAX_FILTER_VALUES` fields and values.
+ */
 function conditionsOf(filter: Record<string, unknown> | undefined): Condition[] {
-  return Object.entries(filter ?? {}).map(([field, expected]): Condition => {
+  const entries = Object.entries(filter ?? {});
+  const values = entries.reduce((sum, [, expected]) => sum + (Array.isArray(expected) ? Math.max(expected.length, 1) : 1), 0);
+  if (values > MAX_FILTER_VALUES) throw overLimit('body', 'filter values', MAX_FILTER_VALUES, values);
+  return entries.map(([field, expected]): Condition => {
     if (Array.isArray(expected)) return { field, anyOf: expected };
     if (isRange(expected)) return { field, range: { ...(expected.from !== undefined ? { from: expected.from } : {}), ...(expected.to !== undefined ? { to: expected.to } : {}) } };
     return { field, equals: expected };

@@ -1,0 +1,107 @@
+/**
+ * `pla runs list|show|prune|undo`: the receipts of the runs that changed
+ * something, and undoing one through the same plan → confirm → apply.
+ */
+import { UsageError } from '../../errors.js';
+import { renderRows } from '../../io/output/index.js';
+import { writeOut } from '../../io/output/write-out.js';
+import type { RecordLine, ReceiptLine } from '../../runs/types.js';
+import { withContext } from '../context.js';
+import type { Invocation } from '../invocation.js';
+import { confirmAndApply } from './apply.js';
+import { planTarget, showPlan, wantsPlan } from './plan.js';
+
+function countsText(counts: Record<string, number> | undefined): string {
+  if (!counts) return '';
+  return Object.entries(counts)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
+}
+
+/** `runs list`: one row per receipt, oldest first. */
+export function list(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const { listRuns } = await import('../../runs/receipt-store.js');
+    const runs = await listRuns();
+    await renderRows(
+      runs.map(({ header, end }) => ({
+        run: header.run,
+        startedAt: header.startedAt,
+        env: header.env,
+        user: header.user,
+        command: header.command,
+        exitCode: end ? end.exitCode : 'unfinished',
+        counts: countsText(end?.counts),
+        ...(header.undoOf ? { undoOf: header.undoOf } : {}),
+      })),
+      ctx.output,
+    );
+    if (runs.length === 0) ctx.note('no runs recorded yet');
+  });
+}
+
+/** `runs show ID`: the receipt; json an object, ndjson its lines as kept, csv and table one row per record. */
+export function show(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const { findRun, readReceipt } = await import('../../runs/receipt-store.js');
+    const run = await findRun(String(ctx.args[0]));
+    const lines: ReceiptLine[] = [];
+    for await (const line of readReceipt(run.path)) lines.push(line);
+    const records = lines.filter((line): line is RecordLine => line.type === 'record');
+    if (ctx.output.format === 'ndjson') return writeOut(ctx.output.stdout, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    if (ctx.output.format === 'json') {
+      const end = lines.find((line) => line.type === 'end');
+      return writeOut(ctx.output.stdout, `${JSON.stringify({ ...run.header, records, end: end ?? null }, null, 2)}\n`);
+    }
+    const { header, end } = run;
+    ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}`);
+    ctx.note(`started ${header.startedAt}; ${end ? `ended ${end.endedAt}, exit ${end.exitCode}, ${countsText(end.counts)}` : 'never finished (the CLI was stopped or crashed): the records below were acknowledged'}`);
+    await renderRows(
+      records.map((line) => ({ action: line.action, id: line.id ?? '', before: line.before ?? '', after: line.after ?? '' })),
+      ctx.output,
+    );
+  });
+}
+
+/** `runs prune --older-than DAYS | --all`. */
+export function prune(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const { olderThan, all } = ctx.opts as { olderThan?: number; all?: boolean };
+    if (olderThan === undefined && !all) throw new UsageError('say which receipts to remove', { hint: 'pass --older-than DAYS, or --all' });
+    if (olderThan !== undefined && all) throw new UsageError('pass --older-than or --all, not both');
+    const { pruneRuns } = await import('../../runs/receipt-store.js');
+    const before = olderThan === undefined ? undefined : new Date(Date.now() - olderThan * 86_400_000);
+    ctx.note(`removed ${await pruneRuns(before)} receipt(s)`);
+  });
+}
+
+/** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
+export function undo(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const [{ findRun, readReceipt }, { inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState }, { assemblePlan }] = await Promise.all([
+      import('../../runs/receipt-store.js'),
+      import('../../runs/undo.js'),
+      import('../../plan/current-state.js'),
+      import('../../plan/make-plan.js'),
+    ]);
+    const run = await findRun(String(ctx.args[0]));
+    const { env, baseUrl } = await ctx.connection();
+    if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
+      throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, { hint: `undo it with -e ${run.header.env}` });
+    }
+    const records: RecordLine[] = [];
+    for await (const line of readReceipt(run.path)) if (line.type === 'record') records.push(line);
+    const resource = run.header.resource;
+    const target = await planTarget(ctx, resource);
+    const createdAt = new Date().toISOString();
+    const watermark = await probeWatermark(target.client, `${resource}.list`, ctx.signal);
+    const ids = records.map((line) => line.id ?? line.after?.id).filter((id): id is number => typeof id === 'number');
+    const current = await readCurrentState(target.client, { get: `${resource}.get`, list: `${resource}.list` }, ids, target);
+    const operations = undoOperations(resource);
+    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, withinReach(inverseEntries(records, current), operations), watermark, createdAt);
+    if (wantsPlan(ctx)) return showPlan(ctx, plan);
+    const { renderPlanText } = await import('../../plan/render.js');
+    ctx.io.stderr.write(renderPlanText(plan, ctx.output.color));
+    await confirmAndApply(ctx, plan, { undoOf: run.header.run });
+  });
+}

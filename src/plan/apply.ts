@@ -1,0 +1,116 @@
+/**
+ * Sending a plan exactly as it was reviewed, through the bulk runner (batches,
+ * rejects, checkpoint, Ctrl-C): only the entries that change something are sent,
+ * each through the operation the plan names for its action; before each batch the
+ * records it touches are checked against what the plan saw (conflicts are not
+ * written); what the service acknowledges goes to the receipt as it comes.
+ */
+import type { PlaClient } from '../client/types.js';
+import { answerPerItem } from '../bulk/split.js';
+import type { BulkOptions, BulkSummary } from '../bulk/types.js';
+import type { SourceItem } from '../io/input/types.js';
+import type { ReceiptWriter } from '../runs/receipt-writer.js';
+import { ConflictChecker } from './conflicts.js';
+import { SENT_ACTIONS, type Plan, type PlanEntry, type StoredRecordLike } from './types.js';
+
+/** The bulk runner's settings an apply passes through. */
+export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'signal' | 'progress'>;
+
+export interface ApplyOptions {
+  client: PlaClient;
+  plan: Plan;
+  bulk: ApplyBulkSettings;
+  receipt?: ReceiptWriter;
+  /** Check records against the plan before each batch (default true). */
+  checkConflicts?: boolean;
+}
+
+export interface ApplyResult {
+  summaries: BulkSummary[];
+  /** Records not written because they changed since the plan. */
+  conflicts: number;
+}
+
+/** The entries to send, grouped by the operation that sends them, in plan order. */
+export function sendGroups(plan: Plan): Array<{ operationId: string; entries: PlanEntry[] }> {
+  const groups = new Map<string, PlanEntry[]>();
+  for (const entry of plan.entries) {
+    if (!SENT_ACTIONS.includes(entry.action)) continue;
+    const operationId = plan.operations[entry.action];
+    if (!operationId) throw new Error(`plan names no operation for ${entry.action}`);
+    const group = groups.get(operationId) ?? [];
+    group.push(entry);
+    groups.set(operationId, group);
+  }
+  return [...groups].map(([operationId, entries]) => ({ operationId, entries }));
+}
+
+/** `rejects.ndjson` → `rejects.2.ndjson` for the second operation of a plan, so groups do not overwrite each other. */
+function numbered(path: string | undefined, group: number): string | undefined {
+  if (path === undefined || group === 0) return path;
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}.${group + 1}${path.slice(dot)}` : `${path}.${group + 1}`;
+}
+
+/** What is sent for an entry: its record, or its id. */
+function payloadOf(entry: PlanEntry): unknown {
+  return entry.record ?? entry.id;
+}
+
+function asRecord(value: unknown): StoredRecordLike | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as StoredRecordLike) : undefined;
+}
+
+/** Applies the plan; partial failure (rejects, conflicts) is in the result, errors that stop the run are thrown. */
+export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
+  const { runBulk } = await import('../bulk/run-bulk.js');
+  const { plan, client } = options;
+  const source = { get: `${plan.resource}.get`, list: `${plan.resource}.list` };
+  const checker = options.checkConflicts === false ? undefined : new ConflictChecker(client, source, plan.watermark, options.bulk.signal);
+  const result: ApplyResult = { summaries: [], conflicts: 0 };
+
+  for (const [index, group] of sendGroups(plan).entries()) {
+    // Items carry their entry's position in the group as their line: the way back to the entry.
+    const entryOf = (item: SourceItem) => group.entries[item.line - 1] as PlanEntry;
+    const items = (async function* () {
+      for (const [i, entry] of group.entries.entries()) yield { value: payloadOf(entry), line: i + 1 };
+    })();
+    const summary = await runBulk({
+      ...options.bulk,
+      rejectsPath: numbered(options.bulk.rejectsPath, index),
+      checkpointPath: numbered(options.bulk.checkpointPath, index),
+      client,
+      operationId: group.operationId,
+      items,
+      total: group.entries.length,
+      ...(checker
+        ? {
+            screen: async (batch: SourceItem[]) => {
+              const conflicts = await checker.check(batch.map(entryOf));
+              if (conflicts.length === 0) return { send: batch, refused: [] };
+              result.conflicts += conflicts.length;
+              const held = new Map(conflicts.map((conflict) => [conflict.entry, conflict.reason]));
+              return {
+                send: batch.filter((item) => !held.has(entryOf(item))),
+                refused: batch.filter((item) => held.has(entryOf(item))).map((item) => ({ value: item.value, line: item.line, error: held.get(entryOf(item)) as string })),
+              };
+            },
+          }
+        : {}),
+      onAcknowledged: (answers) => {
+        const lines = answerPerItem(answers).map(({ item, result }) => {
+          const entry = entryOf(item);
+          const after = asRecord(result);
+          checker?.wrote(after);
+          // A create's id is the one the service gave (an upsert naming an unknown id gets a new one).
+          const answered = typeof after?.id === 'number' ? after.id : undefined;
+          const id = entry.action === 'create' ? (answered ?? entry.id) : (entry.id ?? answered);
+          return { action: entry.action, ...(id !== undefined ? { id } : {}), ...(entry.before ? { before: entry.before } : {}), ...(after ? { after } : {}) };
+        });
+        options.receipt?.records(lines);
+      },
+    });
+    result.summaries.push(summary);
+  }
+  return result;
+}

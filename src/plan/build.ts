@@ -1,0 +1,95 @@
+/**
+ * Building a plan's entries from what a command would send and the records'
+ * current state: the same rules the service applies, so the plan's counts are the
+ * counts the real run would give.
+ */
+import { changedFields } from './record-diff.js';
+import type { PlanEntry, StoredRecordLike } from './types.js';
+
+/** Record verbs a plan covers. */
+export type RecordVerb = 'create' | 'update' | 'upsert';
+/** Id verbs a plan covers. */
+export type IdVerb = 'delete' | 'remove' | 'decommission' | 'cancel';
+
+/** Task statuses from which a task can no longer be cancelled. */
+const FINISHED_TASK = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+
+export interface RecordInputItem {
+  value: StoredRecordLike;
+  line: number;
+}
+
+function recordId(record: StoredRecordLike): number | undefined {
+  const id = record.id;
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
+  if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
+  return undefined;
+}
+
+/** The ids of records that name one: the records whose current state a plan reads. */
+export function idsOfRecords(items: readonly RecordInputItem[]): number[] {
+  const ids: number[] = [];
+  for (const item of items) {
+    const id = recordId(item.value);
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
+}
+
+/** The entry of one record sent by `verb`, given the stored record it names (if any). */
+function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<number, StoredRecordLike>): PlanEntry {
+  const record = item.value;
+  const id = recordId(record);
+  if (verb === 'create' || id === undefined) {
+    if (verb === 'update') return { action: 'refused', line: item.line, record, reason: 'no id: an update needs the record\'s "id"' };
+    return { action: 'create', line: item.line, record };
+  }
+  const before = current.get(id);
+  if (!before) {
+    if (verb === 'update') return { action: 'refused', id, line: item.line, record, reason: `unknown id ${id}` };
+    return { action: 'create', id, line: item.line, record, reason: `id ${id} names no record: the service creates a new one (with its own id)` };
+  }
+  const changes = changedFields(before, record);
+  if (changes.length === 0) return { action: 'unchanged', id, line: item.line };
+  return { action: 'update', id, line: item.line, record, before, changes };
+}
+
+/** Entries for records sent by create, update or upsert. */
+export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
+  return items.map((item) => recordEntry(verb, item, current));
+}
+
+function status(record: StoredRecordLike): string {
+  return typeof record.status === 'string' ? record.status.toUpperCase() : '';
+}
+
+/** The entry of one id acted on by `verb`, refusing what the service would refuse. */
+function idEntry(verb: IdVerb, id: number, line: number, before: StoredRecordLike | undefined): PlanEntry {
+  if (!before) return { action: 'refused', id, line, reason: `unknown id ${id}` };
+  switch (verb) {
+    case 'decommission':
+      if (status(before) === 'DECOMMISSIONED') return { action: 'refused', id, line, before, reason: 'already decommissioned' };
+      return { action: 'decommission', id, line, before };
+    case 'cancel':
+      if (FINISHED_TASK.has(status(before))) return { action: 'refused', id, line, before, reason: `task already finished (${status(before)})` };
+      return { action: 'cancel', id, line, before };
+    case 'remove':
+      return before.inUse === true
+        ? { action: 'remove', id, line, before, reason: 'in use: decommissioned and kept, not deleted' }
+        : { action: 'remove', id, line, before, reason: 'deleted' };
+    case 'delete':
+      return { action: 'delete', id, line, before };
+  }
+}
+
+/** Entries for ids acted on by delete, remove, decommission or cancel; an id named twice counts once. */
+export function planIds(verb: IdVerb, ids: readonly number[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
+  const seen = new Set<number>();
+  const entries: PlanEntry[] = [];
+  ids.forEach((id, index) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    entries.push(idEntry(verb, id, index + 1, current.get(id)));
+  });
+  return entries;
+}

@@ -1,0 +1,65 @@
+/**
+ * Making a plan: the watermark first (so any change after the read is seen by
+ * apply), then the current state of the records named, then one entry per record
+ * by the service's own rules.
+ */
+import type { PlaClient } from '../client/types.js';
+import { type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
+import { type ReadStateOptions, probeWatermark, readCurrentState } from './current-state.js';
+import { countActions, type Plan, type PlanAction, type PlanEntry, type Watermark } from './types.js';
+
+/** Where and for what a plan is made. */
+export interface PlanTarget extends ReadStateOptions {
+  client: PlaClient;
+  env: string;
+  baseUrl: string;
+  /** Resource group: `determinations`, `settings`, `tasks`. */
+  resource: string;
+  /** The command line, secrets masked. */
+  command: string;
+}
+
+/** Assembles a plan from its entries. */
+export function assemblePlan(target: PlanTarget, operations: Plan['operations'], entries: PlanEntry[], watermark: Watermark | undefined, createdAt: string): Plan {
+  return {
+    kind: 'pla-plan',
+    version: 1,
+    createdAt,
+    env: target.env,
+    baseUrl: target.baseUrl,
+    resource: target.resource,
+    command: target.command,
+    operations,
+    ...(watermark ? { watermark } : {}),
+    counts: countActions(entries),
+    entries,
+  };
+}
+
+/** The bulk operation each record verb's entries go through. */
+function recordOperations(resource: string, verb: RecordVerb): Partial<Record<PlanAction, string>> {
+  if (verb === 'create') return { create: `${resource}.createBulk` };
+  if (verb === 'update') return { update: `${resource}.updateBulk` };
+  return { create: `${resource}.upsertBulk`, update: `${resource}.upsertBulk` };
+}
+
+/** Reads the watermark and the records `ids` name, as a plan needs them. */
+async function readForPlan(target: PlanTarget, ids: number[]) {
+  const createdAt = new Date().toISOString();
+  const source = { get: `${target.resource}.get`, list: `${target.resource}.list` };
+  const watermark = ids.length > 0 ? await probeWatermark(target.client, source.list, target.signal) : undefined;
+  const current = await readCurrentState(target.client, source, ids, target);
+  return { createdAt, watermark, current };
+}
+
+/** The plan of a create, update or upsert of `items`. */
+export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, items: RecordInputItem[]): Promise<Plan> {
+  const { createdAt, watermark, current } = await readForPlan(target, verb === 'create' ? [] : idsOfRecords(items));
+  return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current), watermark, createdAt);
+}
+
+/** The plan of a delete, remove, decommission or cancel of `ids`. */
+export async function planIdAction(target: PlanTarget, verb: IdVerb, ids: number[]): Promise<Plan> {
+  const { createdAt, watermark, current } = await readForPlan(target, ids);
+  return assemblePlan(target, { [verb]: `${target.resource}.${verb}Bulk` }, planIds(verb, ids, current), watermark, createdAt);
+}

@@ -1,0 +1,32 @@
+/** Saving a plan (`--plan-out`) and reading it back (`pla apply`), refusing anything else. */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { jsonText } from '../io/json-text.js';
+import type { Plan } from './types.js';
+
+/** Writes the plan atomically (temporary file, then rename), readable by its owner only. */
+export async function savePlan(path: string, plan: Plan): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${jsonText(plan, 1)}\n`, { mode: 0o600 });
+  await rename(temporary, path);
+}
+
+/** Reads a plan written by `--plan-out`; a file that is not one is a usage error (exit 2). */
+export async function loadPlan(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read plan ${path}: ${(error as Error).message}`);
+  }
+  let plan: Plan;
+  try {
+    plan = JSON.parse(text) as Plan;
+  } catch {
+    throw new UsageError(`${path} is not a plan (not JSON)`, { hint: 'make one with --plan-out FILE on a write command' });
+  }
+  if (plan?.kind !== 'pla-plan' || plan.version !== 1 || !Array.isArray(plan.entries) || typeof plan.env !== 'string' || typeof plan.baseUrl !== 'string') {
+    throw new UsageError(`${path} is not a pla plan`, { hint: 'make one with --plan-out FILE on a write command' });
+  }
+  return plan;
+}

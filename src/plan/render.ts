@@ -1,0 +1,81 @@
+/**
+ * A plan for a person: one line per record that would change (terraform's
+ * `+ ~ -` marks), each changed field old → new, and a one-line summary. Long
+ * plans show the first entries of each kind and say how many more there are
+ * (`-o json` or `--plan-out` keep them all).
+ */
+import type { Plan, PlanAction, PlanEntry } from './types.js';
+
+/** Entries of one kind shown before "… and N more". */
+const SHOWN_PER_ACTION = 50;
+
+const MARKS: Record<PlanAction, string> = {
+  create: '+',
+  update: '~',
+  unchanged: '=',
+  delete: '-',
+  remove: '-',
+  decommission: '-',
+  cancel: '-',
+  refused: '!',
+  irreversible: '?',
+};
+
+/** ANSI colours by mark, when colour is on. */
+const COLOURS: Partial<Record<string, string>> = { '+': '32', '~': '33', '-': '31', '!': '35', '?': '35' };
+
+/** Order and wording of the summary. */
+const SUMMARY: ReadonlyArray<[PlanAction, string]> = [
+  ['create', 'to create'],
+  ['update', 'to update'],
+  ['delete', 'to delete'],
+  ['remove', 'to remove'],
+  ['decommission', 'to decommission'],
+  ['cancel', 'to cancel'],
+  ['unchanged', 'unchanged (not sent)'],
+  ['refused', 'would be refused'],
+  ['irreversible', 'cannot be undone'],
+];
+
+const grouped = new Intl.NumberFormat('en-US');
+
+function show(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+function headline(entry: PlanEntry): string {
+  const where = entry.id !== undefined ? ` ${entry.id}` : entry.line !== undefined ? ` (line ${entry.line})` : '';
+  const reason = entry.reason ? `: ${entry.reason}` : '';
+  const created = entry.action === 'create' && entry.record ? `  ${show(entry.record)}` : '';
+  return `${entry.action}${where}${reason}${created}`;
+}
+
+/** The one-line summary: "Plan: 12 to create, 3 to update, 95 unchanged (not sent)." */
+export function planSummary(plan: Pick<Plan, 'counts'>): string {
+  const parts = SUMMARY.filter(([action]) => (plan.counts[action] ?? 0) > 0).map(([action, words]) => `${grouped.format(plan.counts[action] ?? 0)} ${words}`);
+  return `Plan: ${parts.length > 0 ? parts.join(', ') : 'nothing to do'}.`;
+}
+
+/** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
+export function renderPlanText(plan: Plan, color: boolean): string {
+  const paint = (mark: string, text: string) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${text}\x1b[0m` : text);
+  const lines = [`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`, ''];
+  const shown = new Map<PlanAction, number>();
+  for (const entry of plan.entries) {
+    if (entry.action === 'unchanged') continue;
+    const count = shown.get(entry.action) ?? 0;
+    shown.set(entry.action, count + 1);
+    if (count >= SHOWN_PER_ACTION) continue;
+    const mark = MARKS[entry.action];
+    lines.push(paint(mark, `  ${mark} ${headline(entry)}`));
+    for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
+  }
+  for (const [action, count] of shown) {
+    if (count > SHOWN_PER_ACTION) lines.push(`  … and ${grouped.format(count - SHOWN_PER_ACTION)} more to ${action === 'refused' ? 'be refused' : action} (-o json or --plan-out for all)`);
+  }
+  if (lines.length > 2) lines.push('');
+  lines.push(planSummary(plan));
+  return `${lines.join('\n')}\n`;
+}

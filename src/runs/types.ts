@@ -1,0 +1,49 @@
+/**
+ * Receipts: one append-only ndjson file per run that changes something, under the
+ * config folder's `runs/`. The first line says who ran what where; then one line
+ * per acknowledged record; the last line, when the run ended at all, its outcome.
+ */
+
+/** The first line of a receipt. */
+export interface RunHeader {
+  type: 'run';
+  /** Sortable by start time: `20261122-204512-031-3fa9`. */
+  run: string;
+  env: string;
+  baseUrl: string;
+  /** `sha256:` and the first 16 hex digits of the key's hash; never the key. */
+  keyFingerprint?: string;
+  user: string;
+  version: string;
+  /** The command line, secrets masked. */
+  command: string;
+  /** Resource group the run changed (`determinations`): what an undo reads and writes. */
+  resource: string;
+  startedAt: string;
+  /** The environment is protected: records-before were read for every change. */
+  protected: boolean;
+  /** Set on the receipt of an undo: the run it undoes. */
+  undoOf?: string;
+}
+
+/** What was done to one record, as the service acknowledged it. */
+export interface RecordLine {
+  type: 'record';
+  action: string;
+  /** A number, or the digits of an id past 2^53. */
+  id?: number | string;
+  /** The record before the change, where known (always on protected environments). */
+  before?: Record<string, unknown>;
+  /** The record as the service answered, where it answers one. */
+  after?: Record<string, unknown>;
+}
+
+/** The last line: how the run ended. A receipt without one belongs to a run that crashed or is still running. */
+export interface EndLine {
+  type: 'end';
+  endedAt: string;
+  exitCode: number;
+  counts: Record<string, number>;
+}
+
+export type ReceiptLine = RunHeader | RecordLine | EndLine;
