@@ -17,6 +17,7 @@ export interface GlobalOptions {
   wide?: boolean;
   quiet?: boolean;
   retries?: number;
+  retryUnsafe?: boolean;
   timeout?: number;
   verbose?: boolean;
   /** false with --no-color. */
@@ -34,6 +35,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('--wide', 'tables: every column and every character (on a terminal they are fitted to its width)')
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', 'retries after the first attempt on 429/5xx/network errors (default 3)', wholeNumber(0))
+    .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
     .option('--timeout <seconds>', 'per attempt (default 30)', seconds)
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');

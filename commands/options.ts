@@ -27,12 +27,13 @@ export function addRecordInputOptions(command: Command): Command {
     .option('--strict', 'stop at the first bad input row instead of skipping it');
 }
 
-/** `--batch-size`, `--concurrency`, `--rejects`, `--checkpoint` for runs through a bulk endpoint. */
+/** `--batch-size`, `--concurrency`, `--rejects`, `--unknown-outcome`, `--checkpoint` for runs through a bulk endpoint. */
 export function addBulkOptions(command: Command): Command {
   return command
     .option('--batch-size <n>', 'records or ids per bulk request (default 500)', wholeNumber(1))
     .option('--concurrency <n>', 'bulk requests in flight (default 4)', wholeNumber(1))
     .option('--rejects <file>', 'write failed records here, each with its error')
+    .option('--unknown-outcome <file>', 'records the service may or may not have created go here (default unknown-outcome-<run>.<format>)')
     .option('--checkpoint <file>', 'record finished batches here; a re-run resumes');
 }
 

@@ -36,6 +36,12 @@ export class PlaError extends Error {
   detail?: unknown;
   /** A short hint on what to do next, printed after the message. */
   hint?: string;
+  /**
+   * Set when a call that creates failed after the service may have received it and
+   * was not repeated (a 5xx, a timeout or a reset once the request was sent): it may
+   * or may not have been carried out.
+   */
+  outcomeUnknown?: boolean;
 
   constructor(message: string, options?: { cause?: unknown; detail?: unknown; hint?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

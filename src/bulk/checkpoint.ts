@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
@@ -16,6 +16,19 @@ export interface CheckpointData {
    * A set, not a high-water mark: with concurrency, batches finish out of order.
    */
   finished: number[];
+  /**
+   * The run's id: a batch's Idempotency-Key is derived from it, so a resumed run
+   * sends a batch again under the key it had (a service that keeps keys replays it).
+   * Missing in checkpoints of older versions (a new id is made).
+   */
+  runId?: string;
+  /** Batches whose outcome is unknown (written to the unknown-outcome file, not resent blindly). */
+  unknown?: number[];
+}
+
+/** A new run id: short, for file names and keys. */
+export function newRunId(): string {
+  return randomBytes(6).toString('hex');
 }
 
 /** Fingerprint of an input: a hash of its first batch (works for stdin too, where there is no file to stat). */
@@ -33,6 +46,7 @@ export function fingerprintOf(items: SourceItem[]): string {
  */
 export class Checkpoint {
   private readonly finished: Set<number>;
+  private readonly unknown: Set<number>;
   private fingerprint: string | undefined;
   private chain: Promise<void> = Promise.resolve();
   private dirty = false;
@@ -42,7 +56,14 @@ export class Checkpoint {
     private readonly data: CheckpointData,
   ) {
     this.finished = new Set(data.finished);
+    this.unknown = new Set(data.unknown ?? []);
     this.fingerprint = data.fingerprint;
+  }
+
+  /** The run's id (kept across resumes). */
+  get runId(): string {
+    this.data.runId ??= newRunId();
+    return this.data.runId;
   }
 
   /** Loads the checkpoint at `path`, or starts a new one; refuses one from a different run. */
@@ -52,7 +73,7 @@ export class Checkpoint {
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read checkpoint ${path}: ${(error as Error).message}`);
-      return new Checkpoint(path, { version: 1, ...run, finished: [] });
+      return new Checkpoint(path, { version: 1, ...run, finished: [], runId: newRunId() });
     }
     let data: CheckpointData;
     try {
@@ -70,9 +91,14 @@ export class Checkpoint {
     return new Checkpoint(path, data);
   }
 
-  /** Whether an earlier run already finished some batches. */
+  /** Whether an earlier run already finished some batches or left some of unknown outcome. */
   get resumed(): boolean {
-    return this.data.finished.length > 0;
+    return this.data.finished.length > 0 || (this.data.unknown?.length ?? 0) > 0;
+  }
+
+  /** Whether an earlier run left batches of unknown outcome. */
+  get hasUnknown(): boolean {
+    return this.unknown.size > 0;
   }
 
   /** Checks the input is the one the checkpoint was written for (first batch only). */
@@ -89,9 +115,21 @@ export class Checkpoint {
     return this.finished.has(index);
   }
 
+  /** Whether the batch's outcome was left unknown by an earlier run. */
+  isUnknown(index: number): boolean {
+    return this.unknown.has(index);
+  }
+
   /** Records a finished batch and saves; resolves once it is on disk. */
   markFinished(index: number): Promise<void> {
     this.finished.add(index);
+    this.unknown.delete(index);
+    return this.save();
+  }
+
+  /** Records a batch whose outcome is unknown (its records are in the unknown-outcome file) and saves. */
+  markUnknown(index: number): Promise<void> {
+    this.unknown.add(index);
     return this.save();
   }
 
@@ -114,6 +152,8 @@ export class Checkpoint {
       ...this.data,
       fingerprint: this.fingerprint,
       finished: [...this.finished].sort((a, b) => a - b),
+      unknown: [...this.unknown].sort((a, b) => a - b),
+      runId: this.runId,
     };
     const temporary = `${this.path}.${process.pid}.tmp`;
     await writeFile(temporary, `${JSON.stringify(data)}\n`);

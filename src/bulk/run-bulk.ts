@@ -1,15 +1,17 @@
+import { dirname, join } from 'node:path';
 import { operation } from '../contract/operations.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
-import { Checkpoint, fingerprintOf } from './checkpoint.js';
+import { Checkpoint, fingerprintOf, newRunId } from './checkpoint.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { RejectsFile } from './rejects.js';
+import { requestKey } from './request-key.js';
 import { sendWithSplit } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
@@ -29,6 +31,14 @@ function hasId(item: SourceItem): boolean {
 function badRowsOf(items: AsyncIterable<SourceItem>): number {
   const stats = (items as { stats?: InputStats }).stats;
   return stats?.badRows ?? 0;
+}
+
+/** The summary so far of runs that stopped on an error, by that error. */
+const stoppedRuns = new WeakMap<object, BulkSummary>();
+
+/** What a run that stopped on `error` had done (its summary), when `error` stopped one. */
+export function summaryOfStoppedRun(error: unknown): BulkSummary | undefined {
+  return typeof error === 'object' && error !== null ? stoppedRuns.get(error) : undefined;
 }
 
 /**
@@ -57,6 +67,15 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
+  const runId = checkpoint?.runId ?? newRunId();
+  // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
+  // (under the keys they had); then the file starts afresh, as they all go again.
+  const resendUnknown = options.retryUnsafe === true;
+  // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
+  const beside = options.checkpointPath ?? options.rejectsPath;
+  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
+  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat);
+  await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   let bar: Progress | undefined;
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
   // Unreadable input rows: said as they are found, and kept in the rejects file.
@@ -67,7 +86,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   });
   const reasons = new Map<string, number>();
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, skipped: 0, badRows: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, skipped: 0, badRows: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
@@ -79,13 +98,22 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
       const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
-      const sent = screened.send.length > 0 ? await sendWithSplit(options.client, op.id, screened.send) : { accepted: [], answers: [], rejected: [] };
-      const { accepted, answers: answered } = sent;
+      const sent =
+        screened.send.length > 0
+          ? await sendWithSplit(options.client, op.id, screened.send, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) })
+          : { accepted: [], answers: [], rejected: [], unknown: [] };
+      const { accepted, answers: answered, unknown } = sent;
       const rejected = [...screened.refused, ...sent.rejected];
       if (answered.length > 0) await options.onAcknowledged?.(answered);
-      // The rejects are on disk before the checkpoint says the batch is done.
+      // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
       if (rejected.length > 0) await rejects?.write(rejected);
-      await checkpoint?.markFinished(batch.index);
+      if (unknown.length > 0) {
+        await unknownFile.write(unknown);
+        await checkpoint?.markUnknown(batch.index);
+      } else {
+        await checkpoint?.markFinished(batch.index);
+      }
+      summary.unknown += unknown.length;
       summary.succeeded += accepted.length;
       if (op.body?.kind === 'records') {
         const updated = accepted.filter(hasId).length;
@@ -118,6 +146,12 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         await answers?.done(batch.index, []);
         continue;
       }
+      if (checkpoint?.isUnknown(batch.index) && !resendUnknown) {
+        // Already in the unknown-outcome file: still unknown, not sent blindly.
+        summary.unknown += batch.items.length;
+        tick();
+        continue;
+      }
       await pool.whenFree();
       if (answers) await pool.until(() => answers.held < maxHeld || stopping());
       if (stopping()) break;
@@ -129,6 +163,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     await answers?.flush().catch((error: unknown) => void (fatal ??= { error }));
     await checkpoint?.save();
     await rejects?.close();
+    await unknownFile.close();
     bar?.finish();
   }
 
@@ -137,10 +172,15 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
   if (rejects?.written) summary.rejectsPath = rejects.path;
+  if (unknownFile.written) summary.unknownPath = unknownFile.path;
+  if (checkpoint) summary.checkpointPath = checkpoint.path;
   // A client sharing the abort signal cancels its requests in flight: that is the
   // interrupt itself, reported below with the summary, not a failure of its own.
   const interrupted = options.signal?.aborted === true;
-  if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) throw fatal.error;
+  if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) {
+    if (typeof fatal.error === 'object' && fatal.error !== null) stoppedRuns.set(fatal.error, summary);
+    throw fatal.error;
+  }
   if (interrupted) {
     summary.interrupted = true;
     throw new InterruptedError(`interrupted after ${count(summary.batches)} batches (${count(summary.succeeded + summary.failed)} items) this run`, {
@@ -149,6 +189,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     });
   }
   // The whole input went through: a later run with this checkpoint would skip everything.
-  await checkpoint?.remove();
+  // Kept while batches of unknown outcome remain: a resume with --retry-unsafe sends them.
+  if (!checkpoint?.hasUnknown) await checkpoint?.remove();
   return summary;
 }

@@ -1,4 +1,4 @@
-import { type ApiError, NotFoundError, RejectedError } from '../errors.js';
+import { type ApiError, NotFoundError, PlaError, RejectedError } from '../errors.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
@@ -38,6 +38,8 @@ export interface SendResult {
   /** The accepted requests in input order (a split batch has several). */
   answers: Accepted[];
   rejected: Array<Reject & { line: number }>;
+  /** Items of requests that failed after the service may have carried them out (not repeated), with why. */
+  unknown: Array<Reject & { line: number }>;
 }
 
 /**
@@ -47,25 +49,35 @@ export interface SendResult {
  * about (bad items × log2 batch size) requests. Any other error (auth, network,
  * 5xx after the client's retries) is not about the items and is thrown.
  */
-export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[]): Promise<SendResult> {
+/** Names the `Idempotency-Key` of one request: `part` is the batch, then which half of which half once split. */
+export interface RequestKeys {
+  part: string;
+  keyOf: (part: string, values: unknown[]) => string;
+}
+
+export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
+  const body = items.map((item) => item.value);
+  const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {
-    const result = await client.call(operationId, { body: items.map((item) => item.value) });
-    return { accepted: items, answers: [{ items, result }], rejected: [] };
+    const result = await client.call(operationId, { body, ...(key ? { idempotencyKey: key.keyOf(key.part, body) } : {}) });
+    return { accepted: items, answers: [{ items, result }], rejected: [], unknown: [] };
   } catch (error) {
+    if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
     if (!isRecordRejection(error)) throw error;
     if (items.length === 1) {
-      const [item] = items as [SourceItem];
-      const refusal = error as ApiError;
-      return { accepted: [], answers: [], rejected: [{ value: item.value, line: item.line, error: refusal.message, reason: reasonOf(refusal) }] };
+      const reason = reasonOf(error as ApiError);
+      return { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] };
     }
   }
   const middle = Math.ceil(items.length / 2);
-  const first = await sendWithSplit(client, operationId, items.slice(0, middle));
-  const second = await sendWithSplit(client, operationId, items.slice(middle));
+  const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
+  const first = await sendWithSplit(client, operationId, items.slice(0, middle), half(0));
+  const second = await sendWithSplit(client, operationId, items.slice(middle), half(1));
   return {
     accepted: [...first.accepted, ...second.accepted],
     answers: [...first.answers, ...second.answers],
     rejected: [...first.rejected, ...second.rejected],
+    unknown: [...first.unknown, ...second.unknown],
   };
 }
 

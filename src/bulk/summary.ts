@@ -45,8 +45,13 @@ function reasonLines(summary: BulkSummary): string[] {
 export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
   const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : '';
-  const line = `${verb} ${count(summary.succeeded)}${split}, failed ${count(summary.failed)}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
-  const notes = [summary.interrupted ? 'interrupted' : '', summary.rejectsPath ? `rejects: ${summary.rejectsPath}` : ''].filter(Boolean);
+  const unknown = summary.unknown > 0 ? `, outcome unknown ${count(summary.unknown)}` : '';
+  const line = `${verb} ${count(summary.succeeded)}${split}, failed ${count(summary.failed)}${unknown}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
+  const notes = [
+    summary.interrupted ? 'interrupted' : '',
+    summary.rejectsPath ? `rejects: ${summary.rejectsPath}` : '',
+    summary.unknown > 0 && summary.unknownPath ? `outcome unknown: ${summary.unknownPath}` : '',
+  ].filter(Boolean);
   return [notes.length > 0 ? `${line} — ${notes.join(', ')}` : line, ...reasonLines(summary)].join('\n');
 }
 
@@ -55,8 +60,31 @@ function feedBackFlag(operationId: string): string {
   return operation(operationId).body?.kind === 'ids' ? '--ids-file' : '--file';
 }
 
+/**
+ * Records the service may or may not have carried out: not sent again blindly, so the
+ * admin checks them first; against a service that keeps Idempotency-Keys a resume
+ * with --retry-unsafe sends them under the keys they had.
+ */
+function unknownOutcome(summary: BulkSummary): PartialFailureError {
+  const { message, hint } = unknownOutcomeNote(summary);
+  return new PartialFailureError(message, { detail: summary, hint });
+}
+
+/** What to say of the records of unknown outcome of a run: a message and what to do. */
+export function unknownOutcomeNote(summary: BulkSummary): { message: string; hint: string } {
+  const file = summary.unknownPath ?? 'the unknown-outcome file';
+  const resume = summary.checkpointPath
+    ? `; where the service honours Idempotency-Key (pla server does), re-run with --checkpoint ${summary.checkpointPath} --retry-unsafe to resend them under the same keys`
+    : '';
+  return {
+    message: `the outcome of ${count(summary.unknown)} ${summary.unknown === 1 ? 'record is' : 'records is'} unknown (the service may have carried them out): see ${file}`,
+    hint: `check them with --plan --file ${file} before sending them again${resume}`,
+  };
+}
+
 /** The error for a run where some items failed or input rows were unreadable (exit 9), else `undefined`. */
 export function partialFailure(summary: BulkSummary): PartialFailureError | undefined {
+  if (summary.unknown > 0) return unknownOutcome(summary);
   const path = summary.rejectsPath;
   const feedBack = path ? `feed it back with ${feedBackFlag(summary.operationId)} ${path} (the _error, _line and _raw columns are ignored)` : '';
   // Unreadable input rows are records that did not arrive either: a script that

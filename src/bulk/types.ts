@@ -32,6 +32,15 @@ export interface BulkOptions {
   rejectsFormat?: InputFormat;
   /** Finished batches are recorded here; a re-run with the same file skips them. */
   checkpointPath?: string;
+  /**
+   * Records of batches whose outcome is unknown (a create that failed after the
+   * service may have carried it out) go here, in the format its extension names,
+   * else the input's; default `unknown-outcome-<run id>.<format>` beside the
+   * checkpoint, else the rejects file, else in the current folder.
+   */
+  unknownPath?: string;
+  /** The client repeats creates (--retry-unsafe): batches of unknown outcome from a resumed run are sent again too. */
+  retryUnsafe?: boolean;
   /** Once aborted, no new batch starts; batches in flight finish, the checkpoint is written. */
   signal?: AbortSignal;
   /** Starts a progress bar (progress.ts); it gives none where there is no terminal. */
@@ -69,6 +78,8 @@ export interface BulkSummary {
   created: number;
   updated: number;
   failed: number;
+  /** Records whose outcome is unknown: in the unknown-outcome file, neither sent again nor counted as done. */
+  unknown: number;
   /** Bad input rows skipped plus batches skipped thanks to the checkpoint. */
   skipped: number;
   /** Of `skipped`: input rows that could not be read (malformed, not an object). */
@@ -78,5 +89,7 @@ export interface BulkSummary {
   batches: number;
   elapsedMs: number;
   rejectsPath?: string;
+  unknownPath?: string;
+  checkpointPath?: string;
   interrupted: boolean;
 }

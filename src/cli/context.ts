@@ -165,6 +165,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           apiKey: conn.apiKey,
           env: conn.env,
           retries: opts.retries,
+          retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
           trace: opts.verbose ? human : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,

@@ -4,18 +4,22 @@
  * come only from the contract table.
  */
 import { expandPath, operation } from '../contract/operations.js';
-import { type PlaError, RejectedError } from '../errors.js';
+import { PlaError, RejectedError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { toPage } from './page-shapes.js';
 import { redactSecret } from './redact.js';
+import { safeToRepeat } from './retry-policy.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PlaClient } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
 const DEFAULT_RETRIES = 3;
+
+const OUTCOME_UNKNOWN_HINT =
+  'the service may have carried it out: check before sending it again (--plan); --retry-unsafe repeats such calls (safe only where the service honours Idempotency-Key)';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 type QueryValues = Record<string, string | number | boolean | undefined>;
@@ -72,23 +76,34 @@ export function createClient(options: ClientOptions): PlaClient {
     method: string,
     path: string,
     body: { payload: string | Buffer; contentType: string } | undefined,
-    signal: AbortSignal | undefined,
+    call: { signal?: AbortSignal | undefined; repeatable: boolean; idempotencyKey?: string | undefined },
   ): Promise<{ response: RawResponse; parsed: unknown }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (apiKey) headers['x-api-key'] = apiKey;
     if (body) headers['content-type'] = body.contentType;
-    // One key per logical call: undici's retry handler replays these same headers.
-    // node:crypto is loaded only here: a GET should not pay for it at start-up.
-    if (method === 'POST' && options.idempotencyKeys !== false) headers['idempotency-key'] = (await import('node:crypto')).randomUUID();
-    const request: OutgoingRequest = { method, path: prefix + path, headers, ...(body ? { body: body.payload } : {}) };
-    const abort = signalFor(signal);
+    // One key per logical call on every write: undici's retry handler replays these
+    // same headers. node:crypto is loaded only here: a GET should not pay for it at start-up.
+    if (method !== 'GET' && method !== 'HEAD' && options.idempotencyKeys !== false) {
+      headers['idempotency-key'] = call.idempotencyKey ?? (await import('node:crypto')).randomUUID();
+    }
+    const repeatable = call.repeatable || options.retryUnsafe === true;
+    const request: OutgoingRequest = { method, path: prefix + path, headers, repeatable, ...(body ? { body: body.payload } : {}) };
+    const abort = signalFor(call.signal);
     if (abort) request.signal = abort;
 
-    const response = await transport.send(request);
+    const response = await transport.send(request).catch((error: unknown) => {
+      if (error instanceof PlaError && error.outcomeUnknown) error.hint = OUTCOME_UNKNOWN_HINT;
+      throw error;
+    });
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
     const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
-    if (!ok) throw scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
+    if (!ok) {
+      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
+      // A 5xx says the service received the request, not whether it was carried out.
+      if (response.status >= 500 && !repeatable) Object.assign(error, { outcomeUnknown: true, hint: OUTCOME_UNKNOWN_HINT });
+      throw error;
+    }
     return { response, parsed };
   }
 
@@ -104,7 +119,12 @@ export function createClient(options: ClientOptions): PlaClient {
   async function call<T>(operationId: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
     const op = operation(operationId);
     const path = expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query);
-    const { response, parsed } = await exchange(op.method, path, await requestBody(callOptions), callOptions.signal);
+    const repeatable = safeToRepeat({ operationId: op.id, method: op.method, body: callOptions.body });
+    const { response, parsed } = await exchange(op.method, path, await requestBody(callOptions), {
+      signal: callOptions.signal,
+      repeatable,
+      idempotencyKey: callOptions.idempotencyKey,
+    });
     const unwrapped = unwrapEnvelope(parsed);
     if (unwrapped.success === false) {
       // A 2xx whose envelope says it failed is still a refusal.
@@ -150,7 +170,8 @@ export function createClient(options: ClientOptions): PlaClient {
     const query = queryString(undefined, rawOptions.query);
     const fullPath = query && relative.includes('?') ? `${relative}&${query.slice(1)}` : relative + query;
     const body = rawOptions.body === undefined ? undefined : { payload: jsonText(rawOptions.body), contentType: 'application/json' };
-    const { response, parsed } = await exchange(method.toUpperCase(), fullPath, body, rawOptions.signal);
+    const upper = method.toUpperCase();
+    const { response, parsed } = await exchange(upper, fullPath, body, { signal: rawOptions.signal, repeatable: safeToRepeat({ method: upper }) });
     return { status: response.status, data: parsed, headers: response.headers };
   }
 

@@ -3,8 +3,14 @@
  * (replaying the request, counting attempts); this module only decides, so the
  * rules read in one place:
  * - 429 is always retried: the service did not process the request.
- * - 5xx and network failures are retried only when repeating the request is safe:
- *   idempotent methods, and POST when it carries an idempotency key.
+ * - A failure before the request was sent (connection refused, DNS, connect
+ *   timeout) is always retried: nothing reached the service.
+ * - 5xx, timeouts and resets after the request was sent are retried only for calls
+ *   that are safe to repeat: reads, searches, updates by id, deletes, cancels. Calls
+ *   that create (see `createsRecords`) may have been carried out by then; repeating
+ *   them could create twice, since whether the real service honours the
+ *   `Idempotency-Key` the client sends is not shown. `--retry-unsafe` repeats them
+ *   anyway (right against a service that honours the key, such as `pla server`).
  * - Waits use exponential backoff with full jitter (base 0.5 s, doubling, capped at
  *   20 s) unless the answer says `Retry-After`, which wins (capped at 60 s).
  */
@@ -12,7 +18,40 @@
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 20_000;
 const MAX_RETRY_AFTER_MS = 60_000;
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * Operations that create whatever their body, by the last part of their id: create
+ * and bulk create, notification and e-mail creation (an e-mail sent twice is sent
+ * twice), image upload, work order.
+ */
+const CREATING_OPERATIONS = new Set(['create', 'createBulk', 'upload', 'workOrder']);
+
+/** Operations that create when a record of their body has no `id`. */
+const UPSERTS = new Set(['upsert', 'upsertBulk']);
+
+function lacksId(record: unknown): boolean {
+  if (typeof record !== 'object' || record === null) return true;
+  const { id } = record as { id?: unknown };
+  return id === undefined || id === null;
+}
+
+/** Whether a call of the contract operation `operationId` with `body` may create records. */
+export function createsRecords(operationId: string, body: unknown): boolean {
+  const verb = operationId.slice(operationId.lastIndexOf('.') + 1);
+  if (CREATING_OPERATIONS.has(verb)) return true;
+  if (!UPSERTS.has(verb)) return false;
+  return Array.isArray(body) ? body.some(lacksId) : lacksId(body);
+}
+
+/**
+ * Whether a call may be repeated once the service may have received it. A contract
+ * operation is, unless it creates; a raw call (`pla api`) is unless it is a POST.
+ */
+export function safeToRepeat(call: { operationId?: string; method: string; body?: unknown }): boolean {
+  if (call.operationId !== undefined) return !createsRecords(call.operationId, call.body);
+  return SAFE_METHODS.has(call.method);
+}
 
 /** Error codes of failures to reach the service or to hear back in time. */
 export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
@@ -37,9 +76,10 @@ export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
 export const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 export interface FailedAttempt {
-  method: string;
-  /** Whether the request carries an `idempotency-key` header. */
-  hasIdempotencyKey: boolean;
+  /** Whether the call may be repeated once the service may have received it (`safeToRepeat`, or --retry-unsafe). */
+  repeatable: boolean;
+  /** Whether this attempt's request was handed to the connection (so it may have reached the service). */
+  sent: boolean;
   /** HTTP status, when the service answered. */
   status?: number;
   /** Error code, when it did not. */
@@ -54,13 +94,12 @@ export interface FailedAttempt {
 /** Milliseconds to wait before the next attempt, or undefined when the failure is final. */
 export function retryDelay(failure: FailedAttempt): number | undefined {
   if (failure.attempt > failure.retries) return undefined;
-  const repeatable = IDEMPOTENT_METHODS.has(failure.method) || (failure.method === 'POST' && failure.hasIdempotencyKey);
-  const { status, code } = failure;
+  const { status, code, repeatable } = failure;
   const retryable =
     status === 429 ||
     // 501 and 505 say the service cannot do this at all: asking again will not help.
     (status !== undefined && status >= 500 && status !== 501 && status !== 505 && repeatable) ||
-    (status === undefined && code !== undefined && NETWORK_ERROR_CODES.has(code) && repeatable);
+    (status === undefined && code !== undefined && NETWORK_ERROR_CODES.has(code) && (repeatable || !failure.sent));
   if (!retryable) return undefined;
   const asked = parseRetryAfter(failure.retryAfter);
   if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);

@@ -9,6 +9,7 @@
 import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import RetryHandler from 'undici/lib/handler/retry-handler.js';
+import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import { retryDelay } from './retry-policy.js';
 import { retryLine, tracedDispatch } from './trace.js';
@@ -21,6 +22,8 @@ export interface OutgoingRequest {
   /** Strings and buffers only: the retry handler replays them, which a consumed stream cannot be. */
   body?: string | Buffer;
   signal?: AbortSignal;
+  /** Whether the request may be repeated once the service may have received it (see retry-policy). */
+  repeatable: boolean;
 }
 
 export interface RawResponse {
@@ -48,6 +51,24 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/**
+ * One attempt's handler as the connection sees it, noting when the request has been
+ * written: a failure before that cannot have reached the service, one after may
+ * have. undici's own adapter between its two handler interfaces drops that event.
+ */
+class SentWatch extends UnwrapHandler {
+  constructor(
+    handler: Dispatcher.DispatchHandler,
+    private readonly sent: () => void,
+  ) {
+    super(handler);
+  }
+
+  onRequestSent(): void {
+    this.sent();
+  }
+}
+
 function isDispatcher(value: unknown): value is Dispatcher {
   return typeof (value as Dispatcher | undefined)?.dispatch === 'function';
 }
@@ -61,8 +82,11 @@ export function createTransport(options: TransportOptions): Transport {
   const base: Dispatcher = isDispatcher(options.dispatcher)
     ? options.dispatcher
     : new Agent({ connect: { timeout: options.timeoutMs } });
-  const plain: Dispatcher['dispatch'] = base.dispatch.bind(base);
-  const dispatch = options.trace ? tracedDispatch(plain, options.trace) : plain;
+  /** `dispatch` for one request, calling `sent` when an attempt's request has been written. */
+  const dispatchNoting = (sent: () => void): Dispatcher['dispatch'] => {
+    const plain: Dispatcher['dispatch'] = (opts, handler) => base.dispatch(opts, new SentWatch(handler, sent) as Dispatcher.DispatchHandler);
+    return options.trace ? tracedDispatch(plain, options.trace) : plain;
+  };
 
   const label = (request: OutgoingRequest, attempts: number): RequestLabel => ({
     method: request.method,
@@ -77,6 +101,9 @@ export function createTransport(options: TransportOptions): Transport {
     const { signal } = request;
     return new Promise<RawResponse>((resolve, reject) => {
       let attempts = 1;
+      /** Whether the current attempt's request was written (reset by each attempt). */
+      let sent = false;
+      const dispatch = dispatchNoting(() => (sent = true));
       let responseStarted = false;
       let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
@@ -120,7 +147,10 @@ export function createTransport(options: TransportOptions): Transport {
           );
         },
         onResponseError(_c, error) {
-          settle(() => reject(transportError(error, label(request, attempts), signal?.aborted ?? false)));
+          const failure = transportError(error, label(request, attempts), signal?.aborted ?? false);
+          // Not repeated although the service may have received it: the caller must not assume either way.
+          if (sent && !request.repeatable && !signal?.aborted) failure.outcomeUnknown = true;
+          settle(() => reject(failure));
         },
       };
 
@@ -132,8 +162,8 @@ export function createTransport(options: TransportOptions): Transport {
           signal?.aborted || responseStarted
             ? undefined
             : retryDelay({
-                method: request.method,
-                hasIdempotencyKey: 'idempotency-key' in request.headers,
+                repeatable: request.repeatable,
+                sent,
                 ...(status !== undefined ? { status } : { code: failure.code ?? '' }),
                 attempt: state.counter,
                 retries: options.retries,
@@ -147,6 +177,7 @@ export function createTransport(options: TransportOptions): Transport {
         const timer = setTimeout(() => {
           cancelWait = undefined;
           attempts = state.counter + 1;
+          sent = false;
           callback(null);
         }, delay);
         cancelWait = () => {

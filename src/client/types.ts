@@ -21,11 +21,16 @@ export interface ClientOptions {
   /** The environment this client serves; failed requests carry it (errors' `request.env`). */
   env?: string;
   /**
-   * Send an `idempotency-key` (a random UUID per logical call) on every POST, which
-   * also makes POSTs safe to retry on 5xx and network errors. Default true; false
-   * for a service that refuses unknown headers (POSTs are then retried on 429 only).
+   * Send an `Idempotency-Key` (a random UUID per logical call, unless the call names
+   * one) on every write. Default true; false for a service that refuses unknown headers.
    */
   idempotencyKeys?: boolean;
+  /**
+   * Repeat calls that create after 5xx, timeouts and resets too (`--retry-unsafe`):
+   * right against a service that honours the `Idempotency-Key`, else they may create
+   * twice. By default they are retried only on 429 and before anything was sent.
+   */
+  retryUnsafe?: boolean;
   /** Aborts every request in flight (Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -48,6 +53,11 @@ export interface CallOptions {
   /** Multipart body for the image upload. */
   upload?: ImageUpload;
   signal?: AbortSignal;
+  /**
+   * The `Idempotency-Key` to send instead of a fresh one: a bulk run derives its keys
+   * from the run and the batch, so a resumed run repeats a batch under the same key.
+   */
+  idempotencyKey?: string;
 }
 
 export interface ImageUpload {

@@ -15,3 +15,16 @@ declare module 'undici/lib/handler/retry-handler.js' {
   const RetryHandlerClass: typeof RetryHandler;
   export default RetryHandlerClass;
 }
+
+declare module 'undici/lib/handler/unwrap-handler.js' {
+  import type { Dispatcher } from 'undici';
+  /**
+   * Adapts a handler of undici's newer API (`onRequestStart`…, as RetryHandler is)
+   * to the older one the connection calls, which also says when the request was
+   * written (`onRequestSent`).
+   */
+  class UnwrapHandler {
+    constructor(handler: Dispatcher.DispatchHandler);
+  }
+  export default UnwrapHandler;
+}

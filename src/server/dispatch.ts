@@ -8,18 +8,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
 import type { BodyKind, Operation } from '../contract/types.js';
+import type { Store } from '../store/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { watchResponseWrite } from './connection-guard.js';
 import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
 import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationHandler, type OperationOutcome, type ServerContext } from './context.js';
 import { handlerFor } from './handlers/index.js';
-import type { IdempotencyCache } from './idempotency.js';
+import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { CLIENT_ABORTED, HttpProblem, badField, notFound, storeUnavailable } from './problem.js';
+import { CLIENT_ABORTED, HttpProblem, badField, noSpace, notFound, storeUnavailable } from './problem.js';
 import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
 import { queryFlag } from './query-flags.js';
-import { StoreUnavailableError } from '../store/errors.js';
+import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
 import type { RequestLog } from './request-log.js';
@@ -32,7 +33,7 @@ export interface Runtime extends ServerContext, AdminRuntime {
   router: ServerRouter;
   limiter: RateLimiter;
   keys: KeyRing;
-  idempotency: IdempotencyCache;
+  idempotency: IdempotencyKeys;
   log: RequestLog;
   /** Where unexpected errors are reported (stderr). */
   warn(message: string): void;
@@ -192,13 +193,25 @@ function shapeReply(op: Operation, call: OperationCall, outcome: OperationOutcom
   }
 }
 
-/** Runs an operation to its reply; every failure, thrown now or later, becomes a problem reply. */
-function runOperation(runtime: Runtime, op: Operation, params: Record<string, string>, url: RequestTarget, req: IncomingMessage, instance: string): Eventually<Reply> {
+/**
+ * Runs an operation to its reply; every failure, thrown now or later, becomes a problem reply.
+ * The handler sees `store` (a staging view for a request carrying an `Idempotency-Key`).
+ */
+function runOperation(
+  runtime: Runtime,
+  op: Operation,
+  params: Record<string, string>,
+  url: RequestTarget,
+  req: IncomingMessage,
+  instance: string,
+  store: Store = runtime.store,
+): Eventually<Reply> {
   const failed = (error: unknown) => errorReply(runtime, error, instance);
   try {
     const handler = handlerOf(op);
     if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
-    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(handler(call, runtime), (outcome) => shapeReply(op, call, outcome)));
+    const ctx = store === runtime.store ? runtime : { ...runtime, store };
+    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(handler(call, ctx), (outcome) => shapeReply(op, call, outcome)));
     return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (error) {
     return failed(error);
@@ -209,6 +222,10 @@ function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   if (error instanceof HttpProblem && error.options.slug === CLIENT_ABORTED) runtime.warn(`${instance}: ${error.detail}`);
   if (error instanceof HttpProblem) return problemReply(error, instance);
   if (error instanceof StoreUnavailableError) return problemReply(storeUnavailable(error.message), instance);
+  if (error instanceof StoreFullError || isOutOfSpace(error)) {
+    runtime.warn(`${instance}: no space left on the data folder; answered 507`);
+    return problemReply(noSpace(), instance);
+  }
   runtime.warn(`internal error on ${instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
@@ -260,8 +277,9 @@ function proceedWith(runtime: Runtime, req: IncomingMessage, method: string, url
       throw new HttpProblem(500, 'injected failure (--fail-rate)', { slug: 'injected-failure' });
     }
     const { idempotencyKey } = notes;
-    if (method === 'POST' && idempotencyKey && key) {
-      const run = () => Promise.resolve(runOperation(runtime, op, params, url, req, notes.instance));
+    // Every write may carry a key (an upsert of records without id creates as a POST does).
+    if (method !== 'GET' && method !== 'HEAD' && idempotencyKey && key) {
+      const run = (store: Store) => Promise.resolve(runOperation(runtime, op, params, url, req, notes.instance, store));
       return runtime.idempotency.run(`${key.id} ${method} ${url.pathname} ${idempotencyKey}`, run).then((result) => {
         notes.replayed = result.replayed;
         return result.reply;

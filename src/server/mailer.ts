@@ -3,7 +3,7 @@
  * `streamTransport` whose messages are written as `.eml` files into
  * `<data>/outbox/`, or a real SMTP server with `--smtp URL`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -43,7 +43,16 @@ export function createMailer(options: { dataDir: string; smtpUrl?: string }): Ma
       if (options.smtpUrl) return;
       const message = (info as { message?: Buffer }).message ?? Buffer.alloc(0);
       await mkdir(outbox, { recursive: true });
-      await writeFile(join(outbox, `${String(mail.id).padStart(6, '0')}.eml`), message);
+      // Written aside and renamed: a write that fails (a full disk) leaves no empty or partial .eml.
+      const file = join(outbox, `${String(mail.id).padStart(6, '0')}.eml`);
+      const temp = `${file}.tmp`;
+      try {
+        await writeFile(temp, message);
+        await rename(temp, file);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
     },
     close() {
       transport.close();

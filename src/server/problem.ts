@@ -19,6 +19,7 @@ const TITLES: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 /** Seconds a client is asked to wait (`Retry-After`) when the store cannot be reached. */
@@ -69,6 +70,11 @@ export function notFound(noun: string, ids: readonly (number | string)[]): HttpP
     slug: 'not-found',
     errors: ids.map((id) => ({ path: 'id', message: `${id} not found` })),
   });
+}
+
+/** 507: the data folder has no space left; nothing of the request was kept, and it may be retried once space is free. */
+export function noSpace(): HttpProblem {
+  return new HttpProblem(507, 'no space left on the data folder; nothing was changed — free some space and retry (no restart needed)', { slug: 'no-space' });
 }
 
 /** Slug of the problem for a client that went away before its request body was complete. */

@@ -13,7 +13,7 @@ import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
 import { guardConnections } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
-import { IdempotencyCache } from './idempotency.js';
+import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
 import { createImageFiles } from './image-files.js';
 import { createMailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
@@ -29,6 +29,7 @@ const INDEXES = {
   apiKeys: ['hash'],
   topics: ['service'],
   images: ['sha256'],
+  [IDEMPOTENCY_COLLECTION]: [SCOPE_FIELD],
 } as const;
 
 /** What the first transaction of a start did. */
@@ -106,7 +107,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   if (swept.partial > 0) warn(`removed ${swept.partial} partial upload(s) an earlier run left in ${images.dir}`);
   if (swept.orphans > 0) warn(`removed ${swept.orphans} image file(s) no image refers to any more (an earlier run stopped between a delete and its clean-up) in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
-  const idempotency = new IdempotencyCache();
+  const idempotency = await IdempotencyKeys.open(store);
   const runtime: Runtime = {
     store,
     options: { ...options, dataDir },
@@ -129,7 +130,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
         if (options.seed) await seed(tx);
       });
       await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
-      idempotency.clear();
+      await idempotency.reload();
     },
     async openapi() {
       const { createOpenApiDocument } = await import('../contract/openapi.js');

@@ -8,3 +8,12 @@ export class StoreCorruptError extends PlaError {}
 
 /** Thrown by writes after `close()`, or after a write failed and the store stopped taking writes. */
 export class StoreUnavailableError extends PlaError {}
+
+/** Thrown by a write the data folder had no space for; nothing of it was kept, and writes go on once space is free. */
+export class StoreFullError extends PlaError {}
+
+/** True for the errors of a full disk or an exhausted quota. */
+export function isOutOfSpace(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { acquireDataLock } from './data-lock.js';
 import type { DataLock } from './data-lock.js';
 import { removeLeftover } from './durable-fs.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreFullError, StoreUnavailableError, isOutOfSpace } from './errors.js';
 import { JOURNAL_TEMP_FILE, JournalWriter } from './journal.js';
 import { checkChanges, parseJournalEntry } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
 import { replayJournal } from './journal-replay.js';
 import { readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot.js';
 import { StoreState } from './store-state.js';
+import { applyUndo, undoOf, withoutUnconfirmed, type Unconfirmed } from './undo.js';
 import type { TableQuery } from './table.js';
 import type { Change, CollectionName, PageResult, StoredRecord } from './types.js';
 
@@ -70,6 +71,8 @@ export class FileTables {
   private readonly unrecordedIds = new Set<CollectionName>();
   private compaction: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  /** Entries applied in memory whose journal write has not succeeded yet, in order, with how to take each back. */
+  private readonly unconfirmed: Unconfirmed[] = [];
 
   constructor(
     private readonly options: FileStoreOptions,
@@ -80,7 +83,11 @@ export class FileTables {
   ) {
     this.compactAfterBytes = options.compactAfterBytes ?? DEFAULT_COMPACT_BYTES;
     this.compactAfterEntries = options.compactAfterEntries ?? DEFAULT_COMPACT_ENTRIES;
-    journal.onFlushed = () => this.compactIfDue();
+    journal.onFlushed = (lastSeq) => {
+      while (this.unconfirmed.length && (this.unconfirmed[0] as Unconfirmed).seq <= lastSeq) this.unconfirmed.shift();
+      this.compactIfDue();
+    };
+    journal.onRefused = (firstSeq) => this.takeBack(firstSeq);
   }
 
   get(collection: CollectionName, id: number): StoredRecord | undefined {
@@ -149,11 +156,31 @@ export class FileTables {
       for (const name of this.unrecordedIds) entry.ids[name] = this.state.nextId(name);
     }
     const line = JSON.stringify(entry);
-    this.state.apply(parseJournalEntry(line));
+    const parsed = parseJournalEntry(line);
+    this.unconfirmed.push({ seq: entry.seq, undo: undoOf(this.state, parsed), ids: [...this.unrecordedIds] });
+    this.state.apply(parsed);
     this.unrecordedIds.clear();
     // Applied before it is durable, so that the next request sees it and the order in
     // memory is the order in the journal; the caller is answered only once it is durable.
-    return this.journal.append(`${line}\n`, entry.seq);
+    return this.journal.append(`${line}\n`, entry.seq).catch((error: unknown) => {
+      throw isOutOfSpace(error) ? new StoreFullError(`no space left on the data folder ${this.options.dir}; nothing was changed`, { cause: error }) : error;
+    });
+  }
+
+  /**
+   * Takes back, newest first, the entries from `firstSeq` on that the journal refused
+   * for lack of space: their records leave memory as if never written. Id counters stay
+   * where they are (an id handed out is never handed out again) and are recorded by
+   * the next entry that is written.
+   */
+  private takeBack(firstSeq: number): void {
+    while (this.unconfirmed.length && (this.unconfirmed[this.unconfirmed.length - 1] as Unconfirmed).seq >= firstSeq) {
+      const { undo, ids } = this.unconfirmed.pop() as Unconfirmed;
+      applyUndo(this.state, undo);
+      for (const name of [...ids, ...undo.collections]) this.unrecordedIds.add(name);
+    }
+    this.state.seq = firstSeq - 1;
+    this.warn(`store: no space left on ${this.options.dir}; the writes from entry ${firstSeq} on were refused and taken back`);
   }
 
   private assertWritable(): void {
@@ -182,7 +209,8 @@ export class FileTables {
    * and a journal that together hold every acknowledged entry once (see docs/store.md).
    */
   private async compact(): Promise<void> {
-    const content = this.state.capture();
+    // Only what is durable: entries still in flight may yet be refused and taken back.
+    const content = withoutUnconfirmed(this.state.capture(), this.unconfirmed);
     this.journal.startCarry(content.seq);
     try {
       await writeSnapshot(this.options.dir, content);

@@ -2,6 +2,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from './durable-fs.js';
+import { isOutOfSpace } from './errors.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
 export const JOURNAL_TEMP_FILE = 'journal.ndjson.tmp';
@@ -25,8 +26,15 @@ export class JournalWriter {
   entries: number;
   /** Set after a failed write: nothing more is accepted (the disk and memory may differ). */
   failure: unknown;
-  /** Called after each batch is durable. */
-  onFlushed: (() => void) | undefined;
+  /** Called after each batch is durable, with the last sequence number it holds. */
+  onFlushed: ((lastSeq: number) => void) | undefined;
+  /**
+   * Called when a write failed for lack of space, before any of the entries it refuses
+   * (the batch and everything queued behind it, from `firstSeq` on) is rejected: their
+   * changes, already in memory, are to be taken back. The journal is then cut back to
+   * its last durable byte and takes writes again, so freeing space is all it takes.
+   */
+  onRefused: ((firstSeq: number) => void) | undefined;
 
   private queue: PendingAppend[] = [];
   private readonly tasks: Array<() => Promise<void>> = [];
@@ -161,6 +169,7 @@ export class JournalWriter {
       // fdatasync is enough for an append: it also flushes the file size.
       await this.handle.datasync();
     } catch (error) {
+      if (this.failure === undefined && isOutOfSpace(error)) return this.refuse(batch, error);
       this.failure ??= error;
       for (const pending of batch) pending.reject(error);
       return;
@@ -172,6 +181,23 @@ export class JournalWriter {
       for (const pending of batch) if (pending.seq > carry.afterSeq) carry.lines.push(pending.line);
     }
     for (const pending of batch) pending.resolve();
-    this.onFlushed?.();
+    this.onFlushed?.((batch[batch.length - 1] as PendingAppend).seq);
+  }
+
+  /**
+   * A full disk: refuses the batch and everything queued behind it (those were applied
+   * in memory on top of it), then cuts the journal back to its last durable byte — a
+   * partial line must not sit in front of the next entry. Only when that cut fails
+   * does the journal stop taking writes.
+   */
+  private async refuse(batch: PendingAppend[], error: unknown): Promise<void> {
+    const refused = [...batch, ...this.queue.splice(0)];
+    this.onRefused?.((refused[0] as PendingAppend).seq);
+    for (const pending of refused) pending.reject(error);
+    try {
+      await this.handle.truncate(this.bytes);
+    } catch (cutError) {
+      this.failure ??= cutError;
+    }
   }
 }

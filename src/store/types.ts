@@ -26,6 +26,8 @@ export const COLLECTIONS = [
   'images',
   'topics',
   'apiKeys',
+  /** The local server's kept `Idempotency-Key`s with their replies (src/server/idempotency.ts). */
+  'idempotencyKeys',
 ] as const;
 
 export type CollectionName = (typeof COLLECTIONS)[number];

@@ -4,6 +4,7 @@ import { formatSummary, partialFailure, runBulk } from '../../src/bulk/index.js'
 import { progressText } from '../../src/bulk/progress.js';
 import { expandPath, operation } from '../../src/contract/operations.js';
 import { AuthError, InterruptedError, PartialFailureError, ServerError, UsageError } from '../../src/errors.js';
+import { createClient } from '../../src/client/index.js';
 import { readIds, readRecords } from '../../src/io/input/index.js';
 import { startFakeServer, type FakeServer, type LoggedRequest } from '../support/fake-server.js';
 import { allOrNothing, client, records, refsOf, stream, tempDir, UPSERT, UPSERT_PATH } from './helpers.js';
@@ -202,7 +203,8 @@ describe('errors that are not about the records stop the run', () => {
 
   it('writes the checkpoint before rethrowing, and the re-run sends the rest exactly once', async () => {
     const checkpointPath = temp.path('stop.checkpoint.json');
-    const input = records(30);
+    // Updates by id: safe to repeat, so a 503 is retried and then stops the run.
+    const input = records(30, (i) => ({ id: 1000 + i }));
     serve((request) => (refsOf(request).includes('r12') ? { status: 503, body: { title: 'Service Unavailable', status: 503 } } : allOrNothing(request)));
     const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, checkpointPath }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
@@ -220,7 +222,7 @@ describe('errors that are not about the records stop the run', () => {
     it(`keeps the first run's rejects when resuming (${format})`, async () => {
       const checkpointPath = temp.path(`resume-${format}.checkpoint.json`);
       const rejectsPath = temp.path(`resume-rejects.${format}`);
-      const input = records(25, (i) => (i === 1 || i === 17 ? { bad: true } : { bad: false }));
+      const input = records(25, (i) => ({ id: 1000 + i, bad: i === 1 || i === 17 }));
       serve((request) => (refsOf(request).includes('r12') ? { status: 503 } : allOrNothing(request)));
       const options = { operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, checkpointPath, rejectsPath };
       await expect(runBulk({ client: client(server.url), ...options })).rejects.toBeInstanceOf(ServerError);
@@ -230,8 +232,8 @@ describe('errors that are not about the records stop the run', () => {
       const again: unknown[] = [];
       for await (const item of readRecords({ file: rejectsPath })) again.push(item.value);
       expect(again).toEqual([
-        { ref: 'r1', bad: true },
-        { ref: 'r17', bad: true },
+        { ref: 'r1', id: 1001, bad: true },
+        { ref: 'r17', id: 1017, bad: true },
       ]);
     });
   }
@@ -283,6 +285,58 @@ describe('interrupt', () => {
     // The rejects of both runs are in the file, once each.
     const rejects = (await readFile(rejectsPath, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { ref: string }).ref);
     expect(rejects.sort()).toEqual(['r2', 'r33']);
+  });
+});
+
+describe('batches whose outcome is unknown', () => {
+  it('a batch of creates answered 500 is not resent: its records go to the unknown-outcome file; a resume with retryUnsafe sends it under the same key', async () => {
+    const checkpointPath = temp.path('unknown.checkpoint.json');
+    const unknownPath = temp.path('unknown.ndjson');
+    const input = records(20);
+    serve((request) => (refsOf(request).includes('r7') ? { status: 500, body: { title: 'Internal Server Error', status: 500 } } : allOrNothing(request)));
+    const options = { operationId: UPSERT, batchSize: 5, concurrency: 1, checkpointPath, unknownPath };
+    const first = await runBulk({ client: createClient({ baseUrl: server.url, retries: 2 }), ...options, items: stream(input) });
+    expect(first).toMatchObject({ succeeded: 15, unknown: 5, failed: 0, unknownPath, checkpointPath });
+    expect(server.requests.filter((r) => refsOf(r).includes('r7'))).toHaveLength(1);
+    const again: unknown[] = [];
+    for await (const item of readRecords({ file: unknownPath })) again.push(item.value);
+    expect(again).toEqual(input.slice(5, 10).map((item) => item.value));
+    const failure = partialFailure(first);
+    expect(failure?.exitCode).toBe(9);
+    expect(failure?.message).toMatch(/outcome of 5 records is unknown/);
+    expect(failure?.hint).toMatch(/--plan/);
+    expect(formatSummary(first)).toMatch(/outcome unknown 5/);
+
+    // Resumed without --retry-unsafe: still not sent, still counted; the checkpoint stays.
+    serve(allOrNothing);
+    const resumed = await runBulk({ client: client(server.url), ...options, items: stream(input) });
+    expect(resumed).toMatchObject({ succeeded: 0, unknown: 5, skipped: 15 });
+    expect(server.requests.filter((r) => refsOf(r).includes('r7'))).toHaveLength(1);
+
+    // With retryUnsafe: sent again under the key it had, and the run completes.
+    const settled = await runBulk({ client: client(server.url), ...options, retryUnsafe: true, items: stream(input) });
+    expect(settled).toMatchObject({ succeeded: 5, unknown: 0, skipped: 15 });
+    const sends = server.requests.filter((r) => refsOf(r).includes('r7'));
+    expect(sends).toHaveLength(2);
+    expect(sends[1]!.headers['idempotency-key']).toBe(sends[0]!.headers['idempotency-key']);
+    await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('gives every batch its own key, the same on a resume and a new one when the records differ', async () => {
+    const checkpointPath = temp.path('keys.checkpoint.json');
+    const input = records(10, (i) => ({ id: 1 + i }));
+    const changed = input.map((item, i) => (i === 7 ? { ...item, value: { ...item.value, extra: 1 } } : item));
+    const options = { operationId: UPSERT, batchSize: 5, concurrency: 1, checkpointPath };
+    serve((request) => (refsOf(request).includes('r7') ? { status: 401 } : allOrNothing(request)));
+    await runBulk({ client: client(server.url), ...options, items: stream(input) }).catch(() => {});
+    await runBulk({ client: client(server.url), ...options, items: stream(changed) }).catch(() => {});
+    serve(allOrNothing);
+    await runBulk({ client: client(server.url), ...options, items: stream(input) });
+    const [first, second, secondChanged, secondAgain] = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(server.requests).toHaveLength(4);
+    expect(first).not.toBe(second);
+    expect(secondChanged).not.toBe(second);
+    expect(secondAgain).toBe(second);
   });
 });
 

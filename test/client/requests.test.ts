@@ -6,7 +6,7 @@ const DET = '/api/v1/asset-transaction-type-determinations';
 describe('requests', () => {
   const fake = useFakeServer();
 
-  it('sends the key, accept, user agent and JSON body; an idempotency key on POST only', async () => {
+  it('sends the key, accept, user agent and JSON body; an idempotency key on writes only', async () => {
     const server = fake.server();
     server.setRoutes([{ path: DET, reply: { status: 200, body: { success: true, message: 'created', data: { id: 1, code: 'A' } } } }]);
     const client = fake.client();
@@ -27,6 +27,9 @@ describe('requests', () => {
     expect(get.path).toBe(`${DET}/7`);
     expect(get.headers['idempotency-key']).toBeUndefined();
     expect(get.headers['content-type']).toBeUndefined();
+
+    await client.call('determinations.update', { params: { id: 7 }, body: { code: 'B' } });
+    expect(server.requests.at(-1)!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('joins a base URL path prefix with the operation path', async () => {

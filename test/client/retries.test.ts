@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES, InterruptedError, RateLimitError, ServerError } from '../../src/errors.js';
+import { createClient } from '../../src/client/index.js';
+import { EXIT_CODES, InterruptedError, NetworkError, RateLimitError, ServerError } from '../../src/errors.js';
 import { rejectionOf, useFakeServer } from './helpers.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
@@ -26,27 +29,52 @@ describe('retries', () => {
     expect(attemptsAt(`${DET}/2`)).toHaveLength(4);
   });
 
-  it('retries a POST with its idempotency key, the same key on every attempt', async () => {
+  it('a create answered 5xx is sent once (its outcome unknown); with retryUnsafe it is retried under the same key', async () => {
     fake.server().setRoutes([{ path: DET, reply: [unavailable, { status: 200, body: { success: true, data: { id: 3 } } }] }]);
-    await fake.client({ retries: 2 }).call('determinations.create', { body: { code: 'X' } });
+    const error = await rejectionOf(fake.client({ retries: 3 }).call('determinations.create', { body: { code: 'X' } }));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(attemptsAt(DET)).toHaveLength(1);
+
+    fake.server().setRoutes([{ path: DET, reply: [unavailable, { status: 200, body: { success: true, data: { id: 3 } } }] }]);
+    await fake.client({ retries: 2, retryUnsafe: true }).call('determinations.create', { body: { code: 'X' } });
     const [first, second] = attemptsAt(DET).slice(-2);
+    expect(attemptsAt(DET)).toHaveLength(3);
     expect(first!.headers['idempotency-key']).toEqual(expect.any(String));
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     expect(second!.body).toEqual({ code: 'X' });
   });
 
-  it('does not retry a POST without an idempotency key on 5xx, but does on 429', async () => {
-    const path = '/api/v1/batch/mass-inter-company-transfer/tasks/cancel/5';
-    fake.server().setRoutes([{ path, reply: unavailable }]);
-    const client = fake.client({ retries: 3, idempotencyKeys: false });
-    const error = await rejectionOf(client.call('tasks.cancel', { params: { id: 5 } }));
-    expect(error).toBeInstanceOf(ServerError);
+  it('an upsert of records without id counts as a create; with every id it is retried', async () => {
+    const path = `${DET}/createOrUpdate/bulk`;
+    const flaky = [unavailable, { status: 200, body: { success: true, data: [] } }];
+    fake.server().setRoutes([{ path, reply: flaky }]);
+    const client = fake.client({ retries: 3 });
+    await rejectionOf(client.call('determinations.upsertBulk', { body: [{ id: 1, a: 1 }, { a: 2 }] }));
     expect(attemptsAt(path)).toHaveLength(1);
-    expect(attemptsAt(path)[0]!.headers['idempotency-key']).toBeUndefined();
-
-    fake.server().setRoutes([{ path, reply: [{ status: 429, headers: { 'retry-after': '0' } }, { status: 200 }] }]);
-    await client.call('tasks.cancel', { params: { id: 5 } });
+    fake.server().setRoutes([{ path, reply: flaky }]);
+    await client.call('determinations.upsertBulk', { body: [{ id: 1, a: 1 }, { id: 2, a: 2 }] });
     expect(attemptsAt(path)).toHaveLength(3);
+  });
+
+  it('calls that are safe to repeat keep their retries on 5xx: a cancel (POST) and a bulk delete', async () => {
+    const cancel = '/api/v1/batch/mass-inter-company-transfer/tasks/cancel/5';
+    fake.server().setRoutes([
+      { path: cancel, reply: [unavailable, { status: 200 }] },
+      { path: `${DET}/bulk`, reply: [unavailable, { status: 200, body: { success: true, data: null } }] },
+    ]);
+    const client = fake.client({ retries: 3 });
+    await client.call('tasks.cancel', { params: { id: 5 } });
+    await client.call('determinations.deleteBulk', { body: [1, 2] });
+    expect(attemptsAt(cancel)).toHaveLength(2);
+    expect(attemptsAt(`${DET}/bulk`)).toHaveLength(2);
+  });
+
+  it('a create is retried on 429 and sends the idempotency key it was given', async () => {
+    fake.server().setRoutes([{ path: DET, reply: [{ status: 429, headers: { 'retry-after': '0' } }, { status: 200, body: { success: true, data: { id: 9 } } }] }]);
+    await fake.client({ retries: 3 }).call('determinations.create', { body: { code: 'Y' }, idempotencyKey: 'run-1-batch-0' });
+    const sent = attemptsAt(DET).slice(-2);
+    expect(sent.map((r) => r.headers['idempotency-key'])).toEqual(['run-1-batch-0', 'run-1-batch-0']);
   });
 
   it('429 after the last retry → RateLimitError (exit 6)', async () => {
@@ -97,5 +125,48 @@ describe('retries', () => {
     const error = await rejectionOf(call);
     expect(error).toBeInstanceOf(InterruptedError);
     expect(error.exitCode).toBe(EXIT_CODES.interrupted);
+  });
+});
+
+describe('retries on network failures: before the request was sent, and after', () => {
+  it('a connection reset after the request was sent: a create is sent once, a read is retried', async () => {
+    const seen: string[] = [];
+    // Reads the whole request, then drops the connection without answering.
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, retries: 2 });
+    try {
+      const error = await rejectionOf(client.call('determinations.create', { body: { code: 'Z' } }));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.outcomeUnknown).toBe(true);
+      expect(seen).toEqual([`POST ${DET}`]);
+
+      await rejectionOf(client.call('determinations.get', { params: { id: 1 } }));
+      expect(seen.slice(1)).toEqual([`GET ${DET}/1`, `GET ${DET}/1`, `GET ${DET}/1`]);
+    } finally {
+      await client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a refused connection (nothing sent) is retried, for a create too', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const lines: string[] = [];
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 1, trace: (line) => lines.push(line) });
+    try {
+      const error = await rejectionOf(client.call('determinations.create', { body: { code: 'Z' } }));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.outcomeUnknown).toBeUndefined();
+      expect(lines.filter((line) => line.startsWith('↻ retry 1/1'))).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -55,8 +55,12 @@ export interface LocalServer {
   http(method: string, path: string, options?: HttpOptions): Promise<HttpResult>;
   /** Stops the server (SIGTERM by default) and waits for it to exit; removes temporary folders it made. */
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Stops with SIGTERM and starts again on the same folders (the port may change). */
-  restart(): Promise<void>;
+  /**
+   * Stops (SIGTERM, or e.g. SIGKILL for a crash) and starts again on the same folders
+   * and the same port, so clients in the middle of a run find it again; `whileDown`
+   * runs between the two (the server stays down until it resolves).
+   */
+  restart(signal?: NodeJS.Signals, whileDown?: () => Promise<unknown>): Promise<void>;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   /** Exit code of the server process once `stop` returned. */
@@ -79,8 +83,8 @@ async function savedKey(configDir: string): Promise<string> {
 }
 
 /** Spawns the server and resolves with its URL once the ready line is printed. */
-async function spawnServer(args: string[], configDir: string): Promise<{ child: ResultPromise; url: string; stderr: () => string }> {
-  const child = execa('node', [BIN, 'server', 'start', '--port', '0', ...args], {
+async function spawnServer(args: string[], configDir: string, port = 0): Promise<{ child: ResultPromise; url: string; stderr: () => string }> {
+  const child = execa('node', [BIN, 'server', 'start', '--port', String(port), ...args], {
     cwd: ROOT,
     env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1' },
     reject: false,
@@ -149,10 +153,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       if (ownConfig) await rm(configDir, { recursive: true, force: true });
     },
 
-    async restart() {
-      running.child.kill('SIGTERM');
+    async restart(signal = 'SIGTERM', whileDown) {
+      running.child.kill(signal);
       await running.child;
-      running = await spawnServer(args, configDir);
+      await whileDown?.();
+      running = await spawnServer(args, configDir, Number(new URL(server.url).port));
       server.url = running.url;
     },
 

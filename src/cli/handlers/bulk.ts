@@ -90,7 +90,7 @@ export interface BulkCommandOptions {
  * throws the partial failure (exit 9) when some failed. The run leaves a receipt.
  */
 export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
-  const { runBulk, formatSummary, partialFailure } = await import('../../bulk/index.js');
+  const { runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote } = await import('../../bulk/index.js');
   const { opts } = ctx;
   await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
     const summary = await runBulk({
@@ -102,12 +102,25 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
       rejectsPath: opts.rejects as string | undefined,
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint as string | undefined,
+      unknownPath: opts.unknownOutcome as string | undefined,
+      retryUnsafe: opts.retryUnsafe === true,
       signal: ctx.signal,
       warn: (line: string) => ctx.warn(line),
       progress: ctx.startProgress,
       ...(options.total === undefined ? {} : { total: options.total }),
       ...(options.onAnswers ? { onAnswers: options.onAnswers } : {}),
       ...receiptHooks(ctx, operationId, receipt),
+    }).catch((error: unknown) => {
+      // A run stopped by an error still says what it did, and what became of the records in flight.
+      const stopped = summaryOfStoppedRun(error);
+      if (stopped) {
+        ctx.note(formatSummary(stopped));
+        if (stopped.unknown > 0) {
+          const note = unknownOutcomeNote(stopped);
+          ctx.output.warn?.(`warning: ${note.message}; ${note.hint}`);
+        }
+      }
+      throw error;
     });
     receipt.writer.count('failed', summary.failed);
     // An interrupted run does not get here: runBulk throws InterruptedError, with

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import Table from 'cli-table3';
 import { cellText, fieldValue } from './fields.js';
 import { borderWidth, cut, displayWidth, fitColumns, flat, MAX_CELL, MIN_CUT, type Layout } from './table-layout.js';
@@ -22,11 +23,21 @@ function cellFor(value: unknown, width: number, wide: boolean): string {
   return wide ? text : cut(text, width);
 }
 
+/**
+ * Column names and keys in cyan when colour is on. Painted here rather than through
+ * cli-table3's `style`, whose colour library decides by itself from the process's
+ * own stdout and environment (e.g. `CI`): the IO object's decision is the one rule.
+ * (`util.styleText` would second-guess it the same way, from the real stdout.)
+ */
+function label(text: string, options: OutputOptions): string {
+  const [open, close] = inspect.colors.cyan ?? [36, 39];
+  return options.color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+}
+
 function newTable(options: OutputOptions, widths: number[], head?: string[]): Table.Table {
-  const style = options.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
   return new Table({
-    ...(head ? { head } : {}),
-    style,
+    ...(head ? { head: head.map((h) => label(h, options)) } : {}),
+    style: { head: [], border: [] },
     chars: COMPACT_CHARS,
     colWidths: widths.map((w) => w + 2),
     wordWrap: options.wide === true,
@@ -98,6 +109,6 @@ export async function writeKeyValueTable(record: Row, options: OutputOptions): P
   const room = options.width === undefined || wide ? Infinity : options.width - borderWidth(2) - keyWidth;
   const valueWidth = Math.max(MIN_CUT, Math.min(wide ? wanted : Math.min(wanted, MAX_CELL), room));
   const table = newTable(options, [keyWidth, valueWidth]);
-  keys.forEach((key, i) => table.push({ [key]: cellFor(values[i], valueWidth, wide) }));
+  keys.forEach((key, i) => table.push({ [label(key, options)]: cellFor(values[i], valueWidth, wide) }));
   await writeOut(options.stdout, `${table.toString()}\n`);
 }

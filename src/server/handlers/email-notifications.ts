@@ -4,6 +4,7 @@
  * are the DTO's `title` and `description`, else its codes with their parameters.
  */
 import type { StoredRecord } from '../../store/types.js';
+import { isOutOfSpace } from '../../store/errors.js';
 import type { OperationHandler } from '../context.js';
 import { HttpProblem, badField, notFound } from '../problem.js';
 
@@ -33,6 +34,8 @@ export const emailNotificationHandlers: Record<string, OperationHandler> = {
         ...(typeof dto.langCode === 'string' ? { language: dto.langCode } : {}),
       });
     } catch (error) {
+      // No room for the outbox file: the data folder's problem (507), not the mail server's.
+      if (isOutOfSpace(error)) throw error;
       throw new HttpProblem(502, `the e-mail could not be sent: ${error instanceof Error ? error.message : String(error)}`, { slug: 'mail-failed' });
     }
     record.sent = true;
