@@ -14,18 +14,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, ROOT, argValue, children, run, startLocalServer, timed } from './support.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'pla.js');
-const argValue = (name, fallback) => {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-};
 const RECORDS = argValue('--records', 100_000);
 const BIG = argValue('--big', 1_000_000);
 const TARGETS = { upsert: 10_000, export: 20_000, rssMb: 150 };
-const children = new Set();
 
 /** Writes `n` determination-like records as ndjson, with back-pressure. */
 async function writeRecords(path, n, prefix) {
@@ -35,57 +28,6 @@ async function writeRecords(path, n, prefix) {
     if (!out.write(line)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
-}
-
-/** Runs a command to completion; resolves with its exit code, counted stdout lines and stderr. */
-function run(command, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let lines = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1;
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      children.delete(child);
-      resolve({ code, lines, stderr });
-    });
-  });
-}
-
-async function timed(label, command, args, env) {
-  const started = performance.now();
-  const result = await run(command, args, env);
-  const seconds = (performance.now() - started) / 1000;
-  if (result.code !== 0) throw new Error(`${label} failed (exit ${result.code}):\n${result.stderr}`);
-  return { ...result, seconds };
-}
-
-/** Starts `pla server start` and resolves with its URL once it says it is listening. */
-function startLocalServer(dataDir, configDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', [BIN, 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed'], {
-      cwd: ROOT,
-      env: { ...process.env, PLA_CONFIG_DIR: configDir, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /pla local server listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('close', (code) => {
-      children.delete(child);
-      reject(new Error(`local server exited (${code}) before it was ready:\n${err}`));
-    });
-  });
 }
 
 /** A bulk endpoint that takes anything and answers at once: the CLI's side only. */

@@ -75,8 +75,8 @@ function idEntry(verb: IdVerb, id: number, line: number, before: StoredRecordLik
       return { action: 'cancel', id, line, before };
     case 'remove':
       return before.inUse === true
-        ? { action: 'remove', id, line, before, reason: 'in use: decommissioned and kept, not deleted' }
-        : { action: 'remove', id, line, before, reason: 'deleted' };
+        ? { action: 'remove', id, line, before, reason: 'in use: decommissions it (kept, not deleted)' }
+        : { action: 'remove', id, line, before, reason: 'not in use: deletes it' };
     case 'delete':
       return { action: 'delete', id, line, before };
   }

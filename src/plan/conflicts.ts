@@ -28,7 +28,9 @@ export class ConflictChecker {
   private readonly latest = new Map<number, StoredRecordLike>();
   /** Stamps of this apply's own writes: seeing them again is no conflict. */
   private readonly ownStamps = new Map<number, unknown>();
-  private chain: Promise<unknown> = Promise.resolve();
+  /** The read of recent changes under way, and the one queued after it (shared by every batch waiting). */
+  private reading: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
 
   constructor(
     private readonly client: PlaClient,
@@ -47,17 +49,14 @@ export class ConflictChecker {
     if (id !== undefined) this.ownStamps.set(id, record[this.mark.field]);
   }
 
-  /** The entries of a batch whose records changed since the plan (batches are checked one at a time). */
-  check(entries: readonly PlanEntry[]): Promise<Conflict[]> {
-    const next = this.chain.then(() => this.checkNow(entries));
-    this.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private async checkNow(entries: readonly PlanEntry[]): Promise<Conflict[]> {
+  /** The entries of a batch whose records changed since the plan, as of a read begun after this call. */
+  async check(entries: readonly PlanEntry[]): Promise<Conflict[]> {
     const watched = entries.filter((entry) => entry.before !== undefined && entry.id !== undefined);
     if (watched.length === 0) return [];
-    if (this.mark) return this.byWatermark(watched, this.mark);
+    if (this.mark) {
+      await this.refresh();
+      return this.byWatermark(watched, this.mark);
+    }
     const current = await readCurrentState(this.client, this.source, watched.map((entry) => entry.id as number), { signal: this.signal });
     const conflicts: Conflict[] = [];
     for (const entry of watched) {
@@ -68,13 +67,41 @@ export class ConflictChecker {
     return conflicts;
   }
 
-  private async byWatermark(watched: PlanEntry[], mark: Watermark): Promise<Conflict[]> {
+  /**
+   * Reads what changed since the last read. A read already under way began before
+   * this call and cannot vouch for it, so the caller waits for the next one; every
+   * batch that asks meanwhile shares that next read (with several batches in
+   * flight, one request serves them all).
+   */
+  private refresh(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.reading) return this.startRead();
+    this.queued = this.reading.catch(() => undefined).then(() => {
+      this.queued = undefined;
+      return this.startRead();
+    });
+    return this.queued;
+  }
+
+  private startRead(): Promise<void> {
+    const read = this.readChanges().finally(() => {
+      if (this.reading === read) this.reading = undefined;
+    });
+    this.reading = read;
+    return read;
+  }
+
+  private async readChanges(): Promise<void> {
+    const mark = this.mark as Watermark;
     const { records, newest } = await changedSince(this.client, this.source.list, mark, this.signal);
     for (const record of records) {
       const id = idOf(record);
       if (id !== undefined) this.latest.set(id, record);
     }
     this.mark = { field: mark.field, value: newest };
+  }
+
+  private byWatermark(watched: PlanEntry[], mark: Watermark): Conflict[] {
     const conflicts: Conflict[] = [];
     for (const entry of watched) {
       const now = this.latest.get(entry.id as number);

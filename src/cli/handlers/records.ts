@@ -129,5 +129,9 @@ async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInpu
   const { planRecordWrite } = await import('../../plan/make-plan.js');
   const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items);
   if (wantsPlan(ctx)) return showPlan(ctx, plan);
+  if ((plan.counts.create ?? 0) + (plan.counts.update ?? 0) === 0) {
+    const { planSummary } = await import('../../plan/render.js');
+    return ctx.note(`${planSummary(plan)} Nothing to send.`);
+  }
   await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, false).then(() => undefined));
 }
