@@ -4,6 +4,7 @@
  * problem body as `detail` for --verbose. What a person should do about it is the
  * CLI's to say (src/cli/error-hints.ts): the client adds no hints.
  */
+import { STATUS_CODES } from 'node:http';
 import {
   ApiError,
   AuthError,
@@ -81,8 +82,7 @@ function fieldProblems(body: unknown, alreadySaid = ''): string | undefined {
 
 /** Maps a non-2xx answer to its error class. */
 export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
-  // node:http is looked up only here, on a failure: loading it costs a `get` ~3 ms at start-up.
-  const reason = statusText || process.getBuiltinModule('node:http').STATUS_CODES[status] || 'Error';
+  const reason = statusText || STATUS_CODES[status] || 'Error';
   // Collapsed to one line: a service message may span several.
   const serviceSaid = serviceMessage(body);
   const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
