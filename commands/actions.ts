@@ -6,18 +6,19 @@
  * So the dependency points one way: src/cli → commands, never back.
  */
 import type { Command } from 'commander';
+import type { OperationId } from '../src/contract/operations.js';
+import type { Noun } from '../src/contract/wording.js';
 
-/** Noun of a resource in messages: singular, plural. */
-export type Noun = readonly [string, string];
+export type { Noun };
 
 /** An id verb (delete, remove, decommission, cancel, mark read), derived from the contract. */
 export interface IdActionSpec {
   /** Operation taking one `{id}`. */
-  single: string;
-  /** Operation taking an array of ids, when the service has one. */
-  bulk?: string;
-  /** Operation that reads one record, for `--dry-run`. */
-  lookup?: string;
+  single: OperationId;
+  /** Operation taking an array of ids, when the service has one (the row's `bulk`). */
+  bulk?: OperationId;
+  /** Operation that reads one record, for `--dry-run` (the row's `read`). */
+  lookup?: OperationId;
   /** Imperative, for the prompt: "Delete". */
   verb: string;
   /** Past tense, for the confirmation line: "deleted". */
@@ -33,16 +34,16 @@ export interface IdActionSpec {
 /** A verb taking records from --data/--file (create, update, upsert, send …). */
 export interface WriteSpec {
   /** Operation for one record. */
-  single: string;
-  /** Operation taking many records; without one, records are sent one call each. */
-  bulk?: string;
+  single: OperationId;
+  /** Operation taking many records (the row's `bulk`); without one, records are sent one call each. */
+  bulk?: OperationId;
   /** Past tense for the confirmation line ("created"). */
   done: string;
 }
 
 /** One operation, run as the verb calls for (get, list, meta). */
 export interface OperationSpec {
-  operationId: string;
+  operationId: OperationId;
 }
 
 /** Every handler key and the spec its handler takes (`void`: none). */

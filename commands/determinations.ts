@@ -1,21 +1,21 @@
 /** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
+import { RESOURCE_VERBS } from '../src/contract/operations.js';
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
 import { addBulkOptions, addIdOptions, addPlanOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
-const NOUN = ['determination', 'determinations'] as const;
 
 /** Declares the `pla determinations` tree; handlers load only when a verb runs. */
 export function createDeterminationsCommand(): Command {
   const tree = new Command('determinations').alias('det').description('asset transaction type determinations');
-  addRecordVerbs(tree, 'determinations', NOUN);
+  addRecordVerbs(tree, RESOURCE_VERBS.determinations);
 
   addIdVerb(
     tree,
     'remove',
     'delete determinations, or decommission those still in use',
-    { ...idAction('determinations.remove', 'Remove', 'removed', NOUN), deleteOrDecommission: true },
+    { ...idAction('determinations.remove', 'Remove'), deleteOrDecommission: true },
     'pla determinations remove --ids-file stale.txt --yes',
   );
 
@@ -30,6 +30,6 @@ export function createDeterminationsCommand(): Command {
   addPlanOptions(decommission);
   examples(decommission, 'pla det decommission 7 8 9 --yes', 'pla det decommission --modified-before 2024-01-01 --plan-out retire.json');
   // By ids, or by date when --modified-before/--before-now is given: the handler picks.
-  declareAction(decommission, 'determinations.decommission', idAction('determinations.decommission', 'Decommission', 'decommissioned', NOUN));
+  declareAction(decommission, 'determinations.decommission', idAction('determinations.decommission', 'Decommission'));
   return tree;
 }

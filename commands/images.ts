@@ -17,6 +17,6 @@ export function createImagesCommand(): Command {
   examples(upload, 'pla images upload front.jpg --service portfolio');
   declareAction(upload, 'images.upload');
 
-  addDeleteVerb(tree, 'images.delete', ['image', 'images'], 'pla images delete 5 --yes');
+  addDeleteVerb(tree, 'images.delete', 'pla images delete 5 --yes');
   return tree;
 }

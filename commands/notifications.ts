@@ -4,7 +4,6 @@ import { declareAction } from './actions.js';
 import { addPagingOptions, addSafetyOptions, examples } from './options.js';
 import { addDeleteVerb, addIdVerb, addWriteVerb, idAction } from './record-verbs.js';
 
-const NOUN = ['notification', 'notifications'] as const;
 
 function createEmailCommand(): Command {
   const email = new Command('email').description('e-mail notifications');
@@ -14,9 +13,8 @@ function createEmailCommand(): Command {
     'email-notifications.create',
     'create and send e-mail notifications (one call per record)',
     `pla notifications email send --data '{"forUserEmail": "ana@example.com", "templateName": "lease-expiry"}'`,
-    'sent',
   );
-  addDeleteVerb(email, 'email-notifications.delete', ['e-mail notification', 'e-mail notifications'], 'pla notifications email delete 31 32 --yes');
+  addDeleteVerb(email, 'email-notifications.delete', 'pla notifications email delete 31 32 --yes');
   return email;
 }
 
@@ -39,9 +37,9 @@ export function createNotificationsCommand(): Command {
   examples(count, 'pla notifications count ana --unread', 'pla notifications count ana --by-type -o json');
   declareAction(count, 'notifications.count');
 
-  addIdVerb(tree, 'read', 'mark notifications read (one call per id)', idAction('notifications.markRead', 'Mark read', 'marked read', NOUN), 'pla notifications read 101 102');
-  addWriteVerb(tree, 'create', 'notifications.create', 'create notifications (one call per record)', `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`, 'created');
-  addDeleteVerb(tree, 'notifications.delete', NOUN, 'pla notifications delete 101 102 --yes');
+  addIdVerb(tree, 'read', 'mark notifications read (one call per id)', idAction('notifications.markRead', 'Mark read'), 'pla notifications read 101 102');
+  addWriteVerb(tree, 'create', 'notifications.create', 'create notifications (one call per record)', `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`);
+  addDeleteVerb(tree, 'notifications.delete', 'pla notifications delete 101 102 --yes');
 
   const clear = tree.command('clear <user>').description('delete every notification of a user');
   addSafetyOptions(clear);
@@ -54,7 +52,6 @@ export function createNotificationsCommand(): Command {
     'notifications.workOrder',
     'notify that a work order was created (values of the body are objects)',
     `pla notifications work-order --data '{"workOrder": {"id": "WO-17", "property": "Main St 4"}}'`,
-    'notified',
   );
   tree.addCommand(createEmailCommand());
   return tree;

@@ -1,27 +1,22 @@
 /**
- * The verbs determinations, settings and tasks share, derived from the contract
- * table: a verb exists when its operation does (tasks have no create or delete),
- * and a bulk operation next to it makes the verb take several records or ids.
- * Id verbs (delete, remove, decommission, cancel, mark read …) are built by
- * `addIdVerb`, which the other trees reuse.
+ * The verbs determinations, settings and tasks share, each declared with the
+ * contract operation behind it (typed: a misspelt id does not compile). What a
+ * verb needs besides its operation comes from the operation's row: its bulk
+ * counterpart (several records or ids in one request), the read `--dry-run`
+ * shows, the past tense of its confirmation and the resource's noun. Id verbs
+ * (delete, remove, decommission, cancel, mark read …) are built by `addIdVerb`,
+ * which the other trees reuse.
  */
 import type { Command } from 'commander';
-import { OPERATIONS, operation } from '../src/contract/operations.js';
-import { declareAction, type IdActionSpec, type Noun } from './actions.js';
+import { operation, pastTense, type OperationId, type WritingOperationId } from '../src/contract/operations.js';
+import { NOUNS } from '../src/contract/wording.js';
+import { declareAction, type IdActionSpec } from './actions.js';
 import { addBulkOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
 
-const has = (id: string): boolean => OPERATIONS.some((op) => op.id === id);
-
-/** The bulk counterpart of an operation, when the contract has one. */
-const bulkOf = (id: string): string | undefined => (has(`${id}Bulk`) ? `${id}Bulk` : undefined);
-
-/**
- * The id action of `single` ("Delete", "deleted"), with its bulk operation and the
- * read that `--dry-run` shows, where the contract has them.
- */
-export function idAction(single: string, verb: string, done: string, noun: Noun): IdActionSpec {
-  const lookup = `${operation(single).resource}.get`;
-  return { single, bulk: bulkOf(single), lookup: has(lookup) ? lookup : undefined, verb, done, noun };
+/** The id action of `single` (`verb` is the imperative for the prompt, "Delete"); the rest comes from its row. */
+export function idAction(single: WritingOperationId, verb: string): IdActionSpec {
+  const op = operation(single);
+  return { single, bulk: op.bulk, lookup: op.read, verb, done: pastTense(single), noun: NOUNS[op.resource] };
 }
 
 /** A verb on `[ids...]`: single endpoint for one id, bulk or one call each for several. */
@@ -36,58 +31,71 @@ export function addIdVerb(tree: Command, name: string, description: string, spec
 }
 
 /** `delete [ids...]` for any resource: confirmation, `--dry-run`, bulk where there is one. */
-export function addDeleteVerb(tree: Command, single: string, noun: Noun, example: string): Command {
-  return addIdVerb(tree, 'delete', `delete ${noun[1]} by id`, idAction(single, 'Delete', 'deleted', noun), example);
+export function addDeleteVerb(tree: Command, single: WritingOperationId, example: string): Command {
+  const noun = NOUNS[operation(single).resource];
+  return addIdVerb(tree, 'delete', `delete ${noun[1]} by id`, idAction(single, 'Delete'), example);
 }
 
-/** A verb taking records from --data/--file: one record → `single`, several → bulk (or one call each). */
-export function addWriteVerb(tree: Command, name: string, single: string, description: string, example: string, done: string): Command {
-  const bulk = bulkOf(single);
-  const takesId = operation(single).pathParams.some((p) => p.name === 'id');
+/** A verb taking records from --data/--file: one record → `single`, several → its bulk counterpart (or one call each). */
+export function addWriteVerb(tree: Command, name: string, single: WritingOperationId, description: string, example: string): Command {
+  const op = operation(single);
+  const takesId = op.pathParams.some((p) => p.name === 'id');
   const command = tree.command(takesId ? `${name} [id]` : name).description(description);
   addRecordInputOptions(command);
-  if (bulk) addBulkOptions(command);
-  if (bulk) addPlanOptions(command, { skipUnchanged: name !== 'create' });
+  if (op.bulk) addBulkOptions(command);
+  if (op.bulk) addPlanOptions(command, { skipUnchanged: name !== 'create' });
   examples(command, example);
-  return declareAction(command, 'records.write', { single, bulk, done });
+  return declareAction(command, 'records.write', { single, bulk: op.bulk, done: pastTense(single) });
+}
+
+/** The record verbs a tree has, each naming the operation behind it. */
+export interface RecordVerbs {
+  get?: OperationId;
+  list?: OperationId;
+  create?: WritingOperationId;
+  update?: WritingOperationId;
+  upsert?: WritingOperationId;
+  delete?: WritingOperationId;
+  meta?: OperationId;
 }
 
 /**
- * Adds get, list, create, update, upsert, delete and meta to `tree` for whichever
- * of them `resource` has. `name` is the command name used in examples.
+ * Adds get, list, create, update, upsert, delete and meta to `tree`, each that
+ * `verbs` names. The tree's name is the command name used in examples.
  */
-export function addRecordVerbs(tree: Command, resource: string, noun: Noun): Command {
+export function addRecordVerbs(tree: Command, verbs: RecordVerbs): Command {
   const name = tree.name();
-  const op = (verb: string) => `${resource}.${verb}`;
+  const anyOp = verbs.get ?? verbs.list;
+  const noun = anyOp ? NOUNS[operation(anyOp).resource] : ([name, name] as const);
 
-  if (has(op('get'))) {
+  if (verbs.get) {
     const get = tree.command('get [ids...]').description(`show ${noun[1]} by id`);
     addIdOptions(get);
     examples(get, `pla ${name} get 42`, `pla ${name} get 42 43 -o json`);
-    declareAction(get, 'records.get', { operationId: op('get') });
+    declareAction(get, 'records.get', { operationId: verbs.get });
   }
-  if (has(op('list'))) {
+  if (verbs.list) {
     const list = tree.command('list').description(`list ${noun[1]}, a page at a time or --all`);
     addPagingOptions(list);
     examples(list, `pla ${name} list --size 20 --sort updatedAt,desc`, `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`);
-    declareAction(list, 'records.list', { operationId: op('list') });
+    declareAction(list, 'records.list', { operationId: verbs.list });
   }
-  if (has(op('create'))) {
-    addWriteVerb(tree, 'create', op('create'), `create ${noun[1]} (several records use the bulk endpoint)`, `pla ${name} create --file new.csv --rejects rejects.csv`, 'created');
+  if (verbs.create) {
+    addWriteVerb(tree, 'create', verbs.create, `create ${noun[1]} (several records use the bulk endpoint)`, `pla ${name} create --file new.csv --rejects rejects.csv`);
   }
-  if (has(op('update'))) {
-    addWriteVerb(tree, 'update', op('update'), `update a ${noun[0]} by id, or several records carrying "id"`, `pla ${name} update 42 --data '{"description": "corrected"}'`, 'updated');
+  if (verbs.update) {
+    addWriteVerb(tree, 'update', verbs.update, `update a ${noun[0]} by id, or several records carrying "id"`, `pla ${name} update 42 --data '{"description": "corrected"}'`);
   }
-  if (has(op('upsert'))) {
-    addWriteVerb(tree, 'upsert', op('upsert'), `create or update ${noun[1]} (records with "id" are updated)`, `pla ${name} upsert --file ${noun[1]}.ndjson --checkpoint run.ckpt`, 'saved');
+  if (verbs.upsert) {
+    addWriteVerb(tree, 'upsert', verbs.upsert, `create or update ${noun[1]} (records with "id" are updated)`, `pla ${name} upsert --file ${noun[1]}.ndjson --checkpoint run.ckpt`);
   }
-  if (has(op('delete'))) {
-    addDeleteVerb(tree, op('delete'), noun, `pla ${name} delete 7 8 9 --dry-run`);
+  if (verbs.delete) {
+    addDeleteVerb(tree, verbs.delete, `pla ${name} delete 7 8 9 --dry-run`);
   }
-  if (has(op('meta'))) {
+  if (verbs.meta) {
     const meta = tree.command('meta').description(`show the service's metadata for ${noun[1]}`);
     examples(meta, `pla ${name} meta -o json`);
-    declareAction(meta, 'records.show', { operationId: op('meta') });
+    declareAction(meta, 'records.show', { operationId: verbs.meta });
   }
   return tree;
 }

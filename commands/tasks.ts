@@ -1,16 +1,16 @@
 /** `pla tasks`: mass inter-company transfer tasks (spec 4.3). */
+import { RESOURCE_VERBS } from '../src/contract/operations.js';
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
 import { wholeNumber } from './option-parsers.js';
 import { addIdOptions, addPagingOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 
-const NOUN = ['task', 'tasks'] as const;
 
 /** Declares the `pla tasks` tree; handlers load only when a verb runs. */
 export function createTasksCommand(): Command {
   const tree = new Command('tasks').description('mass inter-company transfer tasks');
-  addRecordVerbs(tree, 'tasks', NOUN);
+  addRecordVerbs(tree, RESOURCE_VERBS.tasks);
 
   const search = tree
     .command('search')
@@ -21,7 +21,7 @@ export function createTasksCommand(): Command {
   examples(search, `pla tasks search --filter '{"status": ["PENDING", "RUNNING"]}' --sort createdAt,desc`);
   declareAction(search, 'tasks.search');
 
-  addIdVerb(tree, 'cancel', 'cancel tasks by id', idAction('tasks.cancel', 'Cancel', 'cancelled', NOUN), 'pla tasks cancel 12 13 --yes');
+  addIdVerb(tree, 'cancel', 'cancel tasks by id', idAction('tasks.cancel', 'Cancel'), 'pla tasks cancel 12 13 --yes');
 
   const watch = tree
     .command('watch [ids...]')

@@ -162,15 +162,15 @@ export function exitCodeOf(error: unknown): number {
 
 /** Human descriptions of the exit codes, for `pla help exit-codes` and the README. */
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
-  [0, 'success'],
-  [1, 'unexpected error (a bug: please report it with --verbose output)'],
-  [2, 'usage error or bad input file (bad flag, malformed JSON/CSV, wrong types)'],
-  [3, 'authentication or permission refused (401/403): check the key with `pla config show`'],
-  [4, 'not found (404): unknown id or path'],
-  [5, 'rejected by the service (400/409/413/415/422): fix the request and retry'],
-  [6, 'rate limited (429) after all retries'],
-  [7, 'server error (5xx) after all retries'],
-  [8, 'network error or timeout: is the base URL right and the service up?'],
-  [9, 'partial failure of a bulk run: records refused (see the rejects file) or input rows unreadable'],
-  [130, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
+  [EXIT_CODES.ok, 'success'],
+  [EXIT_CODES.unexpected, 'unexpected error (a bug: please report it with --verbose output)'],
+  [EXIT_CODES.usage, 'usage error or bad input file (bad flag, malformed JSON/CSV, wrong types)'],
+  [EXIT_CODES.auth, 'authentication or permission refused (401/403): check the key with `pla config show`'],
+  [EXIT_CODES.notFound, 'not found (404): unknown id or path'],
+  [EXIT_CODES.rejected, 'rejected by the service (400/409/413/415/422): fix the request and retry'],
+  [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
+  [EXIT_CODES.server, 'server error (5xx) after all retries'],
+  [EXIT_CODES.network, 'network error or timeout: is the base URL right and the service up?'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file) or input rows unreadable'],
+  [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

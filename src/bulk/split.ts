@@ -3,6 +3,7 @@ import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
+import type { OperationId } from '../contract/operations.js';
 
 /**
  * Whether the service refused the items themselves (so a smaller batch may pass),
@@ -55,7 +56,7 @@ export interface RequestKeys {
   keyOf: (part: string, values: unknown[]) => string;
 }
 
-export async function sendWithSplit(client: PlaClient, operationId: string, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
+export async function sendWithSplit(client: PlaClient, operationId: OperationId, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {

@@ -1,22 +1,11 @@
-import { operation } from '../contract/operations.js';
+import { operation, type OperationId } from '../contract/operations.js';
 import { PartialFailureError } from '../errors.js';
 import { count, duration } from './format-numbers.js';
 import type { BulkSummary } from './types.js';
 
-const PAST_TENSE: Record<string, string> = {
-  upsert: 'upserted',
-  create: 'created',
-  update: 'updated',
-  delete: 'deleted',
-  remove: 'removed',
-  decommission: 'decommissioned',
-  cancel: 'cancelled',
-};
-
-/** `determinations.upsertBulk` → "upserted". */
-function verbOf(operationId: string): string {
-  const verb = (operationId.split('.')[1] ?? operationId).replace(/Bulk$/, '');
-  return PAST_TENSE[verb] ?? `${verb} ok`;
+/** `determinations.upsertBulk` → "upserted": the past tense its contract row gives. */
+function verbOf(operationId: OperationId): string {
+  return operation(operationId).done ?? 'done';
 }
 
 /** Reasons shown one a line; the rest are summed up in one more. */
@@ -56,7 +45,7 @@ export function formatSummary(summary: BulkSummary): string {
 }
 
 /** The flag that feeds a fixed rejects file back into the same command: ids go in with --ids-file, records with --file. */
-function feedBackFlag(operationId: string): string {
+function feedBackFlag(operationId: OperationId): string {
   return operation(operationId).body?.kind === 'ids' ? '--ids-file' : '--file';
 }
 

@@ -8,6 +8,7 @@ import type { PlaClient } from '../client/types.js';
 import type { Accepted } from './split.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
 import type { StartProgress } from './progress.js';
+import type { OperationId } from '../contract/operations.js';
 import type { Reject } from './rejects.js';
 
 /** Of a batch about to be sent: the items to send, and those refused without sending (with why). */
@@ -19,7 +20,7 @@ export interface ScreenedBatch {
 export interface BulkOptions {
   client: PlaClient;
   /** A bulk operation of the contract, e.g. `determinations.upsertBulk`, `tasks.cancelBulk`. */
-  operationId: string;
+  operationId: OperationId;
   /** Records (objects) or ids (numbers), with their input lines. */
   items: AsyncIterable<SourceItem>;
   /** Default 500. */
@@ -71,7 +72,7 @@ export interface BulkOptions {
 }
 
 export interface BulkSummary {
-  operationId: string;
+  operationId: OperationId;
   /** Items sent and accepted. */
   succeeded: number;
   /** Of the succeeded records: without an id in the input (created) / with one (updated). */

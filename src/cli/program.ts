@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { declareAction } from '../../commands/actions.js';
 import { addGlobalOptions } from '../../commands/global-options.js';
 import { registerCommands } from '../../commands/index.js';
-import { UsageError } from '../errors.js';
+import { EXIT_CODES, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { exitCodesText } from './help-exit-codes.js';
 import { installActions } from './lazy-action.js';
@@ -117,7 +117,7 @@ Exit codes: pla help exit-codes`,
 
 /** Exit code for commander's own exits: help and version are success, the rest usage errors. */
 export function commanderExitCode(error: CommanderError): number {
-  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
+  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT_CODES.ok : EXIT_CODES.usage;
 }
 
 export { CommanderError };

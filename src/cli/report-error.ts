@@ -1,13 +1,6 @@
-import { maskKey } from '../config/mask-key.js';
+import { redactSecrets } from '../contract/secrets.js';
 import { ApiError, PlaError } from '../errors.js';
 import { hintFor } from './error-hints.js';
-
-/** Replaces every occurrence of a secret with its masked form (the same masking as everywhere). */
-function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(maskKey(secret));
-  return out;
-}
 
 /**
  * The one place a failure becomes text: `error: <message>`, then a hint line when
@@ -31,5 +24,5 @@ export function formatError(error: unknown, options: { verbose: boolean; secrets
   } else {
     lines.push(`error: ${String(error)}`);
   }
-  return `${redact(lines.filter(Boolean).join('\n'), options.secrets)}\n`;
+  return `${redactSecrets(lines.filter(Boolean).join('\n'), options.secrets)}\n`;
 }

@@ -3,7 +3,7 @@
  * in and out, envelopes, pages, retries, timeouts and the undici dispatcher. Paths
  * come only from the contract table.
  */
-import { expandPath, operation } from '../contract/operations.js';
+import { expandPath, operation, type OperationId } from '../contract/operations.js';
 import { PlaError, RejectedError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
@@ -116,7 +116,7 @@ export function createClient(options: ClientOptions): PlaClient {
     return { payload: jsonText(callOptions.body), contentType: 'application/json' };
   }
 
-  async function call<T>(operationId: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
+  async function call<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<CallResult<T>> {
     const op = operation(operationId);
     const path = expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query);
     const repeatable = safeToRepeat({ operationId: op.id, method: op.method, body: callOptions.body });
@@ -138,12 +138,12 @@ export function createClient(options: ClientOptions): PlaClient {
     };
   }
 
-  async function page<T>(operationId: string, callOptions: CallOptions = {}): Promise<Page<T>> {
+  async function page<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<Page<T>> {
     const result = await call(operationId, callOptions);
     return toPage<T>(result.data, callOptions.paging ?? {}, operationId);
   }
 
-  async function* pages<T>(operationId: string, callOptions: CallOptions & { maxItems?: number } = {}): AsyncGenerator<Page<T>> {
+  async function* pages<T>(operationId: OperationId, callOptions: CallOptions & { maxItems?: number } = {}): AsyncGenerator<Page<T>> {
     const { maxItems, ...rest } = callOptions;
     if (maxItems !== undefined && maxItems <= 0) return;
     let number = rest.paging?.page ?? 0;

@@ -3,7 +3,7 @@
  * body, so errors are scrubbed of the key before they leave the client.
  */
 import { ApiError, type PlaError } from '../errors.js';
-import { maskKey } from '../config/mask-key.js';
+import { redactSecrets } from '../contract/secrets.js';
 
 /**
  * Replaces every occurrence of `secret` in the error's message, hint, detail and
@@ -11,8 +11,7 @@ import { maskKey } from '../config/mask-key.js';
  * the problem, and the two are separate references once one is scrubbed.
  */
 export function redactSecret<E extends PlaError>(error: E, secret: string): E {
-  const mask = maskKey(secret);
-  const scrub = (text: string) => text.split(secret).join(mask);
+  const scrub = (text: string) => redactSecrets(text, [secret]);
   const scrubValue = (value: unknown): unknown => {
     const text = JSON.stringify(value);
     return text?.includes(secret) ? (JSON.parse(scrub(text)) as unknown) : value;

@@ -15,20 +15,22 @@
  *   20 s) unless the answer says `Retry-After`, which wins (capped at 60 s).
  */
 
+import { verbOf, type OperationId } from '../contract/operations.js';
+
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 20_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /**
- * Operations that create whatever their body, by the last part of their id: create
- * and bulk create, notification and e-mail creation (an e-mail sent twice is sent
- * twice), image upload, work order.
+ * Operations that create whatever their body, by their verb (`verbOf`, bulk
+ * counterparts included): create, notification and e-mail creation (an e-mail
+ * sent twice is sent twice), image upload, work order.
  */
-const CREATING_OPERATIONS = new Set(['create', 'createBulk', 'upload', 'workOrder']);
+const CREATING_VERBS = new Set(['create', 'upload', 'workOrder']);
 
 /** Operations that create when a record of their body has no `id`. */
-const UPSERTS = new Set(['upsert', 'upsertBulk']);
+const UPSERT_VERB = 'upsert';
 
 function lacksId(record: unknown): boolean {
   if (typeof record !== 'object' || record === null) return true;
@@ -37,10 +39,10 @@ function lacksId(record: unknown): boolean {
 }
 
 /** Whether a call of the contract operation `operationId` with `body` may create records. */
-export function createsRecords(operationId: string, body: unknown): boolean {
-  const verb = operationId.slice(operationId.lastIndexOf('.') + 1);
-  if (CREATING_OPERATIONS.has(verb)) return true;
-  if (!UPSERTS.has(verb)) return false;
+export function createsRecords(operationId: OperationId, body: unknown): boolean {
+  const verb = verbOf(operationId) ?? '';
+  if (CREATING_VERBS.has(verb)) return true;
+  if (verb !== UPSERT_VERB) return false;
   return Array.isArray(body) ? body.some(lacksId) : lacksId(body);
 }
 
@@ -48,7 +50,7 @@ export function createsRecords(operationId: string, body: unknown): boolean {
  * Whether a call may be repeated once the service may have received it. A contract
  * operation is, unless it creates; a raw call (`pla api`) is unless it is a POST.
  */
-export function safeToRepeat(call: { operationId?: string; method: string; body?: unknown }): boolean {
+export function safeToRepeat(call: { operationId?: OperationId; method: string; body?: unknown }): boolean {
   if (call.operationId !== undefined) return !createsRecords(call.operationId, call.body);
   return SAFE_METHODS.has(call.method);
 }

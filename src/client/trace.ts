@@ -4,7 +4,7 @@
  * The key appears only masked.
  */
 import type { Dispatcher } from 'undici';
-import { maskKey } from '../config/mask-key.js';
+import { maskKey } from '../contract/secrets.js';
 
 type Dispatch = Dispatcher['dispatch'];
 

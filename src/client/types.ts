@@ -4,6 +4,7 @@
  * never speak HTTP themselves.
  */
 import type { Readable } from 'node:stream';
+import type { OperationId } from '../contract/operations.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -91,14 +92,14 @@ export interface Page<T = Record<string, unknown>> {
 
 export interface PlaClient {
   /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
-  call<T = unknown>(operationId: string, options?: CallOptions): Promise<CallResult<T>>;
+  call<T = unknown>(operationId: OperationId, options?: CallOptions): Promise<CallResult<T>>;
   /** Reads one page of a paged operation, normalised. */
-  page<T = Record<string, unknown>>(operationId: string, options?: CallOptions): Promise<Page<T>>;
+  page<T = Record<string, unknown>>(operationId: OperationId, options?: CallOptions): Promise<Page<T>>;
   /**
    * Yields every page of a paged operation from `paging.page` on, until the last
    * page or `maxItems` records; constant memory.
    */
-  pages<T = Record<string, unknown>>(operationId: string, options?: CallOptions & { maxItems?: number }): AsyncIterable<Page<T>>;
+  pages<T = Record<string, unknown>>(operationId: OperationId, options?: CallOptions & { maxItems?: number }): AsyncIterable<Page<T>>;
   /** Raw call for `pla api`: any method and path, JSON body; envelope not unwrapped. */
   raw(method: string, path: string, options?: { body?: unknown; query?: Record<string, string>; signal?: AbortSignal }): Promise<CallResult>;
   close(): Promise<void>;

@@ -4,9 +4,9 @@
  * `/openapi.json`. Nothing here spells a path; every entry comes from a row.
  */
 import { z } from 'zod';
-import { OPERATIONS } from './operations.js';
+import { OPERATIONS, type Operation } from './operations.js';
 import { BODY_SCHEMAS, DEFAULT_MAX_PAGE_SIZE, accountingRecord, emailNotificationDto, imageDto, notificationDto } from './schemas.js';
-import type { BodyKind, Operation, Paging, PathParamType, ResponseKind } from './types.js';
+import type { BodyKind, PagingSpec, PathParamType, ResponseKind } from './types.js';
 
 declare const __PLA_VERSION__: string | undefined;
 
@@ -149,13 +149,13 @@ const PATH_PARAM_SCHEMAS: Record<PathParamType, Json> = {
   'int64-or-string': { oneOf: [{ type: 'integer', format: 'int64' }, { type: 'string' }] },
 };
 
-function pagingParameters(paging: Paging): Json[] {
-  const defaultSize = paging === 'notifications' ? 10 : 100;
+function pagingParameters(paging: PagingSpec): Json[] {
+  const { defaultSize } = paging;
   const params: Json[] = [
     { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'zero-based page' },
     { name: 'size', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: DEFAULT_MAX_PAGE_SIZE, default: defaultSize } },
   ];
-  if (paging !== 'notifications') {
+  if (paging.sortable) {
     params.push({
       name: 'sort',
       in: 'query',

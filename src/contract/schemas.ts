@@ -7,13 +7,14 @@
  * Kept apart from `operations.ts` so that reading the table does not load zod.
  */
 import { z } from 'zod';
-import type { BodyKind, Operation, PathParamType } from './types.js';
+import { INT64_MAX, isPlainDigits } from './ids.js';
+import type { Operation } from './operations.js';
+import type { BodyKind, PathParamType } from './types.js';
 
 /** Largest page size the local server accepts by default (`--max-page-size`). */
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
-/** Largest integer(int64), the spec's id type. */
-export const INT64_MAX = 9223372036854775807n;
+export { INT64_MAX };
 
 /**
  * An integer(int64) id in a JSON body. Ids up to 2^53 arrive as numbers; a larger
@@ -123,7 +124,7 @@ export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> 
  * Any int64 is an id: up to 2^53 a number, above it a BigInt (exact, and unknown here).
  */
 const pathId = z.string().transform((text, ctx): number | bigint => {
-  if (!/^\d+$/.test(text)) {
+  if (!isPlainDigits(text)) {
     ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
     return z.NEVER;
   }

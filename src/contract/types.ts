@@ -65,12 +65,29 @@ export type BodyKind =
 export type PathParamType = 'int64' | 'integer' | 'string' | 'date-time' | 'int64-or-string';
 
 /**
- * How an operation is paged:
- * - `pageable` Spring Pageable flattened into `page`, `size`, `sort` query parameters (default size 100)
- * - `search` explicit `page`, `size`, `sort[]` query parameters (default size 100)
- * - `notifications` `page`, `size` (default size 10)
+ * How an operation is paged (the query it takes):
+ * - `pageable` Spring Pageable flattened into `page`, `size`, `sort` query parameters
+ * - `search` explicit `page`, `size`, `sort[]` query parameters
+ * - `notifications` `page`, `size`, no sort
  */
 export type Paging = 'pageable' | 'search' | 'notifications';
+
+/**
+ * Page shapes of spec 2.3: `content+page` is shape B (`content` plus a `page`
+ * object, the accounting listings), `flat` is shape A (Spring's flat page, the
+ * notification listings).
+ */
+export type PageShape = 'content+page' | 'flat';
+
+/** Everything about an operation's paging: query style, answer shape and the default size. */
+export interface PagingSpec {
+  readonly style: Paging;
+  readonly shape: PageShape;
+  /** Page size when the request names none (spec: 100, notifications 10). */
+  readonly defaultSize: number;
+  /** Whether `sort` is taken. */
+  readonly sortable: boolean;
+}
 
 export interface PathParam {
   readonly name: string;
@@ -84,7 +101,12 @@ export interface QueryParam {
   readonly description: string;
 }
 
-export interface Operation {
+/**
+ * One row of the contract table as it is written (`operations.ts`); the omitted
+ * fields take their defaults in `Operation`. Operation references (`bulk`, `read`,
+ * `list`) are checked against `OperationId` where the table is declared.
+ */
+export interface OperationRow {
   /** Stable id, `<resource>.<verb>`, used by code and tests. */
   readonly id: string;
   readonly resource: Resource;
@@ -93,18 +115,24 @@ export interface Operation {
   readonly method: HttpMethod;
   /** Full path template relative to the base URL, with `{param}` placeholders. */
   readonly path: string;
-  readonly pathParams: readonly PathParam[];
+  readonly pathParams?: readonly PathParam[];
   /** Non-paging query parameters. */
-  readonly query: readonly QueryParam[];
-  readonly paging?: Paging;
+  readonly query?: readonly QueryParam[];
+  readonly paging?: PagingSpec;
   readonly body?: { readonly kind: BodyKind; readonly required: boolean };
   readonly response: ResponseKind;
   /** The success status the spec gives (the local server answers exactly this). */
-  readonly status: 200 | 201 | 204;
+  readonly status?: 200 | 201 | 204;
   /** Other statuses a real service may answer on success (spec lists two variants). */
   readonly altStatuses?: readonly number[];
-  /** Permission a key needs, `<resource>:read|write`. */
-  readonly permission: string;
   /** Deletes, decommissions, removes or cancels: needs confirmation in the CLI. */
-  readonly destructive: boolean;
+  readonly destructive?: boolean;
+  /** The operation doing the same for many records or ids in one request, when there is one. */
+  readonly bulk?: string;
+  /** The operation that reads one record of this resource by id (what `--dry-run` shows). */
+  readonly read?: string;
+  /** The listing that pages through this operation's collection (how current state is read). */
+  readonly list?: string;
+  /** What the operation did to a record, in the past tense (`deleted`); writes only. */
+  readonly done?: string;
 }

@@ -6,11 +6,13 @@
  * written); what the service acknowledges goes to the receipt as it comes.
  */
 import type { PlaClient } from '../client/types.js';
+import type { OperationId } from '../contract/operations.js';
 import { answerPerItem } from '../bulk/split.js';
 import type { BulkOptions, BulkSummary } from '../bulk/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from '../runs/receipt-writer.js';
 import { ConflictChecker } from './conflicts.js';
+import { stateOf } from './current-state.js';
 import { SENT_ACTIONS, type Plan, type PlanEntry, type StoredRecordLike } from './types.js';
 
 /** The bulk runner's settings an apply passes through. */
@@ -32,8 +34,8 @@ export interface ApplyResult {
 }
 
 /** The entries to send, grouped by the operation that sends them, in plan order. */
-export function sendGroups(plan: Plan): Array<{ operationId: string; entries: PlanEntry[] }> {
-  const groups = new Map<string, PlanEntry[]>();
+export function sendGroups(plan: Plan): Array<{ operationId: OperationId; entries: PlanEntry[] }> {
+  const groups = new Map<OperationId, PlanEntry[]>();
   for (const entry of plan.entries) {
     if (!SENT_ACTIONS.includes(entry.action)) continue;
     const operationId = plan.operations[entry.action];
@@ -65,7 +67,7 @@ function asRecord(value: unknown): StoredRecordLike | undefined {
 export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   const { runBulk } = await import('../bulk/run-bulk.js');
   const { plan, client } = options;
-  const source = { get: `${plan.resource}.get`, list: `${plan.resource}.list` };
+  const source = stateOf(plan.resource);
   const checker = options.checkConflicts === false ? undefined : new ConflictChecker(client, source, plan.watermark, options.bulk.signal);
   const result: ApplyResult = { summaries: [], conflicts: 0 };
 

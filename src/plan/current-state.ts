@@ -6,6 +6,7 @@
  * or a dry run of 100,000 ids takes seconds. Used by `--plan`, `--dry-run`,
  * `--skip-unchanged`, undo and the records-before of protected environments.
  */
+import { stateSource, type OperationId } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { TaskPool } from '../bulk/pool.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
@@ -15,8 +16,15 @@ import type { StoredRecordLike, Watermark } from './types.js';
 
 /** The operations that read a resource: one record by id, and the paged list. */
 export interface StateSource {
-  get: string;
-  list: string;
+  get: OperationId;
+  list: OperationId;
+}
+
+/** The read and listing the contract rows of `resource` name; a resource without them cannot be planned. */
+export function stateOf(resource: string): StateSource {
+  const source = stateSource(resource);
+  if (!source) throw new Error(`${resource} has no read by id and listing to read its current state with`);
+  return source;
 }
 
 export interface ReadStateOptions {
@@ -79,7 +87,7 @@ async function readById(client: PlaClient, source: StateSource, ids: number[], o
 }
 
 /** The first page at the largest size the service accepts. */
-async function firstPage(client: PlaClient, list: string, signal: AbortSignal | undefined) {
+async function firstPage(client: PlaClient, list: OperationId, signal: AbortSignal | undefined) {
   try {
     return await client.page(list, { paging: { page: 0, size: PAGE_SIZE }, signal });
   } catch (error) {
@@ -156,7 +164,7 @@ export function compareStamps(a: string, b: string): number {
  * records: whatever changes after it carries a later stamp. `undefined` when the
  * records carry none or the list cannot be sorted by it (apply then re-reads).
  */
-export async function probeWatermark(client: PlaClient, list: string, signal?: AbortSignal): Promise<Watermark | undefined> {
+export async function probeWatermark(client: PlaClient, list: OperationId, signal?: AbortSignal): Promise<Watermark | undefined> {
   const sample = await client.page(list, { paging: { page: 0, size: 1 }, signal });
   const stamp = sample.items[0] ? modificationOf(sample.items[0]) : undefined;
   if (!stamp) return undefined;
@@ -175,7 +183,7 @@ export async function probeWatermark(client: PlaClient, list: string, signal?: A
  * one), and the newest stamp seen: the records someone may have changed since a
  * plan read them, in as many requests as there are such changes per thousand.
  */
-export async function changedSince(client: PlaClient, list: string, since: Watermark, signal?: AbortSignal): Promise<{ records: StoredRecordLike[]; newest: string }> {
+export async function changedSince(client: PlaClient, list: OperationId, since: Watermark, signal?: AbortSignal): Promise<{ records: StoredRecordLike[]; newest: string }> {
   const records: StoredRecordLike[] = [];
   let newest = since.value;
   for await (const page of client.pages<StoredRecordLike>(list, { paging: { page: 0, size: PAGE_SIZE, sort: [`${since.field},desc`] }, signal })) {

@@ -3,9 +3,10 @@
  * apply), then the current state of the records named, then one entry per record
  * by the service's own rules.
  */
+import { bulkOperation } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
-import { type ReadStateOptions, probeWatermark, readCurrentState } from './current-state.js';
+import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
 import { countActions, type Plan, type PlanAction, type PlanEntry, type Watermark } from './types.js';
 
 /** Where and for what a plan is made. */
@@ -37,16 +38,17 @@ export function assemblePlan(target: PlanTarget, operations: Plan['operations'],
 }
 
 /** The bulk operation each record verb's entries go through. */
-function recordOperations(resource: string, verb: RecordVerb): Partial<Record<PlanAction, string>> {
-  if (verb === 'create') return { create: `${resource}.createBulk` };
-  if (verb === 'update') return { update: `${resource}.updateBulk` };
-  return { create: `${resource}.upsertBulk`, update: `${resource}.upsertBulk` };
+function recordOperations(resource: string, verb: RecordVerb): Plan['operations'] {
+  const bulk = bulkOperation(resource, verb);
+  if (verb === 'create') return { create: bulk };
+  if (verb === 'update') return { update: bulk };
+  return { create: bulk, update: bulk };
 }
 
 /** Reads the watermark and the records `ids` name, as a plan needs them. */
 async function readForPlan(target: PlanTarget, ids: number[]) {
   const createdAt = new Date().toISOString();
-  const source = { get: `${target.resource}.get`, list: `${target.resource}.list` };
+  const source = stateOf(target.resource);
   const watermark = ids.length > 0 ? await probeWatermark(target.client, source.list, target.signal) : undefined;
   const current = await readCurrentState(target.client, source, ids, target);
   return { createdAt, watermark, current };
@@ -61,5 +63,5 @@ export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, item
 /** The plan of a delete, remove, decommission or cancel of `ids`. */
 export async function planIdAction(target: PlanTarget, verb: IdVerb, ids: number[]): Promise<Plan> {
   const { createdAt, watermark, current } = await readForPlan(target, ids);
-  return assemblePlan(target, { [verb]: `${target.resource}.${verb}Bulk` }, planIds(verb, ids, current), watermark, createdAt);
+  return assemblePlan(target, { [verb]: bulkOperation(target.resource, verb) }, planIds(verb, ids, current), watermark, createdAt);
 }

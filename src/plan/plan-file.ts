@@ -1,4 +1,5 @@
 /** Saving a plan (`--plan-out`) and reading it back (`pla apply`), refusing anything else. */
+import { isOperationId } from '../contract/operations.js';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
@@ -28,5 +29,8 @@ export async function loadPlan(path: string): Promise<Plan> {
   if (plan?.kind !== 'pla-plan' || plan.version !== 1 || !Array.isArray(plan.entries) || typeof plan.env !== 'string' || typeof plan.baseUrl !== 'string') {
     throw new UsageError(`${path} is not a pla plan`, { hint: 'make one with --plan-out FILE on a write command' });
   }
+  // The file is data from disk: every operation it names must be one of the contract's.
+  const unknown = Object.values(plan.operations ?? {}).filter((id) => typeof id !== 'string' || !isOperationId(id));
+  if (unknown.length > 0) throw new UsageError(`${path} names operations this pla does not have: ${unknown.join(', ')}`);
   return plan;
 }

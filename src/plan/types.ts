@@ -3,6 +3,7 @@
  * before anything is sent (`--plan`), saved with `--plan-out` and sent exactly as
  * reviewed by `pla apply`. Plain data, stable on disk (`version`).
  */
+import type { OperationId } from '../contract/operations.js';
 
 /** What a plan does with one record (or says it will not). */
 export type PlanAction =
@@ -68,7 +69,7 @@ export interface Plan {
   /** What the plan was made by, secrets masked (`determinations upsert --file x.csv`). */
   command: string;
   /** The operation each sent action goes through (bulk operations). */
-  operations: Partial<Record<PlanAction, string>>;
+  operations: Partial<Record<PlanAction, OperationId>>;
   watermark?: Watermark;
   /** Entries per action. */
   counts: Partial<Record<PlanAction, number>>;

@@ -1,5 +1,5 @@
 /** The command line as a receipt or a plan records it: keys masked, arguments quoted where needed. */
-import { maskKey } from '../config/mask-key.js';
+import { maskKey } from '../contract/secrets.js';
 
 const SECRET_FLAGS = new Set(['--api-key']);
 

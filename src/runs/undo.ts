@@ -6,9 +6,9 @@
  * before was not recorded — is listed as irreversible, never skipped silently.
  * Records changed by someone else since the run are refused, not overwritten.
  */
-import { OPERATIONS } from '../contract/operations.js';
+import { bulkOperation } from '../contract/operations.js';
 import { clientFields, sameValue, changedFields, unchangedSince, SERVER_OWNED_FIELDS } from '../plan/record-diff.js';
-import type { PlanAction, PlanEntry, StoredRecordLike } from '../plan/types.js';
+import type { Plan, PlanAction, PlanEntry, StoredRecordLike } from '../plan/types.js';
 import type { RecordLine } from './types.js';
 
 /** One record's part in a run: its state before the first change and after the last. */
@@ -99,17 +99,17 @@ export function inverseEntries(lines: readonly RecordLine[], current: ReadonlyMa
 }
 
 /** The operations an undo of `resource` sends through; an action without one makes its entries irreversible. */
-export function undoOperations(resource: string): Partial<Record<PlanAction, string>> {
-  const has = (id: string) => OPERATIONS.some((op) => op.id === id);
-  const operations: Partial<Record<PlanAction, string>> = {};
-  if (has(`${resource}.deleteBulk`)) operations.delete = `${resource}.deleteBulk`;
-  if (has(`${resource}.updateBulk`)) operations.update = `${resource}.updateBulk`;
-  if (has(`${resource}.createBulk`)) operations.create = `${resource}.createBulk`;
+export function undoOperations(resource: string): Plan['operations'] {
+  const operations: Plan['operations'] = {};
+  for (const action of ['delete', 'update', 'create'] as const) {
+    const bulk = bulkOperation(resource, action);
+    if (bulk) operations[action] = bulk;
+  }
   return operations;
 }
 
 /** Entries whose action the resource has no operation for become irreversible (tasks cannot be deleted). */
-export function withinReach(entries: PlanEntry[], operations: Partial<Record<PlanAction, string>>): PlanEntry[] {
+export function withinReach(entries: PlanEntry[], operations: Plan['operations']): PlanEntry[] {
   return entries.map((entry) =>
     (entry.action === 'delete' || entry.action === 'update' || entry.action === 'create') && !operations[entry.action]
       ? { action: 'irreversible', ...(entry.id !== undefined ? { id: entry.id } : {}), reason: `the interface has no ${entry.action} for this resource` }

@@ -4,6 +4,7 @@
  * environment `local` (which `pla server start` keeps pointed at the server, with
  * its admin key); `--base-url` and `--api-key` still override.
  */
+import { parseRecordId } from '../contract/ids.js';
 import { UsageError } from '../errors.js';
 import { renderRecord, renderRows } from '../io/output/index.js';
 import { withContext, type CommandContext } from '../cli/context.js';
@@ -43,7 +44,7 @@ export function listKeys(invocation: Invocation): Promise<void> {
 export function revokeKey(invocation: Invocation): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
     const id = String(ctx.args[0]);
-    if (!/^\d+$/.test(id)) throw new UsageError(`key id must be a number, got ${id}`, { hint: 'see the ids with `pla server keys list`' });
+    if (parseRecordId(id) === undefined) throw new UsageError(`key id must be a number, got ${id}`, { hint: 'see the ids with `pla server keys list`' });
     const { message, data } = await admin(ctx, 'DELETE', `/_admin/keys/${id}`);
     await renderRecord(data, ctx.output);
     ctx.note(message ?? 'revoked');

@@ -108,7 +108,7 @@ export async function runAdmin(
       const id = idFromPath(params.id);
       const revoked = await store.transaction(async (tx) => {
         const target = id === undefined ? undefined : ((await tx.get('apiKeys', id)) as ApiKeyRecord | undefined);
-        if (!target) throw notFound('API key', [params.id ?? '']);
+        if (!target) throw notFound(['API key', 'API keys'], [params.id ?? '']);
         await refuseLastAdministrator(tx, target);
         const record: ApiKeyRecord = { ...target, revokedAt: target.revokedAt ?? new Date().toISOString() };
         tx.put('apiKeys', record);

@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { StoreReader, StoredRecord, Transaction } from '../store/types.js';
 import { HttpProblem } from './problem.js';
+import { maskFromLast4 } from '../contract/secrets.js';
 
 /** A stored key (never the secret itself). */
 export interface ApiKeyRecord extends StoredRecord {
@@ -35,14 +36,10 @@ function hashKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** `••••` + the last four characters: the only way a key is ever shown after creation. */
-export function maskSecret(secret: string): string {
-  return `••••${secret.slice(-4)}`;
-}
 
 /** A stored key as `/_admin/keys` shows it: masked, without its hash. */
 export function viewKey(key: ApiKeyRecord): ApiKeyView {
-  const view: ApiKeyView = { id: key.id, name: key.name, env: key.env, permissions: key.permissions, key: maskSecret(key.last4), createdAt: key.createdAt };
+  const view: ApiKeyView = { id: key.id, name: key.name, env: key.env, permissions: key.permissions, key: maskFromLast4(key.last4), createdAt: key.createdAt };
   if (key.revokedAt) view.revokedAt = key.revokedAt;
   return view;
 }

@@ -4,6 +4,7 @@
  * the same id twice); everything is staged on the transaction, which applies it
  * all or nothing when the handler's work returns.
  */
+import type { Noun } from '../contract/wording.js';
 import type { CollectionName, StoredRecord, Transaction } from '../store/types.js';
 import { notFound } from './problem.js';
 
@@ -24,7 +25,7 @@ export class ChangeSet {
    * other); 404 naming every id that names none. A BigInt is an int64 id past 2^53,
    * which no record here has: it is never sent to the store.
    */
-  async existing(ids: readonly (number | bigint)[], noun: string): Promise<StoredRecord[]> {
+  async existing(ids: readonly (number | bigint)[], noun: Noun): Promise<StoredRecord[]> {
     const numbers = ids.filter((id): id is number => typeof id === 'number');
     const found = new Map((await this.tx.getMany(this.collection, numbers)).map((record) => [record.id, record]));
     const missing = ids.filter((id) => typeof id !== 'number' || !found.has(id));

@@ -4,7 +4,7 @@
  * HTTP (status, envelope, page shape, problems).
  */
 import type { IncomingMessage } from 'node:http';
-import type { Operation } from '../contract/types.js';
+import type { Operation } from '../contract/operations.js';
 import type { Store } from '../store/types.js';
 import type { ImageFiles } from './image-files.js';
 import type { Mailer } from './mailer.js';

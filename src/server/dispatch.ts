@@ -4,17 +4,20 @@
  * → the response the contract row's `response` kind and `status` call for. Every
  * failure on the way is an `HttpProblem`, answered as problem+json.
  */
+import { NOUNS } from '../contract/wording.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
-import type { BodyKind, Operation } from '../contract/types.js';
+import type { Operation } from '../contract/operations.js';
+import type { BodyKind } from '../contract/types.js';
 import type { Store } from '../store/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
+import { maskKey } from '../contract/secrets.js';
 import { watchResponseWrite } from './connection-guard.js';
-import { authorize, maskSecret, type ApiKeyRecord, type KeyRing } from './auth.js';
+import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationHandler, type OperationOutcome, type ServerContext } from './context.js';
-import { handlerFor } from './handlers/index.js';
+import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
+import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
 import { CLIENT_ABORTED, HttpProblem, badField, noSpace, notFound, storeUnavailable } from './problem.js';
@@ -54,14 +57,6 @@ function paramsSchemaOf(op: Operation): ReturnType<typeof pathParamsSchema> {
   let schema = paramSchemas.get(op);
   if (!schema) paramSchemas.set(op, (schema = pathParamsSchema(op)));
   return schema;
-}
-
-/** Handlers by operation, looked up once rather than per request. */
-const handlers = new Map<Operation, OperationHandler | undefined>();
-
-function handlerOf(op: Operation): OperationHandler | undefined {
-  if (!handlers.has(op)) handlers.set(op, handlerFor(op.id));
-  return handlers.get(op);
 }
 
 let lastMs = NaN;
@@ -117,17 +112,6 @@ const OPEN_BODIES: ReadonlySet<BodyKind> = new Set(['record', 'records', 'task-f
 
 /** Query parameters of paging; an endpoint that does not page answers 404 to them (spec section 7). */
 const PAGING_PARAMS = ['page', 'size', 'sort'] as const;
-
-/** Singular nouns of the resources, for a 404 naming an id no record can have. */
-const NOUNS: Record<Operation['resource'], string> = {
-  determinations: 'determination',
-  settings: 'setting',
-  tasks: 'task',
-  notifications: 'notification',
-  'email-notifications': 'email notification',
-  images: 'image',
-  topics: 'topic',
-};
 
 /** Validated path parameters; an int64 id past 2^53 (a BigInt) is valid but names no record here: 404. */
 function pathParams(op: Operation, raw: Record<string, string>): Record<string, unknown> {
@@ -208,8 +192,8 @@ function runOperation(
 ): Eventually<Reply> {
   const failed = (error: unknown) => errorReply(runtime, error, instance);
   try {
-    const handler = handlerOf(op);
-    if (!handler) throw new HttpProblem(500, `no handler for ${op.id}`);
+    // Every operation has one: the handler map is checked against the contract by the compiler.
+    const handler = HANDLERS[op.id];
     const ctx = store === runtime.store ? runtime : { ...runtime, store };
     const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(handler(call, ctx), (outcome) => shapeReply(op, call, outcome)));
     return reply instanceof Promise ? reply.catch(failed) : reply;
@@ -243,7 +227,7 @@ function maskKeysInQuery(search: string): string {
     } catch {
       // not valid percent-encoding: mask it as sent
     }
-    return `${name}${maskSecret(secret)}`;
+    return `${name}${maskKey(secret)}`;
   });
 }
 
@@ -302,7 +286,7 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
     path: notes.path,
     status: reply.status,
     ms: Math.round(performance.now() - started),
-    key: key ?? (typeof presented === 'string' && presented ? maskSecret(presented) : undefined),
+    key: key ?? (typeof presented === 'string' && presented ? maskKey(presented) : undefined),
     idempotencyKey: notes.idempotencyKey,
     replayed: notes.replayed,
   });

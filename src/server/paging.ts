@@ -5,7 +5,8 @@
  * notification pages.
  */
 import { pagingSchema } from '../contract/schemas.js';
-import type { Operation, Paging } from '../contract/types.js';
+import type { Operation } from '../contract/operations.js';
+import type { PagingSpec } from '../contract/types.js';
 import type { PageResult, SortKey, StoredRecord } from '../store/types.js';
 import { MAX_SORT_KEYS, overLimit } from './limits.js';
 import { StoredRecordPage } from './page-json.js';
@@ -35,15 +36,13 @@ export function requestedPage(call: { op: Operation; paging?: PageRequest }): Pa
   return { ...paging, offset: paging.page * paging.size, limit: paging.size };
 }
 
-const DEFAULT_SIZE: Record<Paging, number> = { pageable: 100, search: 100, notifications: 10 };
-
 const schemas = new Map<string, ReturnType<typeof pagingSchema>>();
 
 /** The paging schema for a default and maximum size, built once. */
-function schemaFor(paging: Paging, maxSize: number): ReturnType<typeof pagingSchema> {
-  const key = `${paging}:${maxSize}`;
+function schemaFor(paging: PagingSpec, maxSize: number): ReturnType<typeof pagingSchema> {
+  const key = `${paging.defaultSize}:${maxSize}`;
   let schema = schemas.get(key);
-  if (!schema) schemas.set(key, (schema = pagingSchema(DEFAULT_SIZE[paging], maxSize)));
+  if (!schema) schemas.set(key, (schema = pagingSchema(paging.defaultSize, maxSize)));
   return schema;
 }
 
@@ -57,12 +56,12 @@ function plainNumber(query: URLSearchParams, name: string, fallback: number): nu
 }
 
 /** Reads `page`, `size` and every `sort` of the query; 400 on a negative page or a size out of 1..max. */
-export function parsePaging(paging: Paging, query: URLSearchParams, maxSize: number): PageRequest {
+export function parsePaging(paging: PagingSpec, query: URLSearchParams, maxSize: number): PageRequest {
   // The common query (digits, a size in range, no sort) needs no schema and gets the
   // schema's own answer; anything else, and every error message, comes from the schema.
   if (!query.has('sort')) {
     const page = plainNumber(query, 'page', 0);
-    const size = plainNumber(query, 'size', DEFAULT_SIZE[paging]);
+    const size = plainNumber(query, 'size', paging.defaultSize);
     if (page !== undefined && size !== undefined && size >= 1 && size <= maxSize) return { page, size, sort: [] };
   }
   const sorts = query.getAll('sort');

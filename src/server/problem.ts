@@ -3,6 +3,7 @@
  * (`application/problem+json`). Handlers throw an `HttpProblem`; the dispatcher
  * turns it into the response, so no handler writes an error body itself.
  */
+import type { Noun } from '../contract/wording.js';
 import type { FieldProblem } from '../errors.js';
 
 /** Problem titles by status; the `type` URI is made from the title unless a `slug` names it. */
@@ -64,9 +65,9 @@ export class HttpProblem extends Error {
 }
 
 /** 404 for an unknown record, naming the ids that were not found. */
-export function notFound(noun: string, ids: readonly (number | string)[]): HttpProblem {
+export function notFound(noun: Noun, ids: readonly (number | string)[]): HttpProblem {
   const list = ids.join(', ');
-  return new HttpProblem(404, ids.length === 1 ? `${noun} ${list} not found` : `${noun}s not found: ${list}`, {
+  return new HttpProblem(404, ids.length === 1 ? `${noun[0]} ${list} not found` : `${noun[1]} not found: ${list}`, {
     slug: 'not-found',
     errors: ids.map((id) => ({ path: 'id', message: `${id} not found` })),
   });

@@ -3,7 +3,7 @@
  * only by name and masked tail; bodies are not kept. Entries are kept raw in a ring
  * and formatted only when someone reads the log, not on every request.
  */
-import { maskSecret } from './auth.js';
+import { maskFromLast4 } from '../contract/secrets.js';
 
 /** Requests the log keeps; the oldest goes first. */
 const CAPACITY = 500;
@@ -42,7 +42,7 @@ function formatted(entry: RequestLogEntry): LoggedRequest {
     path: entry.path,
     status: entry.status,
     ms: entry.ms,
-    ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (${maskSecret(key.last4)})` }),
+    ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (${maskFromLast4(key.last4)})` }),
     ...(idempotencyKey ? { idempotencyKey } : {}),
     ...(entry.replayed ? { replayed: true } : {}),
   };

@@ -7,7 +7,8 @@
  */
 import Router from 'find-my-way';
 import { OPERATIONS } from '../contract/operations.js';
-import type { HttpMethod, Operation } from '../contract/types.js';
+import type { Operation } from '../contract/operations.js';
+import type { HttpMethod } from '../contract/types.js';
 
 /** What a route leads to: a contract operation or one of the server's own endpoints. */
 export type RouteTarget = { kind: 'operation'; op: Operation } | { kind: 'admin'; name: AdminEndpoint };

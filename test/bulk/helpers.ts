@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../../src/client/index.js';
 import type { PlaClient } from '../../src/client/types.js';
-import { expandPath, operation } from '../../src/contract/operations.js';
+import { expandPath, operation, type OperationId } from '../../src/contract/operations.js';
 import type { SourceItem } from '../../src/io/input/types.js';
 import type { FakeReply, LoggedRequest } from '../support/fake-server.js';
 
-export const UPSERT = 'determinations.upsertBulk';
+export const UPSERT: OperationId = 'determinations.upsertBulk';
 export const UPSERT_PATH = expandPath(operation(UPSERT));
 
 /** Records `{ ref: 'r0' … }` as input items on lines 1…n. */

@@ -5,6 +5,7 @@
  */
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOUNS, counted } from '../../src/contract/wording.js';
 import { BIN, pla, tempDir } from './support.js';
 
 let config: Awaited<ReturnType<typeof tempDir>>;
@@ -76,7 +77,7 @@ describe('against the local server', () => {
     const dry = await run(['det', 'decommission', '--before-now', '--dry-run', '-o', 'ndjson']);
     expect(dry.exitCode).toBe(0);
     expect(ids(dry.stdout)).toEqual(active);
-    expect(dry.stderr).toContain(`would decommission ${active.length} determination(s)`);
+    expect(dry.stderr).toContain(`would decommission ${counted(active.length, NOUNS.determinations)}`);
 
     const done = await run(['det', 'decommission', '--before-now', '--yes', '-o', 'ndjson']);
     expect(done.exitCode).toBe(0);

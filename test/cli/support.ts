@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Result } from 'execa';
 import { OPERATIONS } from '../../src/contract/operations.js';
-import type { Operation } from '../../src/contract/types.js';
+import type { Operation } from '../../src/contract/operations.js';
 import { type FakeReply, type FakeServer, type LoggedRequest, startFakeServer } from '../support/fake-server.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/pla.js', import.meta.url));

@@ -56,6 +56,5 @@ describe('contract', () => {
   it('expands and encodes path parameters', () => {
     expect(expandPath(operation('notifications.list'), { userName: 'a b/c' })).toBe('/api/notifications/a%20b%2Fc');
     expect(() => expandPath(operation('determinations.get'))).toThrow(/missing path parameter id/);
-    expect(() => operation('determinations.nope')).toThrow(/unknown operation/);
   });
 });

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, expandPath } from '../../src/contract/operations.js';
 import type { PathParam } from '../../src/contract/types.js';
-import { handlerFor } from '../../src/server/handlers/index.js';
 import { createRouter } from '../../src/server/routes.js';
 
 const SAMPLE: Record<PathParam['type'], string> = {
@@ -26,9 +25,6 @@ describe('routes from the contract', () => {
     }
   });
 
-  it('has a handler for every operation', () => {
-    expect(OPERATIONS.filter((op) => !handlerFor(op.id)).map((op) => op.id)).toEqual([]);
-  });
 
   it('tells an unknown path from a wrong method', () => {
     expect(router.match('GET', '/api/nothing')).toEqual({ allowed: [] });

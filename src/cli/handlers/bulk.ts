@@ -1,7 +1,7 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
 import type { Accepted } from '../../bulk/split.js';
-import { operation } from '../../contract/operations.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
+import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
 import { type RunReceipt, withReceipt } from './receipts.js';
 
@@ -27,10 +27,6 @@ function itemId(item: SourceItem): number | undefined {
   return typeof id === 'number' ? id : undefined;
 }
 
-/** `determinations.upsertBulk` → `upsert`. */
-function verbOf(operationId: string): string {
-  return (operationId.split('.')[1] ?? operationId).replace(/Bulk$/, '');
-}
 
 /** What was done to one acknowledged item: an upsert updated when the record it named existed, else created. */
 function actionOf(verb: string, item: SourceItem, before: AnyRecord | undefined, after: AnyRecord | undefined): string {
@@ -44,17 +40,17 @@ function actionOf(verb: string, item: SourceItem, before: AnyRecord | undefined,
  * batch's records are read before it is sent (by pages or a GET each), so the
  * receipt holds them and the run can be undone.
  */
-function receiptHooks(ctx: CommandContext, operationId: string, receipt: RunReceipt) {
-  const verb = verbOf(operationId);
+function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: RunReceipt) {
+  const verb = verbOf(operationId) ?? 'done';
   const befores = new WeakMap<SourceItem, AnyRecord>();
   const resource = operation(operationId).resource;
   return {
     ...(receipt.protected
       ? {
           screen: async (items: SourceItem[]) => {
-            const { readCurrentState } = await import('../../plan/current-state.js');
+            const { readCurrentState, stateOf } = await import('../../plan/current-state.js');
             const ids = items.map(itemId).filter((id): id is number => id !== undefined);
-            const current = await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, ids, { signal: ctx.signal });
+            const current = await readCurrentState(await ctx.client(), stateOf(resource), ids, { signal: ctx.signal });
             for (const item of items) {
               const id = itemId(item);
               const before = id === undefined ? undefined : current.get(id);
@@ -89,7 +85,7 @@ export interface BulkCommandOptions {
  * Runs `items` through the bulk operation, prints the summary line on stderr, and
  * throws the partial failure (exit 9) when some failed. The run leaves a receipt.
  */
-export async function runBulkCommand(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
+export async function runBulkCommand(ctx: CommandContext, operationId: OperationId, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
   const { runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote } = await import('../../bulk/index.js');
   const { opts } = ctx;
   await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
@@ -135,7 +131,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: string, i
  * Runs a bulk command and prints what the service returned for each record, in
  * input order (see answers.ts); `one` when the input was a single record.
  */
-export async function runBulkPrinting(ctx: CommandContext, operationId: string, items: AsyncIterable<SourceItem>, options: { total?: number; one?: boolean } = {}): Promise<void> {
+export async function runBulkPrinting(ctx: CommandContext, operationId: OperationId, items: AsyncIterable<SourceItem>, options: { total?: number; one?: boolean } = {}): Promise<void> {
   const { answeredRecords, createAnswerWriter } = await import('./answers.js');
   const writer = await createAnswerWriter(ctx, { one: options.one });
   try {

@@ -3,6 +3,8 @@
  * date-based decommissions, with confirmation and a `--dry-run` that lists the
  * records the cut-off would catch.
  */
+import { operation } from '../../contract/operations.js';
+import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
 import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
 import { renderRows } from '../../io/output/index.js';
@@ -79,7 +81,7 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
     return;
   }
   await renderRows(caught, ctx.output);
-  ctx.note(`dry run: would decommission ${caught.length} determination(s) modified before ${cutoff} on ${env} (${request}); nothing was changed`);
+  ctx.note(`dry run: would decommission ${counted(caught.length, NOUNS.determinations)} modified before ${cutoff} on ${env} (${request}); nothing was changed`);
 }
 
 /** `decommission --modified-before DATE | --before-now`, or its `--dry-run`. */

@@ -9,9 +9,10 @@ import type { Invocation } from '../invocation.js';
 import { collectIds } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
+import type { OperationId } from '../../contract/operations.js';
 
 /** `get <ids...>`: one id shows the record, several show rows. */
-export function get(invocation: Invocation, operationId: string): Promise<void> {
+export function get(invocation: Invocation, operationId: OperationId): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const ids = await collectIds(ctx, ctx.args[0]);
     const client = await ctx.client();

@@ -8,7 +8,8 @@ import type { IdActionSpec } from '../../../commands/actions.js';
 import type { PlaClient } from '../../client/types.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IdVerb } from '../../plan/build.js';
-import { operation } from '../../contract/operations.js';
+import { operation, verbOf, type OperationId } from '../../contract/operations.js';
+import { counted } from '../../contract/wording.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter, renderRecord, renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
@@ -19,7 +20,7 @@ import type { RecordId } from '../../io/input/typed-ids.js';
 import { collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
-import { confirmDestructive, counted, requestLine } from './safety.js';
+import { confirmDestructive, requestLine } from './safety.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt } from './receipts.js';
 
@@ -58,7 +59,7 @@ async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdAction
 
 /** The plan verb of an id action (`determinations.decommission` → `decommission`), when plans cover it. */
 function planVerb(spec: IdActionSpec): IdVerb | undefined {
-  const verb = spec.single.split('.')[1];
+  const verb = verbOf(spec.single);
   return spec.bulk && spec.lookup && (verb === 'delete' || verb === 'remove' || verb === 'decommission' || verb === 'cancel') ? verb : undefined;
 }
 
@@ -71,8 +72,7 @@ function planVerb(spec: IdActionSpec): IdVerb | undefined {
 async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids: number[]): Promise<void> {
   const { env } = await ctx.connection();
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
-  const resource = operation(spec.single).resource;
-  const current = await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, ids, {
+  const current = await readCurrentState(await ctx.client(), { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
     signal: ctx.signal,
     progress: ctx.startProgress,
   });
@@ -80,7 +80,7 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids
   const rows = entries.map((entry) => (entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id }));
   await renderRows(rows, ctx.output);
   const refused = entries.filter((entry) => entry.action === 'refused').length;
-  const via = entries.length > 1 ? ` (${requestLine(spec.bulk as string)})` : '';
+  const via = entries.length > 1 ? ` (${requestLine(spec.bulk as OperationId)})` : '';
   const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
   ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${refusals}; nothing was changed`);
 }

@@ -1,4 +1,6 @@
 /** Notification verbs beyond the shared ones: the count variants and `clear`. */
+import type { CallOptions } from '../../client/types.js';
+import type { OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
@@ -12,7 +14,7 @@ export function count(invocation: Invocation): Promise<void> {
     const user = String(ctx.args[0]);
     const { unread, byType, mobile } = ctx.opts as { unread?: boolean; byType?: boolean; mobile?: boolean };
     if ([unread, byType, mobile].filter(Boolean).length > 1) throw new UsageError('pick one of --unread, --by-type, --mobile');
-    const [operationId, call] = byType
+    const [operationId, call]: [OperationId, CallOptions] = byType
       ? ['notifications.countByType', { params: { username: user } }]
       : mobile
         ? ['notifications.countMobile', { params: { userName: user } }]

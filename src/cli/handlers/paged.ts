@@ -8,6 +8,7 @@ import { createRowWriter } from '../../io/output/index.js';
 import { startSpinner } from '../../io/output/spinner.js';
 import { writeLine } from '../../io/streams.js';
 import type { CommandContext } from '../context.js';
+import type { OperationId } from '../../contract/operations.js';
 
 function pagingOf(ctx: CommandContext): PageRequest {
   const { page, size, sort } = ctx.opts as { page?: number; size?: number; sort?: string[] };
@@ -15,7 +16,7 @@ function pagingOf(ctx: CommandContext): PageRequest {
 }
 
 /** Lists a paged operation: one page (`--page`, `--size`, `--sort`), or every page with `--all`/`--max-items`. */
-export async function listPaged(ctx: CommandContext, operationId: string, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
+export async function listPaged(ctx: CommandContext, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
   const maxItems = ctx.opts.maxItems as number | undefined;

@@ -3,12 +3,12 @@
  * rows, a count map, or, when there is no body, a short confirmation on stderr.
  */
 import type { CallResult } from '../../client/types.js';
-import { operation } from '../../contract/operations.js';
+import { operation, type OperationId } from '../../contract/operations.js';
 import { renderCountMap, renderRecord, renderRows } from '../../io/output/index.js';
 import type { CommandContext } from '../context.js';
 
 /** Shows `result` by the operation's response kind; `done` is the stderr line when there is nothing to show. */
-export async function present(ctx: CommandContext, operationId: string, result: CallResult, done: string): Promise<void> {
+export async function present(ctx: CommandContext, operationId: OperationId, result: CallResult, done: string): Promise<void> {
   const { data } = result;
   switch (operation(operationId).response) {
     case 'single':

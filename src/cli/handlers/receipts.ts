@@ -72,8 +72,8 @@ export async function withReceipt<T>(ctx: CommandContext, resource: string, body
 
 /** The stored record `id` of `resource` names before it changes (a protected environment's receipt), or `undefined`. */
 export async function readBefore(ctx: CommandContext, resource: string, id: number): Promise<Record<string, unknown> | undefined> {
-  const { readCurrentState } = await import('../../plan/current-state.js');
-  return (await readCurrentState(await ctx.client(), { get: `${resource}.get`, list: `${resource}.list` }, [id], { signal: ctx.signal })).get(id);
+  const { readCurrentState, stateOf } = await import('../../plan/current-state.js');
+  return (await readCurrentState(await ctx.client(), stateOf(resource), [id], { signal: ctx.signal })).get(id);
 }
 
 type AnyRecord = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import type { WriteSpec } from '../../../commands/actions.js';
 import { UsageError } from '../../errors.js';
-import { operation } from '../../contract/operations.js';
+import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
@@ -21,12 +21,12 @@ import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt, withReceipt } from './receipts.js';
 
 /** A paged list (`list`, with `--all` streaming). */
-export function list(invocation: Invocation, operationId: string): Promise<void> {
+export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
   return withContext(invocation, (ctx) => listPaged(ctx, operationId));
 }
 
 /** A call without input or parameters whose result is shown as is (`meta`). */
-export function show(invocation: Invocation, operationId: string): Promise<void> {
+export function show(invocation: Invocation, operationId: OperationId): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const result = await (await ctx.client()).call(operationId, { signal: ctx.signal });
     await present(ctx, operationId, result, 'done');
@@ -79,7 +79,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     if ('single' in input) {
       const record = input.single;
       const id = positionalId ?? record.id;
-      const verb = verbOf(spec.single);
+      const verb = verbOf(spec.single) ?? 'done';
       // An upsert updated when the record it names existed (known before, or the answer kept the id).
       const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
         verb !== 'upsert' ? verb : before !== undefined || (id !== undefined && after?.id === id) ? 'update' : 'create';
@@ -106,18 +106,13 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
   });
 }
 
-/** `determinations.upsert` → `upsert`. */
-function verbOf(operationId: string): string {
-  return operationId.split('.')[1] ?? operationId;
-}
-
 /**
  * `--plan` / `--plan-out`: reads every record, plans against the current state and
  * shows the plan; `--skip-unchanged`: sends only the plan's changes (a re-import
  * of 50,000 rows where 12 changed sends 12), with a receipt.
  */
 async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInput, positionalId: number | undefined): Promise<void> {
-  const verb = verbOf(spec.single);
+  const verb = verbOf(spec.single) ?? 'done';
   if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');
   const items: Array<{ value: Record<string, unknown>; line: number }> = [];

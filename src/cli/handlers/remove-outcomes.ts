@@ -8,6 +8,7 @@
  */
 import { TaskPool } from '../../bulk/pool.js';
 import type { PlaClient } from '../../client/types.js';
+import type { OperationId } from '../../contract/operations.js';
 import { NotFoundError } from '../../errors.js';
 import { type RecordId, parseId } from '../../io/input/typed-ids.js';
 
@@ -41,7 +42,7 @@ export function outcomesNamed(message: string | undefined): Map<Id, RemoveOutcom
 }
 
 /** Reads `id` back through `lookup`: not found is deleted, found is kept. */
-async function readBack(client: PlaClient, lookup: string, id: Id, signal: AbortSignal): Promise<RemoveOutcome> {
+async function readBack(client: PlaClient, lookup: OperationId, id: Id, signal: AbortSignal): Promise<RemoveOutcome> {
   try {
     await client.call(lookup, { params: { id }, signal });
     return 'decommissioned (in use)';
@@ -56,7 +57,7 @@ async function readBack(client: PlaClient, lookup: string, id: Id, signal: Abort
  * answered `message`. Without a `lookup` operation, ids the message does not
  * name are only known to be removed.
  */
-export async function removeOutcomes(client: PlaClient, lookup: string | undefined, ids: readonly Id[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
+export async function removeOutcomes(client: PlaClient, lookup: OperationId | undefined, ids: readonly Id[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
   const outcomes = outcomesNamed(message);
   const pool = new TaskPool(READS_AT_ONCE);
   let failure: { error: unknown } | undefined;

@@ -78,7 +78,7 @@ export function prune(invocation: Invocation): Promise<void> {
 /** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
 export function undo(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const [{ findRun, readReceipt }, { inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState }, { assemblePlan }] = await Promise.all([
+    const [{ findRun, readReceipt }, { inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] = await Promise.all([
       import('../../runs/receipt-store.js'),
       import('../../runs/undo.js'),
       import('../../plan/current-state.js'),
@@ -94,9 +94,10 @@ export function undo(invocation: Invocation): Promise<void> {
     const resource = run.header.resource;
     const target = await planTarget(ctx, resource);
     const createdAt = new Date().toISOString();
-    const watermark = await probeWatermark(target.client, `${resource}.list`, ctx.signal);
+    const source = stateOf(resource);
+    const watermark = await probeWatermark(target.client, source.list, ctx.signal);
     const ids = records.map((line) => line.id ?? line.after?.id).filter((id): id is number => typeof id === 'number');
-    const current = await readCurrentState(target.client, { get: `${resource}.get`, list: `${resource}.list` }, ids, target);
+    const current = await readCurrentState(target.client, source, ids, target);
     const operations = undoOperations(resource);
     const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, withinReach(inverseEntries(records, current), operations), watermark, createdAt);
     if (wantsPlan(ctx)) return showPlan(ctx, plan);

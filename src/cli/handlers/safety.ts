@@ -2,7 +2,7 @@
  * Confirmation before destructive calls: a prompt on a terminal (typing the
  * environment's name on production), `--yes` in scripts, refusal otherwise.
  */
-import { expandPath, operation } from '../../contract/operations.js';
+import { expandPath, operation, type OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
@@ -26,13 +26,8 @@ export async function confirmDestructive(ctx: CommandContext, question: string):
   if (!confirmed) throw new UsageError('not confirmed; nothing was changed');
 }
 
-/** "3 determinations", "1 determination". */
-export function counted(n: number, noun: readonly [string, string]): string {
-  return `${n} ${n === 1 ? noun[0] : noun[1]}`;
-}
-
 /** `PUT /api/v1/…/remove/7`: the call a dry run says it would make. */
-export function requestLine(operationId: string, params?: Record<string, string | number | bigint>): string {
+export function requestLine(operationId: OperationId, params?: Record<string, string | number | bigint>): string {
   const op = operation(operationId);
   return `${op.method} ${expandPath(op, params)}`;
 }

@@ -4,6 +4,7 @@
  * JSON objects; the server owns `id`, `createdAt` and `updatedAt`. Resource rules
  * (status values, transitions) come in through `prepare`.
  */
+import { capitalised, counted, type Noun } from '../../contract/wording.js';
 import type { CollectionName, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
@@ -15,8 +16,8 @@ const SERVER_OWNED = ['id', 'createdAt', 'updatedAt'] as const;
 
 export interface RecordResource {
   collection: CollectionName;
-  /** Singular noun for messages, e.g. `determination`. */
-  noun: string;
+  /** What one record is called, and several, for messages. */
+  noun: Noun;
   /** Name of the record type, for the meta schema. */
   typeName: string;
   /**
@@ -35,14 +36,10 @@ function clientFields(body: Body): Record<string, unknown> {
   return fields;
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /** Builds the shared handlers of one resource, keyed by verb (`get`, `createBulk`, …). */
 export function recordHandlers(resource: RecordResource) {
   const { collection, noun } = resource;
-  const Noun = noun[0]?.toUpperCase() + noun.slice(1);
+  const Noun = capitalised(noun[0]);
   const prepare = resource.prepare ?? ((next: StoredRecord) => next);
 
   /** A new record of `body` under a new id (from `ids`, allocated for the whole request). */
@@ -104,7 +101,7 @@ export function recordHandlers(resource: RecordResource) {
         const bodies = call.body as Body[];
         const ids = await set.newIds(bodies.length);
         const records = bodies.map((body, i) => create(set, ids[i] as number, body, `body[${i}]`, call));
-        return { data: records, message: `${plural(records.length, noun)} created` };
+        return { data: records, message: `${counted(records.length, noun)} created` };
       }),
 
     update: (call, ctx) => {
@@ -127,7 +124,7 @@ export function recordHandlers(resource: RecordResource) {
         const records: StoredRecord[] = [];
         // Read each at its turn: a body naming an id twice builds on its own earlier update.
         for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as number)) as StoredRecord, body, `body[${i}]`, call));
-        return { data: records, message: `${plural(records.length, noun)} updated` };
+        return { data: records, message: `${counted(records.length, noun)} updated` };
       });
     },
 
@@ -141,7 +138,7 @@ export function recordHandlers(resource: RecordResource) {
     upsertBulk: (call, ctx) =>
       write(ctx, async (set) => {
         const results = await upsertAll(set, (call.body ?? []) as Body[], call, (i) => `body[${i}]`);
-        return { data: results.map((r) => r.record), message: `${plural(results.length, noun)} created or updated` };
+        return { data: results.map((r) => r.record), message: `${counted(results.length, noun)} created or updated` };
       }),
 
     delete: ({ params }, ctx) =>
@@ -155,7 +152,7 @@ export function recordHandlers(resource: RecordResource) {
       write(ctx, async (set) => {
         const records = new Set(await set.existing(body as (number | bigint)[], noun));
         for (const record of records) set.delete(record.id);
-        return { message: `${plural(records.size, noun)} deleted` };
+        return { message: `${counted(records.size, noun)} deleted` };
       }),
 
     meta: async (_call, { store }) => ({ data: describeRecords(resource.typeName, await store.find(collection), SERVER_OWNED) }),

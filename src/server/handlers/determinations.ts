@@ -4,6 +4,7 @@
  * stamps `decommissionedAt`. Remove deletes a record unless it has `inUse: true`,
  * in which case it is decommissioned instead, and the message says which.
  */
+import { NOUNS, capitalised, counted } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
@@ -14,7 +15,7 @@ const DETERMINATION_STATUSES = ['ACTIVE', 'DECOMMISSIONED'] as const;
 
 const resource: RecordResource = {
   collection: 'determinations',
-  noun: 'determination',
+  noun: NOUNS.determinations,
   typeName: 'AssetTransactionTypeDeterminationDto',
   prepare(next, previous, at, now) {
     const status = next.status ?? 'ACTIVE';
@@ -47,7 +48,7 @@ function refuseDecommissioned(records: readonly StoredRecord[]): void {
 function decommissionIds(ctx: ServerContext, ids: readonly (number | bigint)[], now: string): Promise<StoredRecord[]> {
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'determinations');
-    const records = await set.existing(ids, 'determination');
+    const records = await set.existing(ids, NOUNS.determinations);
     refuseDecommissioned(records);
     return records.map((record) => set.put(decommissioned(record, now)));
   });
@@ -66,7 +67,7 @@ async function decommissionModifiedBefore(ctx: ServerContext, before: Date, now:
     });
     return chosen.map((r) => set.put(decommissioned(r, now)));
   });
-  return { data: result, message: `${result.length} determination(s) decommissioned` };
+  return { data: result, message: `${counted(result.length, NOUNS.determinations)} decommissioned` };
 }
 
 /**
@@ -76,7 +77,7 @@ async function decommissionModifiedBefore(ctx: ServerContext, before: Date, now:
 function remove(ctx: ServerContext, ids: readonly (number | bigint)[], now: string) {
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'determinations');
-    const records = await set.existing([...new Set(ids)], 'determination');
+    const records = await set.existing([...new Set(ids)], NOUNS.determinations);
     refuseDecommissioned(records.filter((record) => record.inUse === true));
     const deleted: number[] = [];
     const kept: number[] = [];
@@ -97,10 +98,10 @@ function removeMessage({ deleted, kept }: { deleted: number[]; kept: number[] })
   const parts: string[] = [];
   if (deleted.length) parts.push(`deleted ${deleted.join(', ')}`);
   if (kept.length) parts.push(`decommissioned ${kept.join(', ')} (in use, kept)`);
-  return `Determination(s) ${parts.join('; ')}`;
+  return `${capitalised(NOUNS.determinations[1])} ${parts.join('; ')}`;
 }
 
-export const determinationHandlers: Record<string, OperationHandler> = {
+export const determinationHandlers = {
   ...recordHandlers(resource),
 
   decommission: async ({ params, now }, ctx) => {
@@ -110,7 +111,7 @@ export const determinationHandlers: Record<string, OperationHandler> = {
 
   decommissionBulk: async ({ body, now }, ctx) => {
     const records = await decommissionIds(ctx, [...new Set(body as (number | bigint)[])], now);
-    return { data: records, message: `${records.length} determination(s) decommissioned` };
+    return { data: records, message: `${counted(records.length, NOUNS.determinations)} decommissioned` };
   },
 
   decommissionModifiedBefore: ({ params, now }, ctx) => decommissionModifiedBefore(ctx, new Date(Date.parse(String(params.modified_before))), now),
@@ -120,4 +121,4 @@ export const determinationHandlers: Record<string, OperationHandler> = {
   remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as number], now)) }),
 
   removeBulk: async ({ body, now }, ctx) => ({ message: removeMessage(await remove(ctx, body as (number | bigint)[], now)) }),
-};
+} satisfies Record<string, OperationHandler>;

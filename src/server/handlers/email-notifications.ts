@@ -3,6 +3,7 @@
  * SMTP), then stores the EmailNotificationDto with `sent: true`. Subject and text
  * are the DTO's `title` and `description`, else its codes with their parameters.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
 import { isOutOfSpace } from '../../store/errors.js';
 import type { OperationHandler } from '../context.js';
@@ -16,7 +17,7 @@ function codeText(code: unknown, params: unknown): string | undefined {
   return Array.isArray(params) && params.length ? `${code} (${params.join(', ')})` : code;
 }
 
-export const emailNotificationHandlers: Record<string, OperationHandler> = {
+export const emailNotificationHandlers = {
   create: async ({ body, now }, { store, mailer }) => {
     const dto = body as Record<string, unknown>;
     if (typeof dto.forUserEmail !== 'string') throw badField('body.forUserEmail', 'the recipient address is required to send the e-mail');
@@ -46,9 +47,9 @@ export const emailNotificationHandlers: Record<string, OperationHandler> = {
   delete: async ({ params }, { store }) => {
     const id = params.id as number;
     await store.transaction(async (tx) => {
-      if (!(await tx.get('emailNotifications', id))) throw notFound('email notification', [id]);
+      if (!(await tx.get('emailNotifications', id))) throw notFound(NOUNS['email-notifications'], [id]);
       tx.delete('emailNotifications', id);
     });
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;

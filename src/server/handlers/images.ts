@@ -3,6 +3,7 @@
  * the ImageDto as JSON, as a field or a file part) and delete. The 201 has no
  * body, so it carries `Location: /api/images/<id>`.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { imageDto } from '../../contract/schemas.js';
@@ -123,7 +124,7 @@ async function releaseIfUnused(ctx: ServerContext, sha256: string): Promise<void
   });
 }
 
-export const imageHandlers: Record<string, OperationHandler> = {
+export const imageHandlers = {
   upload: async ({ req, now }, ctx) => {
     checkDeclaredLength(req, Math.max(ctx.options.maxBodyBytes, ctx.options.maxImageBytes + FRAMING_BYTES));
     const upload = await readUpload(req, ctx);
@@ -173,11 +174,11 @@ export const imageHandlers: Record<string, OperationHandler> = {
   delete: async ({ params }, ctx) => {
     const record = await ctx.store.transaction(async (tx) => {
       const found = await tx.get('images', params.id as number);
-      if (!found) throw notFound('image', [params.id as number]);
+      if (!found) throw notFound(NOUNS.images, [params.id as number]);
       tx.delete('images', found.id);
       return found;
     });
     await releaseIfUnused(ctx, String(record.sha256));
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;

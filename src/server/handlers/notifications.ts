@@ -4,6 +4,7 @@
  * projection, newest first. "Mobile" selects the notifications whose `service` is
  * `mobile`. A work order creates one notification per property of its body.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoreReader, StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { pageA, requestedPage } from '../paging.js';
@@ -65,7 +66,7 @@ async function listPage(call: OperationCall, ctx: ServerContext, ...more: Condit
 async function existing(reader: StoreReader, raw: unknown): Promise<StoredRecord> {
   const id = idFromPath(raw);
   const record = id === undefined ? undefined : await reader.get('notifications', id);
-  if (!record) throw notFound('notification', [String(raw)]);
+  if (!record) throw notFound(NOUNS.notifications, [String(raw)]);
   return record;
 }
 
@@ -112,7 +113,7 @@ function insertAll(ctx: ServerContext, build: (ids: number[]) => StoredRecord[],
   });
 }
 
-export const notificationHandlers: Record<string, OperationHandler> = {
+export const notificationHandlers = {
   list: (call, ctx) => listPage(call, ctx),
   listMobile: (call, ctx) => listPage(call, ctx, MOBILE),
 
@@ -166,4 +167,4 @@ export const notificationHandlers: Record<string, OperationHandler> = {
     }
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;

@@ -3,13 +3,14 @@
  * create is "creating or updating" (spec 4.2): a body whose `id` names an existing
  * setting updates it, as upsert does.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { OperationHandler } from '../context.js';
 import { recordHandlers } from './accounting-records.js';
 
 const records = recordHandlers({
   collection: 'settings',
-  noun: 'setting',
+  noun: NOUNS.settings,
   typeName: 'SystemFinancialSettingDto',
 });
 
-export const settingHandlers: Record<string, OperationHandler> = { ...records, create: records.upsert };
+export const settingHandlers = { ...records, create: records.upsert } satisfies Record<string, OperationHandler>;

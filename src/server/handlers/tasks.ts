@@ -4,6 +4,7 @@
  * filters by equality, "any of" (array) and `{from, to}` ranges, sorted by
  * `createdAt` ascending unless the query says otherwise.
  */
+import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
@@ -49,7 +50,7 @@ export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = '
 
 const records = recordHandlers({
   collection: 'tasks',
-  noun: 'task',
+  noun: NOUNS.tasks,
   typeName: 'MassInterCompanyTransferTaskDto',
   prepare(next, previous, at, now) {
     const status = next.status ?? previous?.status ?? 'PENDING';
@@ -83,12 +84,12 @@ function conditionsOf(filter: Record<string, unknown> | undefined): Condition[] 
 function cancel(ctx: ServerContext, ids: readonly (number | bigint)[], now: string): Promise<void> {
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'tasks');
-    const tasks = await set.existing(ids, 'task');
+    const tasks = await set.existing(ids, NOUNS.tasks);
     for (const [i, task] of tasks.entries()) set.put(moveTask(task, 'CANCELLED', now, ids.length > 1 ? `body[${i}]` : 'id', true));
   });
 }
 
-export const taskHandlers: Record<string, OperationHandler> = {
+export const taskHandlers = {
   get: records.get,
   list: records.list,
   update: records.update,
@@ -113,4 +114,4 @@ export const taskHandlers: Record<string, OperationHandler> = {
     await cancel(ctx, [...new Set((body as (number | bigint)[] | undefined) ?? [])], now);
     return {};
   },
-};
+} satisfies Record<string, OperationHandler>;
