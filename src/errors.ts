@@ -171,6 +171,6 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
   [EXIT_CODES.network, 'network error or timeout: is the base URL right and the service up?'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file) or input rows unreadable'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file)'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

@@ -54,9 +54,10 @@ function feedBackFlag(operationId: OperationId): string {
  * admin checks them first; against a service that keeps Idempotency-Keys a resume
  * with --retry-unsafe sends them under the keys they had.
  */
-function unknownOutcome(summary: BulkSummary): PartialFailureError {
+function unknownOutcome(summary: BulkSummary, alsoRefused: PartialFailureError | undefined): PartialFailureError {
   const { message, hint } = unknownOutcomeNote(summary);
-  return new PartialFailureError(message, { detail: summary, hint });
+  // Refusals are named too: the unknown outcome comes first, as the one to check before anything is sent again.
+  return new PartialFailureError(alsoRefused ? `${message}; ${alsoRefused.message}` : message, { detail: summary, hint });
 }
 
 /** What to say of the records of unknown outcome of a run: a message and what to do. */
@@ -73,7 +74,12 @@ export function unknownOutcomeNote(summary: BulkSummary): { message: string; hin
 
 /** The error for a run where some items failed or input rows were unreadable (exit 9), else `undefined`. */
 export function partialFailure(summary: BulkSummary): PartialFailureError | undefined {
-  if (summary.unknown > 0) return unknownOutcome(summary);
+  const refused = refusals(summary);
+  return summary.unknown > 0 ? unknownOutcome(summary, refused) : refused;
+}
+
+/** The error for refused records or unreadable input rows, else `undefined`. */
+function refusals(summary: BulkSummary): PartialFailureError | undefined {
   const path = summary.rejectsPath;
   const feedBack = path ? `feed it back with ${feedBackFlag(summary.operationId)} ${path} (the _error, _line and _raw columns are ignored)` : '';
   // Unreadable input rows are records that did not arrive either: a script that

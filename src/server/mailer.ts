@@ -21,12 +21,18 @@ export interface OutgoingMail {
 export interface Mailer {
   /** Resolves once the mail is written to the outbox or accepted by the SMTP server. */
   send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Takes back the outbox file of a mail whose record could not be stored (a full
+   * disk): the request failed, so nothing of it stays. A mail SMTP accepted is gone.
+   */
+  withdraw(id: number): Promise<void>;
   close(): void;
 }
 
 /** The mailer of a data folder: outbox files unless `smtpUrl` is given. */
 export function createMailer(options: { dataDir: string; smtpUrl?: string }): Mailer {
   const outbox = join(options.dataDir, 'outbox');
+  const outboxFile = (id: number) => join(outbox, `${String(id).padStart(6, '0')}.eml`);
   const transport = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -44,7 +50,7 @@ export function createMailer(options: { dataDir: string; smtpUrl?: string }): Ma
       const message = (info as { message?: Buffer }).message ?? Buffer.alloc(0);
       await mkdir(outbox, { recursive: true });
       // Written aside and renamed: a write that fails (a full disk) leaves no empty or partial .eml.
-      const file = join(outbox, `${String(mail.id).padStart(6, '0')}.eml`);
+      const file = outboxFile(mail.id);
       const temp = `${file}.tmp`;
       try {
         await writeFile(temp, message);
@@ -53,6 +59,9 @@ export function createMailer(options: { dataDir: string; smtpUrl?: string }): Ma
         await rm(temp, { force: true });
         throw error;
       }
+    },
+    async withdraw(id) {
+      if (!options.smtpUrl) await rm(outboxFile(id), { force: true });
     },
     close() {
       transport.close();

@@ -322,6 +322,15 @@ describe('batches whose outcome is unknown', () => {
     await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('a run with refused records and records of unknown outcome names both, the unknown ones first', async () => {
+    const rejectsPath = temp.path('both-rejects.ndjson');
+    serve((request) => (refsOf(request).includes('r7') ? { status: 502 } : allOrNothing(request)));
+    const input = records(10, (i) => ({ bad: i === 1 }));
+    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, rejectsPath, unknownPath: temp.path('both-unknown.ndjson') });
+    expect(summary).toMatchObject({ succeeded: 4, failed: 1, unknown: 5 });
+    expect(partialFailure(summary)?.message).toMatch(/^the outcome of 5 records is unknown .*; 1 of 5 failed: see .*both-rejects\.ndjson$/);
+  });
+
   it('gives every batch its own key, the same on a resume and a new one when the records differ', async () => {
     const checkpointPath = temp.path('keys.checkpoint.json');
     const input = records(10, (i) => ({ id: 1 + i }));

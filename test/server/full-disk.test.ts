@@ -67,6 +67,9 @@ describe('item 10: a full data folder', () => {
     const s = server;
     const before = data((await s.http('POST', DET, { body: { code: 'before' } })).body);
 
+    // Kept aside now, freed later: room for exactly the outbox folder and one .eml.
+    const reserve = join(mountPoint, 'reserve');
+    await writeFile(reserve, Buffer.alloc(12 * 1024));
     const fillers = await fill();
     const refused = await s.http('POST', DET, { body: { code: 'refused-big', big: 'x'.repeat(300_000) } });
     expect(refused.status).toBe(507);
@@ -85,6 +88,14 @@ describe('item 10: a full data folder', () => {
     expect(mail.status).toBe(507);
     const outbox = await readdir(join(s.dataDir, 'outbox')).catch(() => []);
     expect(outbox).toEqual([]);
+
+    // Room for the small .eml but not for the record (its `service` is not in the mail):
+    // the mail's file is taken back with the refused record.
+    await rm(reserve);
+    const withdrawn = await s.http('POST', '/api/email-notifications', { body: { forUserEmail: 'a@example.com', title: 'x', service: 's'.repeat(40_000) } });
+    expect(withdrawn.status).toBe(507);
+    expect(s.stderr()).toMatch(/the writes from entry \d+ on were refused and taken back\n[^\n]*email-notifications: no space left/);
+    expect(await readdir(join(s.dataDir, 'outbox')).catch(() => [])).toEqual([]);
 
     // Space again: writes succeed at once, with ids the refused records never got back.
     await Promise.all(fillers.map((file) => rm(file, { force: true })));

@@ -40,7 +40,12 @@ export const emailNotificationHandlers = {
       throw new HttpProblem(502, `the e-mail could not be sent: ${error instanceof Error ? error.message : String(error)}`, { slug: 'mail-failed' });
     }
     record.sent = true;
-    await store.transaction(async (tx) => tx.put('emailNotifications', record));
+    try {
+      await store.transaction(async (tx) => tx.put('emailNotifications', record));
+    } catch (error) {
+      await mailer.withdraw(record.id);
+      throw error;
+    }
     return { data: [record] };
   },
 
