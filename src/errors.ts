@@ -23,11 +23,7 @@ export const EXIT_CODES = {
   interrupted: 130,
 } as const;
 
-/** One field-level problem, as the local server's problem bodies list them. */
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+export type { FieldProblem } from './contract/types.js';
 
 /** Thrown when something went wrong that no more specific class describes (exit 1). */
 export class PlaError extends Error {

@@ -34,7 +34,7 @@ export async function runPla(argv: string[], io: IOStreams): Promise<number> {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
     if (error instanceof CommanderError) return commanderExitCode(error);
     const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
-    const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : error;
+    const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : (await import('./edge-errors.js')).atTheEdge(error);
     io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv) }));
     return exitCodeOf(reported);
   }

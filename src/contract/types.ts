@@ -136,3 +136,9 @@ export interface OperationRow {
   /** What the operation did to a record, in the past tense (`deleted`); writes only. */
   readonly done?: string;
 }
+
+/** One field-level problem, as problem bodies (RFC 9457) list them under `errors`. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}

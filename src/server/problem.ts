@@ -4,7 +4,7 @@
  * turns it into the response, so no handler writes an error body itself.
  */
 import type { Noun } from '../contract/wording.js';
-import type { FieldProblem } from '../errors.js';
+import type { FieldProblem } from '../contract/types.js';
 
 /** Problem titles by status; the `type` URI is made from the title unless a `slug` names it. */
 const TITLES: Record<number, string> = {

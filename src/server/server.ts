@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { mkdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { ServerSetupError } from './errors.js';
 import { openJsonStore } from '../store/index.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
@@ -75,13 +75,13 @@ function baseUrl(host: string, port: number): string {
 function listenProblem(error: unknown, port: number, host: string): unknown {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new UsageError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
+      return new ServerSetupError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
     case 'EACCES':
-      return new UsageError(`no permission to listen on port ${port} on ${host}`, { hint: 'ports below 1024 need privileges; pick another with --port' });
+      return new ServerSetupError(`no permission to listen on port ${port} on ${host}`, { hint: 'ports below 1024 need privileges; pick another with --port' });
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new UsageError(`cannot listen on ${host}: not an address of this machine`, { hint: 'use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)' });
+      return new ServerSetupError(`cannot listen on ${host}: not an address of this machine`, { hint: 'use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)' });
     default:
       return error;
   }
@@ -89,14 +89,14 @@ function listenProblem(error: unknown, port: number, host: string): unknown {
 
 /**
  * Opens the data folder, listens, and only then commits the demo data and first admin
- * key. Throws `UsageError` for a data folder or address the user got wrong,
+ * key. Throws `ServerSetupError` for a data folder or address the user got wrong,
  * `StoreLockedError` when another server holds the folder.
  */
 export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
   });
   const store: Store = await openJsonStore({ dir: dataDir, indexes: INDEXES, warn });

@@ -1,11 +1,12 @@
 /**
- * `pla server start`: turns the flags into server options, starts the server,
- * saves the key and URL for environment `local`, prints the one ready line on
- * stdout, and on SIGINT/SIGTERM closes in order and returns (the process then
- * exits 0 by itself).
+ * Running the local server in the foreground: turns the flags into server
+ * options, starts the server, tells the caller where it listens (and the admin
+ * key it minted on a first start) through `onListening`, prints the one ready
+ * line on stdout, and on SIGINT/SIGTERM closes in order and returns (the process
+ * then exits 0 by itself). What the CLI keeps of it (the `local` environment) is
+ * the CLI's business: src/cli/handlers/server.ts.
  */
-import { openConfig } from '../config/index.js';
-import { UsageError } from '../errors.js';
+import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
 
@@ -34,7 +35,7 @@ const DEFAULT_TASK_STEP_SECONDS = 5;
 function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${flag} must be ${rule}, got ${value}`);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new ServerSetupError(`--${flag} must be ${rule}, got ${value}`);
   return n;
 }
 
@@ -50,7 +51,7 @@ function size(flag: string, value: string | undefined, fallback: number): number
     if (bytes < 1) throw new Error('must be at least 1 byte');
     return bytes;
   } catch (error) {
-    throw new UsageError(`--${flag}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ServerSetupError(`--${flag}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -83,22 +84,30 @@ export interface StartOutput {
   stderr: NodeJS.WritableStream;
 }
 
-/** Runs `pla server start` until SIGINT or SIGTERM, then closes the server in order. */
-export async function runServerStart(flags: StartFlags, output: StartOutput): Promise<void> {
+/** Where the server listens, and the admin key it minted when its store had none (shown only now). */
+export interface ListeningServer {
+  url: string;
+  createdAdminKey?: string;
+}
+
+/** What the caller does at points of the server's life. */
+export interface StartHooks {
+  /** Once the server listens, before the ready line: the caller keeps the URL and any new key. */
+  onListening(server: ListeningServer): void | Promise<void>;
+}
+
+/** Runs the server until SIGINT or SIGTERM, then closes it in order. */
+export async function runServerStart(flags: StartFlags, output: StartOutput, hooks: StartHooks): Promise<void> {
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const options = toServerOptions(flags);
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
 
-  const config = await openConfig();
-  if (server.createdAdminKey) {
-    config.setKey('local', server.createdAdminKey);
-    note('');
-    note(`  New admin key: ${server.createdAdminKey}`);
-    note('  It is shown only this once and saved for environment "local" in the pla config.');
-    note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
-    note('');
+  try {
+    await hooks.onListening({ url: server.url, ...(server.createdAdminKey ? { createdAdminKey: server.createdAdminKey } : {}) });
+  } catch (error) {
+    await server.close();
+    throw error;
   }
-  config.setUrl('local', server.url);
 
   note(`pla server: data in ${options.dataDir}${server.seeded ? ' (seeded with demo data)' : ''}`);
   const rehearsal = [

@@ -6,5 +6,5 @@
 export { openJsonStore } from './json-store.js';
 export { openFileTables } from './file-store.js';
 export type { FileStoreOptions, FileTables } from './file-store.js';
-export { StoreCorruptError, StoreLockedError, StoreUnavailableError } from './errors.js';
+export { StoreCorruptError, StoreError, StoreLockedError, StoreUnavailableError } from './errors.js';
 export * from './types.js';

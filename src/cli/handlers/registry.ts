@@ -6,7 +6,7 @@
 import type { ActionKey, ActionSpecs } from '../../../commands/actions.js';
 import type { Handler } from '../invocation.js';
 
-const admin = () => import('../../server/admin-commands.js');
+const server = () => import('./server.js');
 const config = () => import('./config.js');
 const notifications = () => import('./notifications.js');
 const records = () => import('./records.js');
@@ -39,13 +39,13 @@ export const HANDLERS: { readonly [K in ActionKey]: Handler<ActionSpecs[K]> } = 
   'runs.show': async (inv) => (await runs()).show(inv),
   'runs.prune': async (inv) => (await runs()).prune(inv),
   'runs.undo': async (inv) => (await runs()).undo(inv),
-  'server.start': async (inv) => (await import('../../server/start.js')).runServerStart(inv.opts, inv.io),
-  'server.keys.create': async (inv) => (await admin()).createKey(inv),
-  'server.keys.list': async (inv) => (await admin()).listKeys(inv),
-  'server.keys.revoke': async (inv) => (await admin()).revokeKey(inv),
-  'server.health': async (inv) => (await admin()).health(inv),
-  'server.log': async (inv) => (await admin()).requestLog(inv),
-  'server.reset': async (inv) => (await admin()).reset(inv),
+  'server.start': async (inv) => (await server()).start(inv),
+  'server.keys.create': async (inv) => (await server()).createKey(inv),
+  'server.keys.list': async (inv) => (await server()).listKeys(inv),
+  'server.keys.revoke': async (inv) => (await server()).revokeKey(inv),
+  'server.health': async (inv) => (await server()).health(inv),
+  'server.log': async (inv) => (await server()).requestLog(inv),
+  'server.reset': async (inv) => (await server()).reset(inv),
   'tasks.search': async (inv) => (await tasks()).search(inv),
   'tasks.watch': async (inv) => (await tasks()).watch(inv),
   'topics.list': async (inv) => (await import('./topics.js')).list(inv),

@@ -1,15 +1,40 @@
 /**
- * `pla server keys|health|log|reset`: calls to the running local server's
- * `/_admin` endpoints through the ordinary client. They always talk to
- * environment `local` (which `pla server start` keeps pointed at the server, with
- * its admin key); `--base-url` and `--api-key` still override.
+ * `pla server …` on the CLI side. `start` runs the local server (src/server) and
+ * keeps what the CLI needs of it in the pla config: the URL of environment
+ * `local` and, on a first start, the admin key the server minted (the server
+ * keeps only its hash and never touches the CLI's config). `keys|health|log|reset`
+ * call the running server's `/_admin` endpoints through the ordinary client; they
+ * always talk to environment `local`, and `--base-url` and `--api-key` still
+ * override.
  */
-import { parseRecordId } from '../contract/ids.js';
-import { UsageError } from '../errors.js';
-import { renderRecord, renderRows } from '../io/output/index.js';
-import { withContext, type CommandContext } from '../cli/context.js';
-import type { Invocation } from '../cli/invocation.js';
-import { confirmDestructive } from '../cli/handlers/safety.js';
+import { parseRecordId } from '../../contract/ids.js';
+import { UsageError } from '../../errors.js';
+import { renderRecord, renderRows } from '../../io/output/index.js';
+import type { StartFlags } from '../../server/start.js';
+import { withContext, type CommandContext } from '../context.js';
+import type { Invocation } from '../invocation.js';
+import { confirmDestructive } from './safety.js';
+
+/** `pla server start`: runs the server until SIGINT/SIGTERM; once it listens, environment `local` points at it. */
+export async function start(invocation: Invocation): Promise<void> {
+  const { runServerStart } = await import('../../server/start.js');
+  const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
+  await runServerStart(invocation.opts as StartFlags, invocation.io, {
+    async onListening({ url, createdAdminKey }) {
+      const { openConfig } = await import('../../config/index.js');
+      const config = await openConfig();
+      if (createdAdminKey) {
+        config.setKey('local', createdAdminKey);
+        note('');
+        note(`  New admin key: ${createdAdminKey}`);
+        note('  It is shown only this once and saved for environment "local" in the pla config.');
+        note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
+        note('');
+      }
+      config.setUrl('local', url);
+    },
+  });
+}
 
 /** The invocation aimed at env `local`; the `--env` given (if any) is the new key's environment. */
 function onLocal(invocation: Invocation): Invocation {

@@ -1,0 +1,17 @@
+/**
+ * The local server's own failures at start-up: a flag, address or data folder the
+ * user got wrong. The server knows nothing of the CLI's exit codes; the CLI maps
+ * these where it reports failures (src/cli/edge-errors.ts). Failures of a request
+ * are `HttpProblem`s (problem.ts), answered to the client instead.
+ */
+
+/** Thrown when the server cannot start as asked; `hint` says what to change. */
+export class ServerSetupError extends Error {
+  readonly hint?: string;
+
+  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options?.hint;
+  }
+}
