@@ -14,6 +14,8 @@ export interface GlobalOptions {
   apiKey?: string;
   output?: OutputFormat;
   fields?: string[];
+  /** Tables: every column and every character, however wide the terminal. */
+  wide?: boolean;
   quiet?: boolean;
   retries?: number;
   retryUnsafe?: boolean;
@@ -31,6 +33,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('--api-key <key>', 'override the API key; visible in the process list (env PLA_API_KEY)')
     .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(OUTPUT_FORMATS))
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
+    .option('--wide', 'tables: every column and every character (on a terminal they are fitted to its width)')
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')

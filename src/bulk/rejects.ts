@@ -1,12 +1,14 @@
 import { appendFile, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
-import { ERROR_FIELD } from '../io/input/record.js';
-import type { InputFormat } from '../io/input/types.js';
+import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
+import type { BadRow, InputFormat } from '../io/input/types.js';
 import { jsonText } from '../io/json-text.js';
 
 /** One input item the service refused, with what it said. */
 export interface Reject {
   value: unknown;
   error: string;
+  /** The error in words shared by every item refused for the same cause (split.ts `reasonOf`), for the summary. */
+  reason?: string;
 }
 
 /** A rejected item as a row: the record plus `_error`; a bare id becomes `{ id, _error }`. */
@@ -62,6 +64,15 @@ export class RejectsFile {
   }
 
   /** Appends the rejects of one batch. */
+  /**
+   * Appends an input row that could not be read: its line, its text as read
+   * (`_raw`) and why (`_error`), to be fixed in place and fed back.
+   */
+  writeUnreadable(row: BadRow): Promise<void> {
+    this.chain = this.chain.then(() => this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/\r?\n$/, ''), [ERROR_FIELD]: row.message }]));
+    return this.chain;
+  }
+
   write(rejects: Reject[]): Promise<void> {
     if (rejects.length === 0) return this.chain;
     this.chain = this.chain.then(() => this.append(rejects.map(toRow)));

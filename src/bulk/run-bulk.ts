@@ -3,14 +3,14 @@ import { operation } from '../contract/operations.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
-import type { InputStats } from '../io/input/bad-rows.js';
+import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { Checkpoint, fingerprintOf, newRunId } from './checkpoint.js';
 import { BULK_DEFAULTS } from './defaults.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
-import { ProgressBar } from './progress.js';
+import type { Progress } from './progress.js';
 import { RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
 import { sendWithSplit } from './split.js';
@@ -77,9 +77,17 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
   const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat);
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
-  const bar = options.progress?.isTTY ? new ProgressBar(options.progress.stream, options.total) : undefined;
+  let bar: Progress | undefined;
+  const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
+  // Unreadable input rows: said as they are found, and kept in the rejects file.
+  const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
+  badRows?.listen((row) => {
+    warn(`skipped line ${row.line}: ${row.message}`);
+    void rejects?.writeUnreadable(row);
+  });
+  const reasons = new Map<string, number>();
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, skipped: 0, badRows: 0, batches: 0, elapsedMs: 0, interrupted: false };
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, skipped: 0, badRows: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
@@ -114,6 +122,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         summary.created += accepted.length - updated;
       }
       summary.failed += rejected.length;
+      // Items refused before sending (screen) carry only their error: ids out, it groups as well.
+      for (const { reason, error } of rejected) {
+        const key = reason ?? error.replace(/\d+/g, '#');
+        reasons.set(key, (reasons.get(key) ?? 0) + 1);
+      }
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);
@@ -123,6 +136,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   };
 
   const pool = new TaskPool(concurrency);
+  bar = await options.progress?.(options.total);
   try {
     for await (const batch of toBatches(options.items, batchSize)) {
       if (stopping()) break;
@@ -155,6 +169,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   }
 
   summary.badRows = badRowsOf(options.items);
+  summary.reasons = [...reasons].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count);
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
   if (rejects?.written) summary.rejectsPath = rejects.path;

@@ -1,4 +1,5 @@
-import { NotFoundError, PlaError, RejectedError } from '../errors.js';
+import { type ApiError, NotFoundError, PlaError, RejectedError } from '../errors.js';
+import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
@@ -11,6 +12,20 @@ import type { OperationId } from '../contract/operations.js';
  */
 export function isRecordRejection(error: unknown): boolean {
   return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
+}
+
+/**
+ * Why the service refused an item, the same words for every item refused for the
+ * same cause, so a summary can group them: its status and its own message, ids
+ * and numbers taken out (`409 already decommissioned`, `404 determination # not found`).
+ */
+export function reasonOf(error: ApiError): string {
+  const said = serviceMessage(error.problem)?.replace(/\s+/g, ' ');
+  if (!said) return `${error.status} ${error.message.replace(/^\d+\s*/, '').replace(/\s*\([A-Z]+ \/.*$/, '')}`;
+  const general = said
+    .replace(/:\s*[\w-]+(?:\s*,\s*[\w-]+)*$/, (list) => (/\d/.test(list) ? '' : list))
+    .replace(/\d+/g, '#');
+  return `${error.status} ${general}`;
 }
 
 /** One request the service accepted: the items it carried and what it answered. */
@@ -50,7 +65,10 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
   } catch (error) {
     if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
     if (!isRecordRejection(error)) throw error;
-    if (items.length === 1) return { accepted: [], answers: [], rejected: asFailed(error), unknown: [] };
+    if (items.length === 1) {
+      const reason = reasonOf(error as ApiError);
+      return { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] };
+    }
   }
   const middle = Math.ceil(items.length / 2);
   const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);

@@ -8,9 +8,28 @@ function verbOf(operationId: OperationId): string {
   return operation(operationId).done ?? 'done';
 }
 
+/** Reasons shown one a line; the rest are summed up in one more. */
+const MAX_REASONS = 5;
+
+/** The lines under the summary: failures grouped by reason with counts, then unreadable rows. */
+function reasonLines(summary: BulkSummary): string[] {
+  const lines = summary.reasons.slice(0, MAX_REASONS).map(({ reason, count: n }) => `  ${count(n)} refused: ${reason}`);
+  const rest = summary.reasons.slice(MAX_REASONS);
+  if (rest.length > 0) {
+    const items = rest.reduce((sum, r) => sum + r.count, 0);
+    lines.push(`  ${count(items)} refused for ${count(rest.length)} other reasons (see the rejects' _error)`);
+  }
+  if (summary.badRows > 0) {
+    const where = summary.rejectsPath ? 'in the rejects file with their lines' : 'reported above with their lines';
+    lines.push(`  ${count(summary.badRows)} unreadable input ${summary.badRows === 1 ? 'row' : 'rows'} (${where})`);
+  }
+  return lines;
+}
+
 /**
- * One human line: `upserted 9,998 (created 9,000, updated 998), failed 2,
- * skipped 0 in 1.2 s — rejects: rejects.ndjson`.
+ * The summary for a person: `upserted 9,998 (created 9,000, updated 998), failed
+ * 2, skipped 0 in 1.2 s — rejects: rejects.ndjson`, then a line per reason the
+ * service gave (`  2 refused: 400 status: BOGUS`) and for unreadable input rows.
  */
 export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
@@ -22,7 +41,12 @@ export function formatSummary(summary: BulkSummary): string {
     summary.rejectsPath ? `rejects: ${summary.rejectsPath}` : '',
     summary.unknown > 0 && summary.unknownPath ? `outcome unknown: ${summary.unknownPath}` : '',
   ].filter(Boolean);
-  return notes.length > 0 ? `${line} — ${notes.join(', ')}` : line;
+  return [notes.length > 0 ? `${line} — ${notes.join(', ')}` : line, ...reasonLines(summary)].join('\n');
+}
+
+/** The flag that feeds a fixed rejects file back into the same command: ids go in with --ids-file, records with --file. */
+function feedBackFlag(operationId: OperationId): string {
+  return operation(operationId).body?.kind === 'ids' ? '--ids-file' : '--file';
 }
 
 /**
@@ -56,18 +80,22 @@ export function partialFailure(summary: BulkSummary): PartialFailureError | unde
 
 /** The error for refused records or unreadable input rows, else `undefined`. */
 function refusals(summary: BulkSummary): PartialFailureError | undefined {
+  const path = summary.rejectsPath;
+  const feedBack = path ? `feed it back with ${feedBackFlag(summary.operationId)} ${path} (the _error, _line and _raw columns are ignored)` : '';
   // Unreadable input rows are records that did not arrive either: a script that
-  // only checks the exit code must learn of them (each was reported with its line).
+  // only checks the exit code must learn of them.
   if (summary.failed === 0 && summary.badRows > 0) {
-    return new PartialFailureError(`${count(summary.badRows)} input ${summary.badRows === 1 ? 'row was' : 'rows were'} unreadable and skipped (lines reported above)`, {
+    return new PartialFailureError(`${count(summary.badRows)} input ${summary.badRows === 1 ? 'row was' : 'rows were'} unreadable and skipped`, {
       detail: summary,
-      hint: 'fix those lines and run again; --strict stops at the first bad row instead',
+      hint: path
+        ? `write each fixed record in place of its _raw in ${path}, then ${feedBack}; --strict stops at the first bad row instead`
+        : 'fix those lines and run again; --rejects <file> keeps them with their line numbers, --strict stops at the first',
     });
   }
   if (summary.failed === 0) return undefined;
-  const where = summary.rejectsPath ? `: see ${summary.rejectsPath}` : '';
+  const where = path ? `: see ${path}` : '';
   return new PartialFailureError(`${count(summary.failed)} of ${count(summary.failed + summary.succeeded)} failed${where}`, {
     detail: summary,
-    hint: summary.rejectsPath ? `fix the records in ${summary.rejectsPath} and feed it back with --file (the _error column is ignored)` : 'use --rejects <file> to keep the failed records with their errors',
+    hint: path ? `fix them in ${path} and ${feedBack}` : 'use --rejects <file> to keep the failed items with their errors',
   });
 }

@@ -7,6 +7,7 @@
 import type { PlaClient } from '../client/types.js';
 import type { Accepted } from './split.js';
 import type { InputFormat, SourceItem } from '../io/input/types.js';
+import type { StartProgress } from './progress.js';
 import type { OperationId } from '../contract/operations.js';
 import type { Reject } from './rejects.js';
 
@@ -43,8 +44,10 @@ export interface BulkOptions {
   retryUnsafe?: boolean;
   /** Once aborted, no new batch starts; batches in flight finish, the checkpoint is written. */
   signal?: AbortSignal;
-  /** Where progress goes; a bar is drawn only when `isTTY`. */
-  progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
+  /** Starts a progress bar (progress.ts); it gives none where there is no terminal. */
+  progress?: StartProgress;
+  /** Warnings for a person (unreadable input rows) when there is no bar to print them above. */
+  warn?: (line: string) => void;
   /** Total item count when known (for ETA). */
   total?: number;
   /**
@@ -82,6 +85,8 @@ export interface BulkSummary {
   skipped: number;
   /** Of `skipped`: input rows that could not be read (malformed, not an object). */
   badRows: number;
+  /** The failed items grouped by why the service refused them, most frequent first. */
+  reasons: Array<{ reason: string; count: number }>;
   batches: number;
   elapsedMs: number;
   rejectsPath?: string;

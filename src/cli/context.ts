@@ -3,10 +3,12 @@
  * the output settings, the connection and a client made on first use (and closed
  * when the handler ends). Loaded by handlers only, so it may import what they need.
  */
+import { Writable } from 'node:stream';
 import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
+import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
 
@@ -25,6 +27,14 @@ export interface CommandContext {
   readonly interactive: boolean;
   /** A human-only line on stderr (confirmations, summaries); silent with -q. */
   note(line: string): void;
+  /** A warning on stderr; printed above the progress bar while one is shown. */
+  warn(line: string): void;
+  /**
+   * Shows a progress bar on stderr when it is a terminal with a width (else gives
+   * none): until `finish`, every line for a person (notes, warnings, the --verbose
+   * trace, and stdout's lines on the same terminal) prints above it, never on its line.
+   */
+  readonly startProgress: StartProgress;
   /**
    * The stored configuration. Reading does not load conf (it costs more to import
    * than node takes to start); `'write'` loads it for the setters.
@@ -85,6 +95,26 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
   let connection: Promise<Connection> | undefined;
   const clients: Partial<Record<'abortable' | 'finishing', Promise<PlaClient>>> = {};
 
+  // The progress bar on stderr, while one is shown: lines for a person go above it.
+  let bar: Progress | undefined;
+  const human = (line: string) => (bar ? bar.above(line) : writeLine(io, line));
+  // stdout on the same terminal as the bar: its output goes above the bar too, a
+  // whole line at a time (a part line would end up beside the bar).
+  let partLine = '';
+  const stdout =
+    io.stdoutIsTTY && io.stderrIsTTY
+      ? new Writable({
+          write(chunk: Buffer | string, _encoding, done) {
+            if (!bar) return void io.stdout.write(chunk, () => done());
+            const text = partLine + chunk.toString();
+            const end = text.lastIndexOf('\n') + 1;
+            partLine = text.slice(end);
+            if (end > 0) bar.aboveOn(io.stdout, text.slice(0, end));
+            done();
+          },
+        })
+      : io.stdout;
+
   const ctx: CommandContext = {
     opts,
     args: invocation.args,
@@ -95,12 +125,33 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       fields: opts.fields,
       quiet: opts.quiet === true,
       color: opts.color !== false && io.colorEnabled,
-      stdout: io.stdout,
-      warn: (line) => writeLine(io, line),
+      stdout,
+      // Tables fit the terminal stdout is on (not stderr's when only that is one).
+      ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
+      wide: opts.wide === true,
+      warn: human,
     },
     interactive: io.stderrIsTTY,
     note(line) {
-      if (!opts.quiet) writeLine(io, line);
+      if (!opts.quiet) human(line);
+    },
+    warn: human,
+    startProgress: async (total) => {
+      // A pty opened without a size reports 0 columns: nothing to draw on.
+      if (!io.stderrIsTTY || (io.terminalColumns ?? 0) === 0) return undefined;
+      const shown = await (await import('../bulk/progress.js')).startProgress(io.stderr, total);
+      bar = {
+        update: (done) => shown.update(done),
+        above: (line) => shown.above(line),
+        aboveOn: (stream, text) => shown.aboveOn(stream, text),
+        finish() {
+          shown.finish();
+          bar = undefined;
+          if (partLine) io.stdout.write(partLine);
+          partLine = '';
+        },
+      };
+      return bar;
     },
     config(mode = 'read') {
       configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read' }));
@@ -127,7 +178,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           retries: opts.retries,
           retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
-          trace: opts.verbose ? (line) => writeLine(io, line) : undefined,
+          trace: opts.verbose ? human : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });
       })();

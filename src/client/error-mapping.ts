@@ -4,6 +4,7 @@
  * problem body as `detail` for --verbose. What a person should do about it is the
  * CLI's to say (src/cli/error-hints.ts): the client adds no hints.
  */
+import { STATUS_CODES } from 'node:http';
 import {
   ApiError,
   AuthError,
@@ -79,7 +80,7 @@ function label(request: RequestLabel): string {
 }
 
 /** The service's own words: problem+json `detail`/`title`, envelope `message`, `error`, or a short text body. */
-function serviceMessage(body: unknown): string | undefined {
+export function serviceMessage(body: unknown): string | undefined {
   if (typeof body === 'string') {
     // A proxy's HTML error page says nothing the status line does not (and its
     // first line, `<html>`, even less).
@@ -119,8 +120,7 @@ function fieldProblems(body: unknown, alreadySaid = ''): string | undefined {
 
 /** Maps a non-2xx answer to its error class. */
 export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
-  // node:http is looked up only here, on a failure: loading it costs a `get` ~3 ms at start-up.
-  const reason = statusText || process.getBuiltinModule('node:http').STATUS_CODES[status] || 'Error';
+  const reason = statusText || STATUS_CODES[status] || 'Error';
   // Collapsed to one line: a service message may span several.
   const serviceSaid = serviceMessage(body);
   const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');

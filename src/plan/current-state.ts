@@ -9,7 +9,7 @@
 import { stateSource, type OperationId } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { TaskPool } from '../bulk/pool.js';
-import { ProgressBar } from '../bulk/progress.js';
+import type { Progress, StartProgress } from '../bulk/progress.js';
 import { NotFoundError, RejectedError } from '../errors.js';
 import { modificationOf } from './record-diff.js';
 import type { StoredRecordLike, Watermark } from './types.js';
@@ -29,8 +29,8 @@ export function stateOf(resource: string): StateSource {
 
 export interface ReadStateOptions {
   signal?: AbortSignal;
-  /** Where progress goes; a bar is drawn only when `isTTY`. */
-  progress?: { stream: NodeJS.WritableStream; isTTY: boolean };
+  /** Starts a progress bar (none where there is no terminal). */
+  progress?: StartProgress;
 }
 
 /** Records a page of the list asks for; a service that refuses it is asked for the spec's recommended 100. */
@@ -52,14 +52,14 @@ function idOf(record: StoredRecordLike): number | undefined {
   return typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : undefined;
 }
 
-function progressBar(options: ReadStateOptions, total: number): ProgressBar | undefined {
-  return options.progress?.isTTY ? new ProgressBar(options.progress.stream, total) : undefined;
+function progressBar(options: ReadStateOptions, total: number): Promise<Progress | undefined> {
+  return options.progress?.(total) ?? Promise.resolve(undefined);
 }
 
 /** One GET per id, a few at once; an unknown id is simply absent from the result. */
 async function readById(client: PlaClient, source: StateSource, ids: number[], options: ReadStateOptions): Promise<Map<number, StoredRecordLike>> {
   const found = new Map<number, StoredRecordLike>();
-  const bar = progressBar(options, ids.length);
+  const bar = await progressBar(options, ids.length);
   const pool = new TaskPool(GETS_AT_ONCE);
   let failure: { error: unknown } | undefined;
   let done = 0;
@@ -125,7 +125,7 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
     return found;
   }
 
-  const bar = progressBar(options, pages);
+  const bar = await progressBar(options, pages);
   const pool = new TaskPool(PAGES_AT_ONCE);
   let failure: { error: unknown } | undefined;
   let done = 1;

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatSummary, partialFailure, runBulk } from '../../src/bulk/index.js';
+import { progressText } from '../../src/bulk/progress.js';
 import { expandPath, operation } from '../../src/contract/operations.js';
 import { AuthError, InterruptedError, PartialFailureError, ServerError, UsageError } from '../../src/errors.js';
 import { createClient } from '../../src/client/index.js';
@@ -76,21 +76,24 @@ describe('batches and concurrency', () => {
     expect(server.requests).toHaveLength(8);
   });
 
-  it('draws progress (done/total, rate) on a terminal only', async () => {
+  it('tells the progress bar how far it is and clears it at the end', async () => {
     serve(allOrNothing);
-    const drawn: string[] = [];
-    const terminal = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        drawn.push(chunk.toString());
-        done();
-      },
-    });
-    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, total: 23, progress: { stream: terminal, isTTY: true } });
-    expect(drawn.join('')).toMatch(/\r\x1b\[2K\[=*\s*\] \d+% \d+\/23 {2}[\d,]+\/s/);
+    const seen: number[] = [];
+    let finished = 0;
+    const progress = { update: (done: number) => void seen.push(done), above() {}, aboveOn() {}, finish: () => void (finished += 1) };
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, total: 23, progress: async () => progress });
+    expect(seen.at(-1)).toBe(23);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(finished).toBe(1);
+  });
 
-    drawn.length = 0;
-    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(23)), batchSize: 5, progress: { stream: terminal, isTTY: false } });
-    expect(drawn).toEqual([]);
+  it('fits the progress text to the terminal: the bar shrinks, then goes', () => {
+    for (const columns of [12, 20, 40, 60, 80, 120, 200]) {
+      expect(progressText(500, 1000, 2000, columns).length).toBeLessThanOrEqual(columns - 3);
+      expect(progressText(500, undefined, 2000, columns).length).toBeLessThanOrEqual(columns - 3);
+    }
+    expect(progressText(500, 1000, 2000, 120)).toMatch(/^\[=+ +\]  50% {2}500\/1,000 {2}250\/s {2}ETA 2\.0 s$/);
+    expect(progressText(500, 1000, 2000, 30)).toBe(' 50%  500/1,000  250/s  ETA…'.trimStart());
   });
 
   it('refuses a batch size or concurrency that is not a positive integer', async () => {
@@ -114,7 +117,10 @@ describe('refused batches are split to find the bad records', () => {
       expect(reject.bad).toBe(true);
       expect(reject._error).toMatch(/^400 .*must not be bad/);
     }
-    expect(formatSummary(summary)).toMatch(/^upserted 17 \(created 17, updated 0\), failed 3, skipped 0 in \d+\.\d s — rejects: .*rejects\.ndjson$/);
+    const [line, ...reasons] = formatSummary(summary).split('\n');
+    expect(line).toMatch(/^upserted 17 \(created 17, updated 0\), failed 3, skipped 0 in \d+\.\d s — rejects: .*rejects\.ndjson$/);
+    // The three failures share one reason, said once with their count.
+    expect(reasons).toEqual(['  3 refused: 400 invalid records']);
     const partial = partialFailure(summary);
     expect(partial).toBeInstanceOf(PartialFailureError);
     expect(partial?.exitCode).toBe(9);

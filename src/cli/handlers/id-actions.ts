@@ -74,7 +74,7 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
   const current = await readCurrentState(await ctx.client(), { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
     signal: ctx.signal,
-    progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
+    progress: ctx.startProgress,
   });
   const entries = planIds(verb, ids, current);
   const rows = entries.map((entry) => (entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id }));

@@ -24,7 +24,7 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
     resource,
     command: maskedCommandLine(process.argv.slice(2)),
     signal: ctx.signal,
-    progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
+    progress: ctx.startProgress,
   };
 }
 
@@ -66,7 +66,7 @@ export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt:
       rejectsPath: opts.rejects as string | undefined,
       checkpointPath: opts.checkpoint as string | undefined,
       signal: ctx.signal,
-      progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
+      progress: ctx.startProgress,
     },
   });
   for (const summary of result.summaries) ctx.note(formatSummary(summary));

@@ -20,3 +20,23 @@ export function createBadRowHandler(options: ReadOptions, stats: InputStats): Ba
     options.onBadRow?.(row);
   };
 }
+
+/**
+ * Bad rows passed on to whoever takes them (the bulk runner: a warning above its
+ * progress bar and a line in the rejects file); rows found before anyone listens
+ * are held and handed over when someone does.
+ */
+export class BadRowRelay {
+  private readonly held: BadRow[] = [];
+  private listener: ((row: BadRow) => void) | undefined;
+
+  send(row: BadRow): void {
+    if (this.listener) this.listener(row);
+    else this.held.push(row);
+  }
+
+  listen(listener: (row: BadRow) => void): void {
+    this.listener = listener;
+    for (const row of this.held.splice(0)) listener(row);
+  }
+}

@@ -3,7 +3,6 @@ import { CsvError, parse, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
 import { typeRecord } from './csv-cells.js';
-import { ERROR_FIELD } from './record.js';
 import type { SourceItem } from './types.js';
 
 interface CsvRow {
@@ -20,8 +19,7 @@ function newlines(text: string): number {
 /**
  * Streams csv records: the header row names the fields; cells are typed
  * (`typeRecord`) unless `raw`. A row with the wrong number of cells is a bad row;
- * csv-parse skips it and reports it through `on_skip`. The `_error` column a
- * rejects file adds is dropped.
+ * csv-parse skips it and reports it through `on_skip`.
  *
  * Lines are counted from each record's raw text (which includes blank lines
  * skipped before it) rather than csv-parse's `info`, which copies its whole state
@@ -57,7 +55,6 @@ export async function* readCsvRecords(input: Readable, options: { raw?: boolean;
       const line = consumed + 1 + newlines(row.raw.match(/^[\r\n]*/)?.[0] ?? '');
       consumed += newlines(row.raw);
       if (!options.raw) typeRecord(row.record, row.raw);
-      if (ERROR_FIELD in row.record) delete row.record[ERROR_FIELD];
       yield { value: row.record, line };
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { createBadRowHandler, type InputStats } from './bad-rows.js';
-import { ERROR_FIELD, isRecord, jsonType } from './record.js';
+import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
 import type { ReadOptions, SourceItem } from './types.js';
 import { readDataValues, readFileValues } from './values.js';
 
@@ -19,8 +19,9 @@ export function counted<T>(stats: InputStats, generate: () => AsyncGenerator<Sou
  * array, ndjson, or csv. Each record is a JSON object; anything else (a number, an
  * array, a malformed line, a csv row with the wrong cell count) is a bad row: with
  * `strict` the first one throws `InputError` with its line, otherwise it is skipped,
- * counted in `stats.badRows` and passed to `onBadRow`. An `_error` field (added by
- * a rejects file) is dropped so a fixed rejects file can be fed straight back.
+ * counted in `stats.badRows` and passed to `onBadRow`. The fields a rejects file
+ * adds (`_error`, `_line`, `_raw`) are dropped so a fixed rejects file can be fed
+ * straight back; an unreadable row in it that is still only those is a bad row again.
  */
 export function readRecords(source: { data?: string; file?: string }, options: ReadOptions = {}): CountedSource<Record<string, unknown>> {
   const stats: InputStats = { items: 0, badRows: 0 };
@@ -36,7 +37,12 @@ export function readRecords(source: { data?: string; file?: string }, options: R
         badRow({ line, message: `expected a JSON object, got ${jsonType(value)}`, raw: JSON.stringify(value) ?? '' });
         continue;
       }
-      if (ERROR_FIELD in value) delete value[ERROR_FIELD];
+      const unfixed = RAW_FIELD in value ? String(value[RAW_FIELD]) : undefined;
+      dropRejectFields(value);
+      if (unfixed !== undefined && Object.keys(value).length === 0) {
+        badRow({ line, message: `an unreadable row from a rejects file, not fixed yet (write the record in place of its ${RAW_FIELD})`, raw: unfixed });
+        continue;
+      }
       stats.items += 1;
       yield item as SourceItem<Record<string, unknown>>;
     }

@@ -1,25 +1,27 @@
 import { inspect } from 'node:util';
 import Table from 'cli-table3';
 import { cellText, fieldValue } from './fields.js';
+import { borderWidth, cut, displayWidth, fitColumns, flat, MAX_CELL, MIN_CUT, type Layout } from './table-layout.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
 
-/** Longest cell shown; the rest is cut with an ellipsis (use -o json for everything). */
-const MAX_CELL = 48;
-
-/** Cut by code points, not UTF-16 units: an emoji cut in half would print as `�`. */
-function truncate(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  if (flat.length <= MAX_CELL) return flat;
-  const points = Array.from(flat);
-  return points.length > MAX_CELL ? `${points.slice(0, MAX_CELL - 1).join('')}…` : flat;
-}
+/**
+ * Rows looked at before the table is drawn: they decide its columns and widths;
+ * later rows stream under the same layout (cut to it, or wrapped with --wide).
+ */
+const LAYOUT_ROWS = 100;
 
 /**
  * No rule between rows (cli-table3 draws one by default): a list of records reads
  * like `gh` or `kubectl` output, and twice as many records fit on a screen.
  */
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+/** The text of a cell on one line, cut to `width` (wrapped by the table instead with --wide). */
+function cellFor(value: unknown, width: number, wide: boolean): string {
+  const text = flat(cellText(value));
+  return wide ? text : cut(text, width);
+}
 
 /**
  * Column names and keys in cyan when colour is on. Painted here rather than through
@@ -32,33 +34,81 @@ function label(text: string, options: OutputOptions): string {
   return options.color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
 }
 
-function newTable(options: OutputOptions, head?: string[]): Table.Table {
-  const style = { head: [], border: [] };
-  const painted = head?.map((h) => label(h, options));
-  return new Table(painted ? { head: painted, style, chars: COMPACT_CHARS } : { style, chars: COMPACT_CHARS });
+function newTable(options: OutputOptions, widths: number[], head?: string[]): Table.Table {
+  return new Table({
+    ...(head ? { head: head.map((h) => label(h, options)) } : {}),
+    style: { head: [], border: [] },
+    chars: COMPACT_CHARS,
+    colWidths: widths.map((w) => w + 2),
+    wordWrap: options.wide === true,
+    wrapOnWordBoundary: false,
+  });
 }
 
-/** Rows as a grid. Columns: `--fields`, else every key in order of first appearance. */
+/** Says (after the table, on stderr) how many columns a fitted table left out, and how to see them. */
+function noteLeftOut(options: OutputOptions, columns: string[], layout: Layout): void {
+  const left = columns.length - layout.shown;
+  if (left > 0) options.warn?.(`${left} more column${left === 1 ? '' : 's'}: --wide shows all`);
+}
+
+/**
+ * Rows as a grid that fits the terminal (`options.width`). Columns: `--fields`,
+ * else every key of the first rows in order of first appearance. The first
+ * LAYOUT_ROWS rows are held to lay it out; then it streams, so `--all` prints page
+ * after page like the other formats.
+ */
 export function createTableWriter(options: OutputOptions): RowWriter {
-  const rows: Row[] = [];
+  const held: Row[] = [];
+  let drawn: { columns: string[]; layout: Layout; bottom: string } | undefined;
+  const wide = options.wide === true;
+
+  const cells = (row: Row, columns: string[], layout: Layout) => columns.slice(0, layout.shown).map((c, i) => cellFor(fieldValue(row, c), layout.widths[i] ?? 0, wide));
+
+  const drawHeld = async () => {
+    const columns = options.fields ?? [...new Set(held.flatMap((r) => Object.keys(r)))];
+    const natural = columns.map((c) => Math.max(displayWidth(c), ...held.map((row) => displayWidth(flat(cellText(fieldValue(row, c)))))));
+    const layout = fitColumns(natural, options.width, wide);
+    const table = newTable(options, layout.widths, columns.slice(0, layout.shown));
+    for (const row of held) table.push(cells(row, columns, layout));
+    const lines = table.toString().split('\n');
+    const bottom = lines.pop() ?? '';
+    drawn = { columns, layout, bottom };
+    held.length = 0;
+    await writeOut(options.stdout, `${lines.join('\n')}\n`);
+  };
+
   return {
     async write(row: Row) {
-      rows.push(row);
+      if (!drawn) {
+        held.push(row);
+        if (held.length >= LAYOUT_ROWS) await drawHeld();
+        return;
+      }
+      const table = newTable(options, drawn.layout.widths);
+      table.push(cells(row, drawn.columns, drawn.layout));
+      // A one-row table without a header: its own top and bottom lines are not needed.
+      const lines = table.toString().split('\n').slice(1, -1);
+      await writeOut(options.stdout, `${lines.join('\n')}\n`);
     },
     async end() {
-      if (rows.length === 0) return;
-      const columns = options.fields ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const table = newTable(options, columns);
-      for (const row of rows) table.push(columns.map((c) => truncate(cellText(fieldValue(row, c)))));
-      await writeOut(options.stdout, `${table.toString()}\n`);
+      if (!drawn && held.length > 0) await drawHeld();
+      if (!drawn) return;
+      await writeOut(options.stdout, `${drawn.bottom}\n`);
+      noteLeftOut(options, drawn.columns, drawn.layout);
     },
   };
 }
 
-/** One record (or a count map) as a two-column key/value grid. */
+/** One record (or a count map) as a two-column key/value grid; on a terminal only the values give way. */
 export async function writeKeyValueTable(record: Row, options: OutputOptions): Promise<void> {
+  const wide = options.wide === true;
   const keys = options.fields ?? Object.keys(record);
-  const table = newTable(options);
-  for (const key of keys) table.push({ [label(key, options)]: truncate(cellText(fieldValue(record, key))) });
+  const values = keys.map((key) => flat(cellText(fieldValue(record, key))));
+  const keyWidth = Math.max(1, ...keys.map(displayWidth));
+  const wanted = Math.max(1, ...values.map(displayWidth));
+  const room = options.width === undefined || wide ? Infinity : options.width - borderWidth(2) - keyWidth;
+  const valueWidth = Math.max(MIN_CUT, Math.min(wide ? wanted : Math.min(wanted, MAX_CELL), room));
+  const table = newTable(options, [keyWidth, valueWidth]);
+  keys.forEach((key, i) => table.push({ [label(key, options)]: cellFor(values[i], valueWidth, wide) }));
   await writeOut(options.stdout, `${table.toString()}\n`);
 }

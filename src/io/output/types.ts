@@ -18,14 +18,19 @@ export interface OutputOptions {
   /** Colour in tables (off with NO_COLOR / --no-color). */
   color: boolean;
   stdout: NodeJS.WritableStream;
+  /** Columns of the terminal stdout is on; tables fit it. Undefined when stdout is no terminal. */
+  width?: number;
+  /** `--wide`: tables show every column and every character (cells wrap instead of being cut). */
+  wide?: boolean;
   /** Human-only warnings (stderr); none when absent. */
   warn?: (line: string) => void;
 }
 
 /**
- * Receives rows one at a time. Streaming formats (json, ndjson, csv, quiet) write
- * each row as it comes, so `--all` runs in constant memory; a table needs every
- * row for its column widths and draws at `end()`.
+ * Receives rows one at a time. json, ndjson and quiet write each row as it comes,
+ * so `--all` runs in constant memory; a table lays itself out on its first rows,
+ * then streams; csv holds its rows to the end (in a spool file past the first
+ * pages) so its header can name every field.
  */
 export interface RowWriter {
   write(row: Row): Promise<void>;
