@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, ROOT, argValue, children, run, startLocalServer, timed } from './support.mjs';
+import { BIN, ROOT, argValue, children, run, startLocalServer, stopChildren, timed } from './support.mjs';
 
 const RECORDS = argValue('--records', 100_000);
 const BIG = argValue('--big', 1_000_000);
@@ -109,7 +109,7 @@ try {
   console.log(`\n(upsert ${upsert.seconds.toFixed(1)} s, export ${exported.seconds.toFixed(1)} s; memory by ${memory.how})`);
   if (results.includes(false)) process.exitCode = 1;
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await stopChildren();
   await sink?.close();
   await rm(work, { recursive: true, force: true });
 }

@@ -14,7 +14,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, argValue, children, startLocalServer, timed } from './support.mjs';
+import { BIN, argValue, startLocalServer, stopChildren, timed } from './support.mjs';
 
 const RECORDS = argValue('--records', 100_000);
 const ROUNDS = argValue('--rounds', 3);
@@ -90,6 +90,6 @@ try {
   console.log(`\n(apply of the 1 % plan: ${onePercentApply.seconds.toFixed(2)} s for ${fmt(RECORDS / 100)} updates, conflicts checked before each batch)`);
   if (results.includes(false)) process.exitCode = 1;
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await stopChildren();
   await rm(work, { recursive: true, force: true });
 }

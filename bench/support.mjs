@@ -67,3 +67,17 @@ export function startLocalServer(dataDir, configDir) {
     });
   });
 }
+
+/** Stops every child still running (SIGTERM) and waits for each to exit, so its folder can be removed. */
+export async function stopChildren() {
+  await Promise.all(
+    [...children].map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('close', resolve);
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}

@@ -14,6 +14,7 @@ import type { ReceiptWriter } from '../runs/receipt-writer.js';
 import { ConflictChecker } from './conflicts.js';
 import { stateOf } from './current-state.js';
 import { SENT_ACTIONS, type Plan, type PlanEntry, type StoredRecordLike } from './types.js';
+import { asRecord } from './record-diff.js';
 
 /** The bulk runner's settings an apply passes through. */
 export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'signal' | 'progress'>;
@@ -59,9 +60,6 @@ function payloadOf(entry: PlanEntry): unknown {
   return entry.record ?? entry.id;
 }
 
-function asRecord(value: unknown): StoredRecordLike | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as StoredRecordLike) : undefined;
-}
 
 /** Applies the plan; partial failure (rejects, conflicts) is in the result, errors that stop the run are thrown. */
 export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {

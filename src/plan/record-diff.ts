@@ -59,3 +59,8 @@ export function unchangedSince(before: StoredRecordLike, current: StoredRecordLi
 export function clientFields(record: StoredRecordLike): StoredRecordLike {
   return Object.fromEntries(Object.entries(record).filter(([field]) => !SERVER_OWNED_FIELDS.has(field)));
 }
+
+/** A value as a record when it is a JSON object (not an array), else `undefined`. */
+export function asRecord(value: unknown): StoredRecordLike | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as StoredRecordLike) : undefined;
+}

@@ -4,6 +4,7 @@ import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
 import { type RunReceipt, withReceipt } from './receipts.js';
+import { asRecord } from '../../plan/record-diff.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
 async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | undefined> {
@@ -16,9 +17,6 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
 
 type AnyRecord = Record<string, unknown>;
 
-function asRecord(value: unknown): AnyRecord | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as AnyRecord) : undefined;
-}
 
 /** The id an item names: a bare id, or a record's `id`. */
 function itemId(item: SourceItem): number | undefined {

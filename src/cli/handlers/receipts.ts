@@ -8,6 +8,7 @@ import { userInfo } from 'node:os';
 import { exitCodeOf } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
+import { asRecord } from '../../plan/record-diff.js';
 
 declare const __PLA_VERSION__: string;
 
@@ -78,9 +79,6 @@ export async function readBefore(ctx: CommandContext, resource: string, id: numb
 
 type AnyRecord = Record<string, unknown>;
 
-function asRecord(value: unknown): AnyRecord | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as AnyRecord) : undefined;
-}
 
 /** An id as a receipt keeps it: a number, or the digits of one past 2^53. */
 function receiptId(id: unknown): number | string | undefined {
