@@ -1,6 +1,8 @@
 // Child processes for bench/server.mjs: start one, wait for the line that says it is
 // ready, stop it, and never leave one behind.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -78,4 +80,17 @@ export async function freePort() {
   server.close();
   await once(server, 'close');
   return port;
+}
+
+/** Bundles the store (src/store/index.ts) into one ES module at `outfile`, for children that fill data folders. */
+export async function bundleStore(root, outfile) {
+  await build({
+    entryPoints: [join(root, 'src/store/index.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
 }

@@ -2,6 +2,9 @@
 
 const KINDS = ['LEASE', 'SALE', 'TRANSFER', 'IMPAIRMENT'];
 const createdAt = '2026-01-01T00:00:00.000Z';
+const CREATED_MS = Date.parse(createdAt);
+/** A prime larger than any count benched: `i * 7919 mod it` scatters update times over the records. */
+const SCATTER = 1_000_003;
 
 /** The benchmark's determination number `i` (1-based), about 250 bytes of JSON. */
 export function determination(i) {
@@ -15,6 +18,7 @@ export function determination(i) {
     amount: Math.round(i * 1.37 * 100) / 100,
     status: 'ACTIVE',
     createdAt,
-    updatedAt: createdAt,
+    // Scattered, so that a page sorted by updatedAt is not the id order.
+    updatedAt: new Date(CREATED_MS + ((i * 7919) % SCATTER) * 1000).toISOString(),
   };
 }

@@ -7,8 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { freePort, killAll, runNode, startNode } from './server-processes.mjs';
+import { bundleStore, freePort, killAll, runNode, startNode } from './server-processes.mjs';
 import { determination } from './server-records.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -68,15 +67,7 @@ async function compare(targets) {
 async function prepare() {
   log('preparing data folders (store API) and db.json …');
   const bundle = join(work, 'store.mjs');
-  await build({
-    entryPoints: [join(root, 'src/store/index.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: bundle,
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await bundleStore(root, bundle);
   const prepareScript = here('./server-prepare.mjs');
   await Promise.all([
     runNode([prepareScript, 'store', bundle, join(work, 'pla-100k'), String(RECORDS)]),

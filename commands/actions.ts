@@ -73,6 +73,7 @@ export interface ActionSpecs {
   'runs.prune': void;
   'runs.undo': void;
   'server.start': void;
+  'server.migrate': void;
   'server.keys.create': void;
   'server.keys.list': void;
   'server.keys.revoke': void;

@@ -11,10 +11,11 @@ import { examples } from './options.js';
 function addStartCommand(tree: Command): void {
   const start = tree
     .command('start')
-    .description('run the whole service interface locally, backed by a JSON-file store')
+    .description('run the whole service interface locally, on a JSON-file store or a shared PostgreSQL')
     .option('--port <port>', 'port to listen on (0 = any free port)', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', 'data folder (store, images, outbox)', './pla-data')
+    .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', './pla-data')
+    .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (also PLA_STORE_URL)')
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
     .option('--max-page-size <n>', 'largest page size accepted (default 1000)')
     .option('--max-body <size>', 'largest request body, e.g. 10mb (default 10mb)')
@@ -27,8 +28,20 @@ function addStartCommand(tree: Command): void {
     .option('--max-connections <n>', 'open connections at most; more are answered 503 (default 256)')
     .option('--request-timeout <s>', 'seconds to receive a whole request; a slower one is cut with 408 (default 60)')
     .option('--write-timeout <s>', 'seconds a client may take to read a response before it is disconnected (default 30)');
-  examples(start, 'pla server start', 'pla server start --port 0 --data /tmp/pla --no-seed', 'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks');
+  examples(
+    start,
+    'pla server start',
+    'pla server start --port 0 --data /tmp/pla --no-seed',
+    'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
+    'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
+  );
   declareAction(start, 'server.start');
+  const migrate = tree
+    .command('migrate')
+    .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
+    .option('--store <url>', 'postgres://… (also PLA_STORE_URL)');
+  examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
+  declareAction(migrate, 'server.migrate');
 }
 
 function addKeysCommand(tree: Command): void {

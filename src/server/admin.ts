@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { OPERATIONS } from '../contract/operations.js';
 import { COLLECTIONS, type Store, type Transaction } from '../store/types.js';
-import { administers, authorizeGrant, newKey, viewKey, type ApiKeyRecord } from './auth.js';
+import { administers, authorizeGrant, newKey, viewKey, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { ServerOptions } from './options.js';
 import { idFromPath } from './path-id.js';
@@ -24,6 +24,8 @@ export interface AdminRuntime {
   options: ServerOptions;
   log: RequestLog;
   startedAt: number;
+  /** Keys accepted recently; forgotten on a revoke. */
+  keys: Pick<KeyRing, 'forget'>;
   /** Clears the store (keys survive), images and outbox, re-seeds unless `--no-seed`, forgets replays. */
   reset(): Promise<void>;
   /** The OpenAPI document of the contract. */
@@ -114,6 +116,7 @@ export async function runAdmin(
         tx.put('apiKeys', record);
         return record;
       });
+      runtime.keys.forget();
       return envelope(200, `key ${revoked.name} revoked`, viewKey(revoked));
     }
   }

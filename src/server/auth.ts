@@ -85,18 +85,25 @@ export async function authenticate(store: StoreReader, presented: string | strin
 /** Accepted keys the ring remembers at most; past it, it starts over. */
 const KEY_RING_CAPACITY = 1000;
 
+/** How long a remembered key is trusted before it is looked up again. */
+const KEY_RECHECK_MS = 1000;
+
 /**
  * Recently accepted keys by their secret, so a request with a known key skips the
  * sha-256: under load the hash (with its allocations) cost a fifth of a page read's
  * throughput (bench/server.mjs). Only keys that were accepted get in, so guesses
  * never fill it; a presented key is compared only with remembered keys that share
- * its slot in the Map, never step by step against a real key. An entry holds only
- * while the store still holds that key by id, with the same hash and not revoked
- * (another server process on the same database may have revoked it): a revoke or
- * a reset is seen at once. Secrets live in memory only.
+ * its slot in the Map, never step by step against a real key. Secrets live in
+ * memory only.
+ *
+ * A remembered key is trusted for `KEY_RECHECK_MS`, then looked up again by id (still
+ * there, same hash, not revoked): on PostgreSQL every lookup is a round trip, which
+ * would double the cost of a read. A revoke or reset through this process forgets
+ * every key at once; one through another process on the same database is seen here
+ * within that second.
  */
 export class KeyRing {
-  private readonly known = new Map<string, ApiKeyRecord>();
+  private readonly known = new Map<string, { key: ApiKeyRecord; checkedAt: number }>();
 
   constructor(private readonly store: StoreReader) {}
 
@@ -105,15 +112,25 @@ export class KeyRing {
     if (typeof presented === 'string') {
       const known = this.known.get(presented);
       if (known !== undefined) {
-        const current = (await this.store.get('apiKeys', known.id)) as ApiKeyRecord | undefined;
-        if (current !== undefined && current.hash === known.hash && !current.revokedAt) return current;
+        const now = Date.now();
+        if (now - known.checkedAt < KEY_RECHECK_MS) return known.key;
+        const current = (await this.store.get('apiKeys', known.key.id)) as ApiKeyRecord | undefined;
+        if (current !== undefined && current.hash === known.key.hash && !current.revokedAt) {
+          this.known.set(presented, { key: current, checkedAt: now });
+          return current;
+        }
         this.known.delete(presented);
       }
     }
     const key = await authenticate(this.store, presented);
     if (this.known.size >= KEY_RING_CAPACITY) this.known.clear();
-    this.known.set(presented as string, key);
+    this.known.set(presented as string, { key, checkedAt: Date.now() });
     return key;
+  }
+
+  /** Forgets every remembered key (after a revoke or a reset): the next request of each is checked afresh. */
+  forget(): void {
+    this.known.clear();
   }
 }
 

@@ -10,13 +10,32 @@ import { notFound } from './problem.js';
 
 /** A request's reads, puts and deletes on one collection of a transaction. */
 export class ChangeSet {
+  /**
+   * Records this request has read or put (null: deleted), so that a bulk request
+   * reads each once: on PostgreSQL a read is a round trip.
+   */
+  private readonly seen = new Map<number, StoredRecord | null>();
+
   constructor(
     readonly tx: Transaction,
     readonly collection: CollectionName,
   ) {}
 
-  get(id: number): Promise<StoredRecord | undefined> {
-    return this.tx.get(this.collection, id);
+  async get(id: number): Promise<StoredRecord | undefined> {
+    if (this.seen.has(id)) return this.seen.get(id) ?? undefined;
+    const record = await this.tx.get(this.collection, id);
+    this.seen.set(id, record ?? null);
+    return record;
+  }
+
+  /** Reads (and on PostgreSQL locks) the records of these ids in one go; returns those that exist, in id order. */
+  async getMany(ids: readonly number[]): Promise<StoredRecord[]> {
+    const unseen = ids.filter((id) => !this.seen.has(id));
+    if (unseen.length) {
+      const found = new Map((await this.tx.getMany(this.collection, unseen)).map((record) => [record.id, record]));
+      for (const id of unseen) this.seen.set(id, found.get(id) ?? null);
+    }
+    return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => this.seen.get(id) ?? []);
   }
 
   /**
@@ -27,7 +46,7 @@ export class ChangeSet {
    */
   async existing(ids: readonly (number | bigint)[], noun: Noun): Promise<StoredRecord[]> {
     const numbers = ids.filter((id): id is number => typeof id === 'number');
-    const found = new Map((await this.tx.getMany(this.collection, numbers)).map((record) => [record.id, record]));
+    const found = new Map((await this.getMany(numbers)).map((record) => [record.id, record]));
     const missing = ids.filter((id) => typeof id !== 'number' || !found.has(id));
     if (missing.length) throw notFound(noun, missing.map(String));
     return numbers.map((id) => found.get(id) as StoredRecord);
@@ -40,10 +59,12 @@ export class ChangeSet {
 
   put(record: StoredRecord): StoredRecord {
     this.tx.put(this.collection, record);
+    this.seen.set(record.id, record);
     return record;
   }
 
   delete(id: number): void {
     this.tx.delete(this.collection, id);
+    this.seen.set(id, null);
   }
 }

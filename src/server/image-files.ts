@@ -13,13 +13,14 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { BlobStore } from '../store/types.js';
 import { fsyncDir } from '../store/durable-fs.js';
 import { tooLarge } from './body.js';
 
 export interface SavedImage {
   sha256: string;
   size: number;
-  /** The temporary file holding the bytes until `place` names them by their hash. */
+  /** The temporary file holding the bytes until `place` names them by their hash (a name of the bytes in memory for the database's image files). */
   temp: string;
 }
 
@@ -102,3 +103,45 @@ export function createImageFiles(dataDir: string): ImageFiles {
   };
 }
 
+/**
+ * Image bytes kept by the store (PostgreSQL), so that every server process on the
+ * database can serve and delete them. An upload is held in memory (at most the image
+ * limit) while it is hashed, and written to the database when it is placed. Bytes
+ * orphaned by a process killed between a delete and its release stay in the database
+ * (a sweep at start-up could not tell them from another process's upload in flight).
+ */
+export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
+  /** Uploads saved but not yet placed or discarded, by the name `save` gave them (the handler copies the `SavedImage`). */
+  const held = new Map<string, Buffer>();
+  return {
+    dir: 'the database',
+    async save(stream, limit) {
+      const hash = createHash('sha256');
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        chunks.push(chunk);
+      }
+      if (stream.truncated) throw tooLarge('image file', limit);
+      const bytes = Buffer.concat(chunks);
+      const saved: SavedImage = { sha256: hash.digest('hex'), size: bytes.length, temp: `memory:${randomBytes(6).toString('hex')}` };
+      held.set(saved.temp, bytes);
+      return saved;
+    },
+    async place(saved) {
+      const bytes = held.get(saved.temp);
+      // Placed already: the transaction placing it is being run again (the bytes are in the database).
+      if (bytes === undefined) return;
+      await blobs.put(saved.sha256, bytes);
+      held.delete(saved.temp);
+    },
+    async discard(saved) {
+      held.delete(saved.temp);
+    },
+    release: (sha256) => blobs.releaseIfUnused(sha256),
+    clear: () => blobs.clear(),
+    async sweep() {
+      return { partial: 0, orphans: 0 }; // nothing is written before the bytes are whole
+    },
+  };
+}

@@ -7,8 +7,10 @@ import { DEFAULT_MAX_PAGE_SIZE } from '../contract/schemas.js';
 export interface ServerOptions {
   port: number;
   host: string;
-  /** Data folder: the store's files, `images/` and `outbox/`. */
+  /** Data folder: the JSON-file store's files, `images/` and `outbox/`. */
   dataDir: string;
+  /** `postgres://…`: keep the data in PostgreSQL instead of the data folder's JSON-file store. */
+  storeUrl?: string;
   /** Load demo data into a fresh data folder (and on `/_admin/reset`). */
   seed: boolean;
   maxPageSize: number;

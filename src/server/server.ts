@@ -8,13 +8,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ServerSetupError } from './errors.js';
-import { openJsonStore } from '../store/index.js';
+import { openStore } from '../store/open.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
 import { guardConnections } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
-import { createImageFiles } from './image-files.js';
+import { createImageFiles, createStoredImageFiles } from './image-files.js';
 import { createMailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
@@ -99,9 +99,9 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
   });
-  const store: Store = await openJsonStore({ dir: dataDir, indexes: INDEXES, warn });
+  const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn, ...(options.storeUrl ? { url: options.storeUrl } : {}) });
 
-  const images = createImageFiles(dataDir);
+  const images = store.blobs ? createStoredImageFiles(store.blobs) : createImageFiles(dataDir);
   // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.
   const swept = await images.sweep(async (sha256) => (await store.count('images', [{ field: 'sha256', equals: sha256 }])) > 0);
   if (swept.partial > 0) warn(`removed ${swept.partial} partial upload(s) an earlier run left in ${images.dir}`);
@@ -131,6 +131,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
       });
       await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
       await idempotency.reload();
+      runtime.keys.forget();
     },
     async openapi() {
       const { createOpenApiDocument } = await import('../contract/openapi.js');

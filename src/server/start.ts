@@ -9,6 +9,8 @@
 import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
+import { isPostgresUrl } from '../store/open.js';
+import { maskUrl } from '../store/postgres/connection.js';
 
 /** The flags as commander hands them over (strings, `seed` from `--no-seed`). */
 export interface StartFlags {
@@ -24,6 +26,7 @@ export interface StartFlags {
   failRate?: string;
   simulateTasks?: string | boolean;
   smtp?: string;
+  store?: string;
   maxConnections?: string;
   requestTimeout?: string;
   writeTimeout?: string;
@@ -72,10 +75,36 @@ function toServerOptions(flags: StartFlags): ServerOptions {
     failRate: number('fail-rate', flags.failRate, d.failRate, (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
     simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
     ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
+    ...storeUrlOf(flags),
     maxConnections: number('max-connections', flags.maxConnections, d.maxConnections, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
   };
+}
+
+/** The PostgreSQL URL from `--store`, else `PLA_STORE_URL`; none = the JSON-file store. */
+function storeUrlOf(flags: { store?: string }): { storeUrl?: string } {
+  const url = flags.store ?? (process.env.PLA_STORE_URL || undefined);
+  if (url === undefined) return {};
+  if (!isPostgresUrl(url)) {
+    throw new ServerSetupError(`--store must be a postgres:// URL, got ${maskUrl(url)}`, { hint: 'e.g. --store postgres://user:password@host:5432/database; without --store the data folder is used' });
+  }
+  return { storeUrl: url };
+}
+
+/** `pla server migrate`: applies pending migrations to the PostgreSQL store and says which. */
+export async function runServerMigrate(flags: { store?: string }, output: Pick<StartOutput, 'stderr'>): Promise<void> {
+  const note = (line: string): void => void output.stderr.write(`${line}\n`);
+  const { storeUrl } = storeUrlOf(flags);
+  if (storeUrl === undefined) throw new ServerSetupError('pla server migrate needs --store postgres://… (or PLA_STORE_URL)', { hint: 'the JSON-file store needs no migrations' });
+  const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
+  const store = await openPostgresStore({ url: storeUrl, migrate: false });
+  try {
+    const applied = await store.migrate();
+    note(applied.length ? `pla server: applied migration(s) ${applied.join(', ')} to ${maskUrl(storeUrl)}` : `pla server: ${maskUrl(storeUrl)} is up to date`);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Where the server's lines go: the ready line on `stdout`, everything else on `stderr`. */
@@ -109,7 +138,8 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     throw error;
   }
 
-  note(`pla server: data in ${options.dataDir}${server.seeded ? ' (seeded with demo data)' : ''}`);
+  const where = options.storeUrl ? `PostgreSQL at ${maskUrl(options.storeUrl)}` : options.dataDir;
+  note(`pla server: data in ${where}${server.seeded ? ' (seeded with demo data)' : ''}`);
   const rehearsal = [
     options.rateLimit ? `rate limit ${options.rateLimit}/s per key` : '',
     options.latencyMs ? `latency ${options.latencyMs} ms` : '',

@@ -126,8 +126,25 @@ export interface StoreHealth {
   problem?: string;
 }
 
+/**
+ * Bytes by their sha-256 (image files), for a store shared by several processes
+ * that need not share a disk. The JSON-file store has none: its server keeps the
+ * bytes in the data folder.
+ */
+export interface BlobStore {
+  /** Keeps the bytes (nothing happens when that hash is kept already). */
+  put(sha256: string, bytes: Buffer): Promise<void>;
+  get(sha256: string): Promise<Buffer | undefined>;
+  /** Removes the bytes unless an image record refers to their hash. */
+  releaseIfUnused(sha256: string): Promise<void>;
+  /** Removes every blob (admin reset). */
+  clear(): Promise<void>;
+}
+
 export interface Store extends StoreReader {
   readonly backend: StoreHealth['backend'];
+  /** Where image bytes go when the store keeps them (PostgreSQL); absent for the JSON-file store. */
+  readonly blobs?: BlobStore;
   /**
    * Runs `work` as one transaction and applies what it staged, all or nothing,
    * resolving once that is durable. A throw from `work` applies nothing. On

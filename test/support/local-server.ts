@@ -24,6 +24,16 @@ export interface LocalServerOptions {
   dataDir?: string;
   /** Reuse a config folder (default: a new temporary one, removed on stop). */
   configDir?: string;
+  /** `postgres://…` to run on (default: the file's default store, see `setDefaultStore`, else the data folder). */
+  storeUrl?: string;
+}
+
+/** Gives each server started without `storeUrl` a new PostgreSQL database (test/support/postgres.ts). */
+let defaultStore: (() => Promise<string>) | undefined;
+
+/** Makes `startLocalServer` run every server of this test file on a database from `create` (undefined: the data folder). */
+export function setDefaultStore(create: (() => Promise<string>) | undefined): void {
+  defaultStore = create;
 }
 
 /** What `pla` returned: text stdout/stderr and the exit code (never throws on failure unless `reject`). */
@@ -49,6 +59,8 @@ export interface LocalServer {
   url: string;
   dataDir: string;
   configDir: string;
+  /** The PostgreSQL database it runs on, if any. */
+  storeUrl?: string;
   adminKey: string;
   /** Runs the built CLI with the server's config folder (env local). */
   pla(args: string[], opts?: { input?: string; env?: Record<string, string>; reject?: boolean }): Promise<PlaResult>;
@@ -109,13 +121,15 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const ownConfig = options.configDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'pla-data-')));
   const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'pla-config-')));
-  const args = ['--data', dataDir, ...(options.seed === false ? ['--no-seed'] : []), ...(options.args ?? [])];
+  const storeUrl = options.storeUrl ?? (await defaultStore?.());
+  const args = ['--data', dataDir, ...(storeUrl ? ['--store', storeUrl] : []), ...(options.seed === false ? ['--no-seed'] : []), ...(options.args ?? [])];
 
   let running = await spawnServer(args, configDir);
   const server: LocalServer = {
     url: running.url,
     dataDir,
     configDir,
+    ...(storeUrl ? { storeUrl } : {}),
     adminKey: await savedKey(configDir),
 
     async pla(cliArgs, opts = {}) {

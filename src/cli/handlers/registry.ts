@@ -40,6 +40,7 @@ export const HANDLERS: { readonly [K in ActionKey]: Handler<ActionSpecs[K]> } = 
   'runs.prune': async (inv) => (await runs()).prune(inv),
   'runs.undo': async (inv) => (await runs()).undo(inv),
   'server.start': async (inv) => (await server()).start(inv),
+  'server.migrate': async (inv) => (await import('../../server/start.js')).runServerMigrate(inv.opts, inv.io),
   'server.keys.create': async (inv) => (await server()).createKey(inv),
   'server.keys.list': async (inv) => (await server()).listKeys(inv),
   'server.keys.revoke': async (inv) => (await server()).revokeKey(inv),

@@ -63,7 +63,7 @@ export function recordHandlers(resource: RecordResource) {
   const upsertAll = async (set: ChangeSet, bodies: Body[], call: OperationCall, at: (i: number) => string) => {
     const named = bodies.flatMap((body) => (body.id === undefined ? [] : [body.id]));
     // Records this request has put so far: those it read, and those it created (a later body may name one).
-    const known = new Set((await set.tx.getMany(collection, named)).map((record) => record.id));
+    const known = new Set((await set.getMany(named)).map((record) => record.id));
     // At most this many creates; ids left over are skipped, never reused.
     const ids = await set.newIds(bodies.filter((body) => body.id === undefined || !known.has(body.id)).length);
     const results: { record: StoredRecord; existed: boolean }[] = [];

@@ -1,0 +1,131 @@
+/**
+ * The PostgreSQL schema as versioned migrations, applied in order at start (and by
+ * `pla server migrate`) under an advisory lock, so several processes starting at
+ * once apply each migration exactly once. A migration is never edited once
+ * released: a change of schema is a new migration at the end of the list.
+ *
+ * A table per collection: `id bigint` (primary key, values from the collection's
+ * own sequence, so ids increase and are never reused), `doc json` (the record as
+ * sent, its key order kept) and `record jsonb` generated from it, which the
+ * queries and indexes read. Row counts are kept as deltas by statement triggers
+ * (`pla_row_counts`), so the total of an unfiltered page costs a few rows, not a
+ * count of the table. Image bytes live in `pla_blobs`.
+ */
+import type { PoolClient } from 'pg';
+import type { CollectionName } from '../types.js';
+
+/** The table of a collection (`apiKeys` → `api_keys`). */
+export function tableOf(collection: CollectionName): string {
+  return collection.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** The sequence a collection's ids come from. */
+export function sequenceOf(collection: CollectionName): string {
+  return `${tableOf(collection)}_id_seq`;
+}
+
+/** The index expressions kept per collection, beyond the primary key: the fields the server sorts and filters on. */
+const INDEXED: Record<CollectionName, { name: string; columns: string }[]> = {
+  determinations: [
+    { name: 'updated', columns: `pla_kind(record->'updatedAt'), (record->'updatedAt'), id` },
+    { name: 'created', columns: `pla_kind(record->'createdAt'), (record->'createdAt'), id` },
+    { name: 'status', columns: `(record->'status')` },
+  ],
+  settings: [{ name: 'updated', columns: `pla_kind(record->'updatedAt'), (record->'updatedAt'), id` }],
+  tasks: [
+    { name: 'created', columns: `pla_kind(record->'createdAt'), (record->'createdAt'), id` },
+    { name: 'status', columns: `(record->'status')` },
+  ],
+  notifications: [{ name: 'user_newest', columns: `(record->'forUserId'), pla_kind(record->'createdDate'), (record->'createdDate'), id` }],
+  emailNotifications: [],
+  images: [{ name: 'sha256', columns: `(record->'sha256')` }],
+  topics: [{ name: 'service', columns: `(record->'service')` }],
+  apiKeys: [{ name: 'hash', columns: `(record->'hash')` }],
+  idempotencyKeys: [{ name: 'scope', columns: `(record->'scope')` }],
+};
+
+function collectionSql(collection: CollectionName): string {
+  const table = tableOf(collection);
+  return [
+    `CREATE SEQUENCE ${sequenceOf(collection)} AS bigint`,
+    `CREATE TABLE ${table} (id bigint PRIMARY KEY, doc json NOT NULL, record jsonb GENERATED ALWAYS AS (doc::jsonb) STORED)`,
+    ...INDEXED[collection].map((index) => `CREATE INDEX ${table}_${index.name} ON ${table} (${index.columns})`),
+    `CREATE TRIGGER ${table}_count_in AFTER INSERT ON ${table} REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION pla_count_rows()`,
+    `CREATE TRIGGER ${table}_count_out AFTER DELETE ON ${table} REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION pla_count_rows()`,
+    `CREATE TRIGGER ${table}_count_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION pla_count_rows()`,
+  ].join(';\n');
+}
+
+/** The collections of the first release (migration 1); later ones come with their own migration. */
+const FIRST_COLLECTIONS: readonly CollectionName[] = ['determinations', 'settings', 'tasks', 'notifications', 'emailNotifications', 'images', 'topics', 'apiKeys'];
+
+/** Migrations by version, applied in order; each runs in its own transaction. */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'collections, row counts, blobs',
+    sql: [
+      // The kind a value sorts by first, as the file store orders them: booleans,
+      // numbers, strings, objects and arrays, then null and missing values.
+      `CREATE FUNCTION pla_kind(value jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $$ SELECT CASE jsonb_typeof(value) WHEN 'boolean' THEN 0 WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 3 WHEN 'array' THEN 3 ELSE 4 END $$`,
+      `CREATE TABLE pla_row_counts (collection text NOT NULL, delta bigint NOT NULL)`,
+      `CREATE INDEX pla_row_counts_collection ON pla_row_counts (collection)`,
+      `CREATE FUNCTION pla_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP = 'TRUNCATE' THEN
+            DELETE FROM pla_row_counts WHERE collection = TG_TABLE_NAME;
+          ELSIF TG_OP = 'INSERT' THEN
+            INSERT INTO pla_row_counts SELECT TG_TABLE_NAME, count(*) FROM changed HAVING count(*) > 0;
+          ELSE
+            INSERT INTO pla_row_counts SELECT TG_TABLE_NAME, -count(*) FROM changed HAVING count(*) > 0;
+          END IF;
+          RETURN NULL;
+        END $$`,
+      ...FIRST_COLLECTIONS.map(collectionSql),
+      `CREATE TABLE pla_blobs (sha256 text PRIMARY KEY, bytes bytea NOT NULL)`,
+    ].join(';\n'),
+  },
+  {
+    version: 2,
+    name: 'idempotency keys',
+    sql: collectionSql('idempotencyKeys'),
+  },
+];
+
+/** The advisory lock key migrations run under (any fixed number the application owns). */
+const MIGRATION_LOCK = 7_461_120_001;
+
+/**
+ * Applies the migrations this database lacks, one transaction each, under an
+ * advisory lock; returns the versions applied. Refuses a database migrated by a
+ * newer pla (a version it does not know).
+ */
+export async function migrate(client: PoolClient): Promise<number[]> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    await client.query('CREATE TABLE IF NOT EXISTS pla_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM pla_migrations ORDER BY version');
+    const applied = new Set(rows.map((row) => row.version));
+    const known = new Set(MIGRATIONS.map((m) => m.version));
+    const unknown = [...applied].filter((version) => !known.has(version));
+    if (unknown.length) throw new Error(`the database has schema version ${Math.max(...unknown)}, newer than this pla knows (${Math.max(...known)}); upgrade pla`);
+    const done: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO pla_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      done.push(migration.version);
+    }
+    return done;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The store interface on both backends: the same records and the same declarative
+ * queries give the same answers on the JSON-file store and on a real PostgreSQL;
+ * transactions are all or nothing and lose no update under concurrency; migrations
+ * run once however many processes open a new database at the same time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJsonStore } from '../../src/store/index.js';
+import type { PageQuery, Store, StoredRecord } from '../../src/store/index.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
+import { tempDir } from './temp-dirs.js';
+
+let postgres: TestPostgres;
+const stores: Record<'json-file' | 'postgres', Store> = {} as Record<'json-file' | 'postgres', Store>;
+
+/** Records with mixed, missing and nested values, so that the rules at the edges are compared too. */
+const RECORDS: Array<Record<string, unknown>> = [
+  { code: 'b', amount: 10, status: 'ACTIVE', service: 'Mobile', owner: { name: 'Zoe', level: 2 }, tags: ['x'], updatedAt: '2024-01-03T00:00:00.000Z' },
+  { code: 'a', amount: 2.5, status: 'ACTIVE', service: 'web', owner: { name: 'adam', level: 1 }, updatedAt: '2024-01-01T00:00:00.000Z' },
+  { code: 'c', amount: 10, status: 'DECOMMISSIONED', service: 'MOBILE', owner: { name: 'Bea' }, updatedAt: '2024-01-02T00:00:00.000Z' },
+  { code: 'd', amount: '7', status: 'ACTIVE', viewed: true, updatedAt: '2024-01-05T00:00:00.000Z' },
+  { code: 'e', status: null, viewed: false, tags: ['x', 'y'], updatedAt: '2024-01-04T00:00:00.000Z' },
+  { code: 'f', amount: -1, status: 'ACTIVE', flag: true, 'owner.name': 'literal', updatedAt: '2024-01-04T00:00:00.000Z' },
+  { code: 'g', amount: 10, flag: false, owner: { name: 'Zoe', level: 3 } },
+];
+
+const QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>]> = [
+  ['no conditions', {}],
+  ['equals string', { where: [{ field: 'status', equals: 'ACTIVE' }] }],
+  ['equals number (2.5)', { where: [{ field: 'amount', equals: 2.5 }] }],
+  ['equals null', { where: [{ field: 'status', equals: null }] }],
+  ['equals array', { where: [{ field: 'tags', equals: ['x'] }] }],
+  ['equals object', { where: [{ field: 'owner', equals: { level: 1, name: 'adam' } }] }],
+  ['not equals (missing matches)', { where: [{ field: 'viewed', notEquals: true }] }],
+  ['any of, mixed kinds', { where: [{ field: 'amount', anyOf: [10, '7', -1] }] }],
+  ['equals ignoring case', { where: [{ field: 'service', equalsIgnoreCase: 'mobile' }] }],
+  ['number range', { where: [{ field: 'amount', range: { from: 0, to: 10 } }] }],
+  ['string range, exclusive end', { where: [{ field: 'updatedAt', range: { from: '2024-01-02', before: '2024-01-04T00:00:00.000Z' } }] }],
+  ['range of another kind matches nothing', { where: [{ field: 'amount', range: { from: '0' } }] }],
+  ['nested field', { where: [{ field: 'owner.name', equals: 'Zoe' }] }],
+  ['own dotted key wins', { where: [{ field: 'owner.name', equals: 'literal' }] }],
+  ['two conditions', { where: [{ field: 'status', equals: 'ACTIVE' }, { field: 'amount', range: { to: 5 } }] }],
+  ['sort by string desc', { sort: [{ field: 'updatedAt', direction: 'desc' }] }],
+  ['sort by mixed kinds asc (missing last)', { sort: [{ field: 'amount', direction: 'asc' }] }],
+  ['sort by mixed kinds desc (missing first)', { sort: [{ field: 'amount', direction: 'desc' }] }],
+  ['sort by two keys', { sort: [{ field: 'amount', direction: 'desc' }, { field: 'code', direction: 'asc' }] }],
+  ['sort by nested field', { sort: [{ field: 'owner.level', direction: 'asc' }] }],
+  ['sort by booleans', { sort: [{ field: 'flag', direction: 'asc' }] }],
+  ['id descending', { sort: [{ field: 'id', direction: 'desc' }] }],
+  ['filter and sort', { where: [{ field: 'amount', range: { from: 0 } }], sort: [{ field: 'updatedAt', direction: 'asc' }] }],
+];
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  stores['postgres'] = await openPostgresStore({ url: await postgres.createDatabase() });
+  stores['json-file'] = await openJsonStore({ dir: await tempDir(), warn: () => {} });
+  for (const store of Object.values(stores)) {
+    await store.transaction(async (tx) => {
+      const ids = await tx.allocateIds('determinations', RECORDS.length);
+      RECORDS.forEach((fields, i) => tx.put('determinations', { id: ids[i] as number, ...fields }));
+    });
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const store of Object.values(stores)) await store?.close().catch(() => {});
+  await postgres?.cluster.close();
+});
+
+const codes = (records: StoredRecord[]) => records.map((record) => record.code);
+
+describe('the same answers on both backends', () => {
+  it.each(QUERIES)('%s', async (_name, query) => {
+    const answers = [];
+    for (const store of Object.values(stores)) {
+      const all = await store.find('determinations', query);
+      const page = await store.page('determinations', { ...query, offset: 1, limit: 2 });
+      const count = await store.count('determinations', query.where);
+      answers.push({ all: codes(all), page: codes(page.items), total: page.total, count });
+    }
+    const [json, pg] = answers;
+    expect(pg).toEqual(json);
+    expect(json?.count).toBe(json?.all.length);
+    expect(json?.total).toBe(json?.all.length);
+  });
+
+  it('known answers for a few of them', async () => {
+    const store = stores['postgres'];
+    expect(codes(await store.find('determinations', { where: [{ field: 'service', equalsIgnoreCase: 'mobile' }] }))).toEqual(['b', 'c']);
+    expect(codes(await store.find('determinations', { where: [{ field: 'owner.name', equals: 'Zoe' }] }))).toEqual(['b', 'g']);
+    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual(['f', 'a', 'b', 'c', 'g', 'd', 'e']);
+    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g']);
+  });
+});
+
+describe.each(['json-file', 'postgres'] as const)('transactions on %s', (backend) => {
+  it('apply nothing when the work throws, and ids are never reused', async () => {
+    const store = stores[backend];
+    const before = await store.count('settings');
+    let lost = 0;
+    await expect(
+      store.transaction(async (tx) => {
+        [lost] = (await tx.allocateIds('settings', 1)) as [number];
+        tx.put('settings', { id: lost, key: 'never' });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await store.count('settings')).toBe(before);
+    expect(await store.get('settings', lost)).toBeUndefined();
+    const [next] = await store.transaction((tx) => tx.allocateIds('settings', 1));
+    expect(next).toBeGreaterThan(lost);
+  });
+
+  it('lose no update when many read and write one record at once', async () => {
+    const store = stores[backend];
+    const [id] = (await store.transaction(async (tx) => {
+      const ids = await tx.allocateIds('settings', 1);
+      tx.put('settings', { id: ids[0] as number, key: 'counter', value: 0 });
+      return ids;
+    })) as [number];
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        store.transaction(async (tx) => {
+          const current = (await tx.get('settings', id)) as StoredRecord;
+          tx.put('settings', { ...current, value: (current.value as number) + 1 });
+        }),
+      ),
+    );
+    expect((await store.get('settings', id))?.value).toBe(30);
+  });
+
+  it('reads in a transaction see its own staged changes', async () => {
+    const store = stores[backend];
+    await store.transaction(async (tx) => {
+      const [id] = (await tx.allocateIds('topics', 1)) as [number];
+      tx.put('topics', { id, service: 'staged' });
+      expect((await tx.get('topics', id))?.service).toBe('staged');
+      expect(codesOf(await tx.find('topics', { where: [{ field: 'service', equals: 'staged' }] }))).toEqual([id]);
+      tx.delete('topics', id);
+      expect(await tx.get('topics', id)).toBeUndefined();
+      expect(await tx.count('topics', [{ field: 'service', equals: 'staged' }])).toBe(0);
+    });
+  });
+});
+
+function codesOf(records: StoredRecord[]): number[] {
+  return records.map((record) => record.id);
+}
+
+describe('PostgreSQL schema', () => {
+  it('migrates once when several processes open a new database at the same time', async () => {
+    const url = await postgres.createDatabase();
+    const opened = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ url })));
+    await Promise.all(opened.map((store) => store.close()));
+    const rows = await postgres.query<{ version: number }>('SELECT version FROM pla_migrations', [], url);
+    expect(rows.map((row) => row.version).sort()).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * A real PostgreSQL for a test file, from the binaries `npm ci` installs
+ * (scripts/local-postgres.mjs): one cluster per file on a temporary folder and a
+ * free port, and a new database per server or suite, so suites never see each
+ * other's data. `usePostgresStore()` makes every `startLocalServer` of the file run
+ * on its own new database (`--store`).
+ */
+import { afterAll, beforeAll } from 'vitest';
+import pg from 'pg';
+import { startLocalPostgres, type LocalPostgres } from '../../scripts/local-postgres.mjs';
+import { setDefaultStore } from './local-server.js';
+
+export interface TestPostgres {
+  cluster: LocalPostgres;
+  /** A new, empty database; returns its URL. */
+  createDatabase(): Promise<string>;
+  /** Runs one statement on a database (the cluster's `postgres` one by default). */
+  query<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[], url?: string): Promise<T[]>;
+}
+
+let databases = 0;
+
+/** Starts a cluster (fsync off: tests crash servers, never the machine). Close it with `cluster.close()`. */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const cluster = await startLocalPostgres({ durable: false });
+  const query = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = [], url = cluster.url()) => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    cluster,
+    query,
+    async createDatabase() {
+      const name = `pla_test_${process.pid}_${++databases}`;
+      await query(`CREATE DATABASE ${name}`);
+      return cluster.url(name);
+    },
+  };
+}
+
+/**
+ * For the file: a PostgreSQL started before its tests and stopped after them, and
+ * every local server of the file on a new database of it. Returns the running
+ * cluster (valid inside tests and hooks).
+ */
+export function usePostgresStore(): { current(): TestPostgres } {
+  let postgres: TestPostgres | undefined;
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    const running = postgres;
+    setDefaultStore(() => running.createDatabase());
+  }, 120_000);
+  afterAll(async () => {
+    setDefaultStore(undefined);
+    await postgres?.cluster.close();
+  });
+  return {
+    current() {
+      if (!postgres) throw new Error('PostgreSQL is not started yet (use it inside tests or hooks)');
+      return postgres;
+    },
+  };
+}
