@@ -1,4 +1,5 @@
-// CLI start-up benchmark: median wall time of `pla --version`, `pla --help` and
+// CLI start-up benchmark: median wall time of `pla --version`, `pla --help`,
+// `pla __complete …` (what shell completion runs) and
 // `pla determinations get 1 -o json` (against a small local server started here),
 // each as a ratio to `node -e 0` on the same machine. Runs are interleaved so
 // that a busy neighbour slows every command alike. Reports only; no assertions.
@@ -40,6 +41,9 @@ const cases = [
   { name: 'node -e 0 (reference)', args: ['-e', '0'] },
   { name: 'pla --version', args: [bin, '--version'], target: 1.3 },
   { name: 'pla --help', args: [bin, '--help'], target: 1.5 },
+  // Shell completion must not be slower than --version: same target.
+  { name: 'pla __complete det de (completion)', args: [bin, '__complete', 'det', 'de'], target: 1.3 },
+  { name: 'pla __complete -e "" (env names)', args: [bin, '__complete', '-e', ''], target: 1.3, env: storedEnv },
   { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6 },
   { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6, env: storedEnv },
 ];

@@ -55,6 +55,14 @@ export interface ActionSpecs {
   'config.use': void;
   'config.show': void;
   'config.path': void;
+  'config.setProxy': void;
+  'config.setCa': void;
+  'config.remove': void;
+  'config.rename': void;
+  'config.export': void;
+  'config.import': void;
+  'completion.print': void;
+  'doctor.run': void;
   'config.protect': void;
   'config.unprotect': void;
   'determinations.decommission': IdActionSpec;

@@ -1,11 +1,11 @@
-/** `pla config`: environments, base URLs and API keys (kept in conf, file mode 0600). */
+/** `pla config`: environments, base URLs, API keys, proxies and CA files (kept in conf, file mode 0600). */
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
 import { examples } from './options.js';
 
 /** Declares the `pla config` tree; handlers load only when a verb runs. */
 export function createConfigCommand(): Command {
-  const tree = new Command('config').description('environments, base URLs and API keys');
+  const tree = new Command('config').description('environments, base URLs, API keys, proxies and CA files');
   examples(
     declareAction(tree.command('set-key').description('store the API key of an environment (-e/--env; from stdin when piped, else a hidden prompt)'), 'config.setKey'),
     'pla config set-key --env qa            # prompts, nothing echoed',
@@ -15,8 +15,62 @@ export function createConfigCommand(): Command {
     declareAction(tree.command('set-url <url>').description('set the base URL of an environment (-e/--env)'), 'config.setUrl'),
     'pla config set-url https://pla-qa.example.com --env qa',
   );
+  examples(
+    declareAction(
+      tree
+        .command('set-proxy [url]')
+        .description('send an environment’s requests through a forward proxy (-e/--env); wins over HTTPS_PROXY/HTTP_PROXY, NO_PROXY still applies')
+        .option('--unset', 'remove the environment’s proxy'),
+      'config.setProxy',
+    ),
+    'pla config set-proxy http://proxy.corp.example:3128 --env qa',
+    'pla config set-proxy http://ana:secret@proxy.corp.example:3128 --env qa   # password never shown',
+    'pla config set-proxy --unset --env qa',
+  );
+  examples(
+    declareAction(
+      tree
+        .command('set-ca [file]')
+        .description('trust the certificate authorities in a PEM file for an environment (-e/--env), besides the usual ones')
+        .option('--unset', 'trust only the usual CAs again'),
+      'config.setCa',
+    ),
+    'pla config set-ca /etc/ssl/certs/ca-certificates.crt --env qa',
+    'pla config set-ca --unset --env qa',
+    'NODE_EXTRA_CA_CERTS=./corp-root.pem pla det list   # the same for one run, every environment',
+  );
   examples(declareAction(tree.command('use <env>').description('make an environment the current one'), 'config.use'), 'pla config use qa');
-  examples(declareAction(tree.command('show').description('environments with base URLs, masked keys and where each comes from'), 'config.show'), 'pla config show');
+  examples(
+    declareAction(tree.command('remove <env>').description('forget everything stored for an environment (key included)'), 'config.remove'),
+    'pla config remove staging',
+  );
+  examples(
+    declareAction(tree.command('rename <old> <new>').description('rename an environment, keeping its URL, key, proxy and CA file'), 'config.rename'),
+    'pla config rename qa qa-eu',
+  );
+  examples(
+    declareAction(
+      tree
+        .command('export')
+        .description('print the stored environments as JSON; API keys and proxy passwords are left out unless --with-keys')
+        .option('--with-keys', 'include API keys and proxy passwords in plain text (asks first)')
+        .option('-y, --yes', 'do not ask before including them (needed when stdin is not a terminal)'),
+      'config.export',
+    ),
+    'pla config export > pla-envs.json',
+    'pla config export --with-keys --yes > pla-envs-with-keys.json',
+  );
+  examples(
+    declareAction(
+      tree.command('import <file>').description('merge environments from a `pla config export` file (- for stdin); fields in the file replace stored ones'),
+      'config.import',
+    ),
+    'pla config import pla-envs.json',
+  );
+  examples(
+    declareAction(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files and where each comes from'), 'config.show'),
+    'pla config show',
+  );
   examples(
     declareAction(tree.command('protect <env>').description('runs on this environment always record the records before they change (production is protected by default)'), 'config.protect'),
     'pla config protect qa',

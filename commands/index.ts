@@ -6,10 +6,12 @@
  */
 import { Command } from 'commander';
 import { createApiCommand } from './api.js';
+import { createCompletionCommand } from './completion.js';
 import { createApplyCommand } from './apply.js';
 import { createRunsCommand } from './runs.js';
 import { createConfigCommand } from './config.js';
 import { createDeterminationsCommand } from './determinations.js';
+import { createDoctorCommand } from './doctor.js';
 import { createImagesCommand } from './images.js';
 import { createNotificationsCommand } from './notifications.js';
 import { createServerCommand } from './server.js';
@@ -33,11 +35,13 @@ export const TREES: readonly Tree[] = [
   { names: ['notifications', 'notif'], summary: 'notifications of users, e-mail notifications', create: createNotificationsCommand },
   { names: ['images'], summary: 'images of real estate properties', create: createImagesCommand },
   { names: ['topics'], summary: 'topics with localized captions', create: createTopicsCommand },
-  { names: ['config'], summary: 'environments, base URLs and API keys', create: createConfigCommand },
+  { names: ['config'], summary: 'environments, base URLs, API keys, proxies and CA files', create: createConfigCommand },
   { names: ['api'], create: createApiCommand },
   { names: ['apply'], create: createApplyCommand },
   { names: ['runs'], summary: 'receipts of the runs that changed something; undo', create: createRunsCommand },
   { names: ['server'], summary: 'run and administer the local server', create: createServerCommand },
+  { names: ['completion'], create: createCompletionCommand },
+  { names: ['doctor'], create: createDoctorCommand },
 ];
 
 /** A tree's name, aliases and description, without its verbs. */

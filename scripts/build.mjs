@@ -20,7 +20,7 @@ import { build, transform } from 'esbuild';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { warmCodeCache } from './warm-code-cache.mjs';
 import { deferModules, deferrals } from './startup-plugins.mjs';
 
@@ -64,7 +64,8 @@ async function toCommonJs(code) {
 try {
   const { outputFiles } = await build({
     absWorkingDir: root,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    // `complete` answers `pla __complete` (bin/pla.js) without the CLI.
+    entryPoints: { cli: 'src/cli/main.ts', complete: 'src/completion/complete.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -85,6 +86,9 @@ try {
     await writeFile(file.path, without.has('commonjs') ? file.text : await toCommonJs(file.text));
   }
   await writeFile(`${staging}/package.json`, `${JSON.stringify({ type: without.has('commonjs') ? 'module' : 'commonjs' })}\n`);
+  // The command tree as data for shell completion, from the program just built.
+  const { completionData } = await import(pathToFileURL(`${staging}/cli.js`).href);
+  await writeFile(`${staging}/completion-tree.json`, JSON.stringify(completionData()));
   if (!without.has('code-cache') && !without.has('commonjs')) await warmCodeCache(staging);
   await rename(out, retired).catch(() => {});
   await rename(staging, out);

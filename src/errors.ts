@@ -6,7 +6,7 @@
  *
  * Exit codes: 0 ok · 1 unexpected · 2 usage/bad input · 3 auth · 4 not found ·
  * 5 rejected by the service · 6 rate limited · 7 server error · 8 network/timeout ·
- * 9 partial failure of a bulk run · 130 interrupted.
+ * 9 partial failure of a bulk run · 10 in use by another process · 130 interrupted.
  */
 
 export const EXIT_CODES = {
@@ -20,6 +20,7 @@ export const EXIT_CODES = {
   server: 7,
   network: 8,
   partial: 9,
+  inUse: 10,
   interrupted: 130,
 } as const;
 
@@ -73,7 +74,14 @@ export interface FailedRequest {
   origin: string;
   /** The environment the client was made for, when it was told. */
   env?: string;
+  /** The proxy it went through, masked, with where it was set: `http://ana:••••@p:3128 (HTTPS_PROXY)`. */
+  proxy?: string;
+  /** The environment's CA file, when it has one. */
+  caFile?: string;
 }
+
+/** Why a network failure happened, when the client can tell more than "no connection". */
+export type NetworkFailure = { kind: 'certificate' } | { kind: 'tls-handshake' } | { kind: 'proxy-refused'; status: number };
 
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {
@@ -122,16 +130,29 @@ export class NetworkError extends PlaError {
   readonly timedOut: boolean;
   readonly request?: FailedRequest;
 
-  constructor(message: string, options: { cause?: unknown; timedOut?: boolean; request?: FailedRequest } = {}) {
+  /** A certificate not trusted, a failed TLS handshake, or a proxy that refused the tunnel. */
+  readonly failure?: NetworkFailure;
+
+  constructor(message: string, options: { cause?: unknown; timedOut?: boolean; request?: FailedRequest; failure?: NetworkFailure } = {}) {
     super(message, { cause: options.cause });
     this.timedOut = options.timedOut === true;
     if (options.request) this.request = options.request;
+    if (options.failure) this.failure = options.failure;
   }
 }
 
 /** Thrown when a bulk run finished but some records failed (exit 9). */
 export class PartialFailureError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.partial;
+}
+
+/**
+ * Thrown when what a command needs is held by another process: the local server's
+ * data folder (another server has it) or its port (exit 10). Not the user's typo
+ * (2) nor a bug (1): the fix is to stop the other process or pick another one.
+ */
+export class InUseError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.inUse;
 }
 
 /** Thrown when the user interrupted the run (Ctrl-C) after it wound down cleanly (exit 130). */
@@ -166,7 +187,8 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rejected, 'rejected by the service (400/409/413/415/422): fix the request and retry'],
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
-  [EXIT_CODES.network, 'network error or timeout: is the base URL right and the service up?'],
+  [EXIT_CODES.network, 'network error, timeout, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
   [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file)'],
+  [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

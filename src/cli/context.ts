@@ -44,15 +44,23 @@ function defaultFormat(opts: GlobalOptions, io: IOStreams): OutputFormat {
   return opts.output ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
 
+const notWritable = (): Promise<void> => Promise.reject(new Error('no configuration was read'));
+
 /** A config stand-in with nothing stored, for when flags and PLA_* variables decide everything. */
 const NOTHING_STORED: ConfigStore = {
   path: '',
   currentEnv: () => 'local',
-  use() {},
   get: () => ({}),
-  setKey() {},
-  setUrl() {},
   list: () => ({}),
+  isKnown: () => true,
+  use: notWritable,
+  setKey: notWritable,
+  setUrl: notWritable,
+  setProxy: notWritable,
+  setCaFile: notWritable,
+  remove: notWritable,
+  rename: notWritable,
+  importAll: notWritable,
 };
 
 /**
@@ -109,10 +117,13 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       const mode = options.finishInFlight ? 'finishing' : 'abortable';
       clients[mode] ??= (async () => {
         const [{ createClient }, conn] = await Promise.all([import('../client/index.js'), connectionForClient(opts, ctx)]);
+        const ca = conn.caFile ? await (await import('../config/ca-file.js')).readCaFile(conn.caFile, conn.env) : undefined;
         return createClient({
           baseUrl: conn.baseUrl,
           apiKey: conn.apiKey,
           env: conn.env,
+          ...(conn.proxy ? { proxy: conn.proxy } : {}),
+          ...(ca !== undefined && conn.caFile ? { ca, caFile: conn.caFile } : {}),
           retries: opts.retries,
           retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,

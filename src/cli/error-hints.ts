@@ -21,9 +21,30 @@ export function hintFor(error: unknown): string | undefined {
   if (error instanceof ServerError) return 'the service failed: try again later; --verbose shows its full answer';
   if (error instanceof RejectedError) return 'fix the request; --verbose shows the full problem';
   if (error instanceof NetworkError) {
+    const networkHint = networkFailureHint(error);
+    if (networkHint) return networkHint;
     return error.timedOut
       ? 'the service is slow or unreachable: try again, or allow more time with --timeout'
       : 'is the service up? for the local one: `pla server start`; check the base URL with `pla config show`';
   }
   return undefined;
+}
+
+/** Hints for certificate, handshake and proxy failures, and for any failure through a proxy. */
+function networkFailureHint(error: NetworkError): string | undefined {
+  const env = error.request?.env ?? '<env>';
+  switch (error.failure?.kind) {
+    case 'certificate': {
+      const configured = error.request?.caFile ? ` (now ${error.request.caFile})` : '';
+      return `if the service uses a private CA, trust it: \`pla config set-ca ca.pem --env ${env}\`${configured}, or NODE_EXTRA_CA_CERTS=ca.pem for every Node program`;
+    }
+    case 'tls-handshake':
+      return 'does the service speak https on this port? try http:// in the base URL (`pla config show`); `pla doctor` checks each step';
+    case 'proxy-refused':
+      return error.failure.status === 407
+        ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'
+        : 'check the proxy and the base URL; NO_PROXY lists hosts to reach directly';
+    default:
+      return error.request?.proxy && !error.timedOut ? 'is the proxy up and its URL right? `pla doctor` checks each step; NO_PROXY lists hosts to reach directly' : undefined;
+  }
 }

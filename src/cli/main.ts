@@ -5,6 +5,7 @@
  * object from it (system-io.ts), listens for Ctrl-C, sets `process.exitCode`, and
  * calls `process.exit` only on a second Ctrl-C.
  */
+import { type CompletionNode, completionTree } from '../completion/tree.js';
 import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
@@ -13,13 +14,23 @@ import { CommanderError, commanderExitCode, createProgram } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
 
-/** Keys given on the command line or in the environment, to mask in error output. */
+/** Keys (and proxy passwords) given on the command line or in the environment, to mask in error output. */
 function knownKeys(argv: string[]): string[] {
   const keys = argv.filter((a) => a.startsWith('--api-key=')).map((a) => a.slice('--api-key='.length));
   const at = argv.indexOf('--api-key');
   if (at !== -1 && argv[at + 1]) keys.push(argv[at + 1] as string);
   if (process.env.PLA_API_KEY) keys.push(process.env.PLA_API_KEY);
+  // Proxy passwords too, should any message quote a proxy URL whole.
+  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^/]*)@/i.exec(process.env[name] ?? '')?.[1];
+    if (password) keys.push(password, decodeURIComponent(password));
+  }
   return keys;
+}
+
+/** The whole command tree as completion data; the build writes it to dist/completion-tree.json. */
+export function completionData(): CompletionNode {
+  return completionTree(createProgram(systemIO()));
 }
 
 /**

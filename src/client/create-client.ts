@@ -10,6 +10,7 @@ import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { toPage } from './page-shapes.js';
+import { chooseProxy, type ProxyChoice } from './proxy.js';
 import { redactSecret } from './redact.js';
 import { safeToRepeat } from './retry-policy.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
@@ -45,6 +46,16 @@ function requestTarget(path: string): string {
   return url.pathname + url.search;
 }
 
+/** Proxy and trusted CAs for a client that makes its own dispatcher. */
+function connectionSettings(options: ClientOptions): { proxy?: ProxyChoice; ca?: string; caFile?: string } {
+  const proxy = chooseProxy(options.baseUrl, options.proxy);
+  return {
+    ...(proxy ? { proxy } : {}),
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    ...(options.caFile ? { caFile: options.caFile } : {}),
+  };
+}
+
 /** Creates a client; nothing is connected until the first call. */
 export function createClient(options: ClientOptions): PlaClient {
   const base = new URL(options.baseUrl);
@@ -55,7 +66,7 @@ export function createClient(options: ClientOptions): PlaClient {
     origin: base.origin,
     retries: options.retries ?? DEFAULT_RETRIES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
   });

@@ -17,7 +17,34 @@ import {
   ServerError,
 } from '../errors.js';
 import { isObject } from './envelope.js';
+import { maskUrl } from '../config/mask-url.js';
+import type { ProxyChoice } from './proxy.js';
 import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
+
+/**
+ * Codes of a certificate the client does not trust (OpenSSL's verify results as
+ * Node names them) or a TLS handshake that failed.
+ */
+const TLS_ERROR_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);
+
+/** `through proxy http://p:3128 (HTTPS_PROXY)`, password masked; '' without a proxy. */
+function viaProxy(request: RequestLabel): string {
+  return request.proxy ? ` through proxy ${maskUrl(request.proxy.url)} (${request.proxy.source})` : '';
+}
 
 /** What the message says about the request: `GET /api/v1/…`, and how many attempts it took. */
 export interface RequestLabel {
@@ -28,11 +55,22 @@ export interface RequestLabel {
   /** The environment the client serves, when it was told. */
   env?: string;
   timeoutMs: number;
+  /** The proxy the request went through, when one did. */
+  proxy?: ProxyChoice;
+  /** The environment's CA file, when it has one. */
+  caFile?: string;
 }
 
-/** The request as an error carries it. */
+/** The request as an error carries it (a proxy only masked). */
 function facts(request: RequestLabel): FailedRequest {
-  return { method: request.method, path: request.path, origin: request.origin, ...(request.env ? { env: request.env } : {}) };
+  return {
+    method: request.method,
+    path: request.path,
+    origin: request.origin,
+    ...(request.env ? { env: request.env } : {}),
+    ...(request.proxy ? { proxy: `${maskUrl(request.proxy.url)} (${request.proxy.source})` } : {}),
+    ...(request.caFile ? { caFile: request.caFile } : {}),
+  };
 }
 
 function label(request: RequestLabel): string {
@@ -99,6 +137,23 @@ export function httpError(status: number, statusText: string, body: unknown, req
 export function transportError(error: unknown, request: RequestLabel, aborted: boolean): PlaError {
   if (aborted) return new InterruptedError(`interrupted ${label(request)}`, { cause: error });
   const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TLS_ERROR_CODES.has(code)) {
+    const what = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? 'TLS handshake failed' : 'certificate not trusted';
+    return new NetworkError(`${what} for ${request.origin}${viaProxy(request)}: ${(error as Error).message} (${code}) ${label(request)}`, {
+      cause: error,
+      failure: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? { kind: 'tls-handshake' } : { kind: 'certificate' },
+      request: facts(request),
+    });
+  }
+  const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
+  if (request.proxy && proxyStatus) {
+    const status = Number(proxyStatus[1]);
+    return new NetworkError(`the proxy ${maskUrl(request.proxy.url)} (${request.proxy.source}) refused to connect to ${request.origin}: ${status} ${label(request)}`, {
+      cause: error,
+      failure: { kind: 'proxy-refused', status },
+      request: facts(request),
+    });
+  }
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
     return new NetworkError(`no answer from ${request.origin} within ${request.timeoutMs / 1000} s (${code}) ${label(request)}`, {
       cause: error,
@@ -107,7 +162,7 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
     });
   }
   if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) {
-    return new NetworkError(`cannot reach ${request.origin} (${code}) ${label(request)}`, { cause: error, request: facts(request) });
+    return new NetworkError(`cannot reach ${request.origin}${viaProxy(request)} (${code}) ${label(request)}`, { cause: error, request: facts(request) });
   }
   return new PlaError(`request failed: ${(error as Error).message ?? String(error)} ${label(request)}`, { cause: error });
 }

@@ -7,10 +7,12 @@
  * there was no answer.
  */
 import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
 import RetryHandler from 'undici/lib/handler/retry-handler.js';
 import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
+import { maskUrl } from '../config/mask-url.js';
+import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
+import type { ProxyChoice } from './proxy.js';
 import { retryDelay } from './retry-policy.js';
 import { retryLine, tracedDispatch } from './trace.js';
 
@@ -40,6 +42,12 @@ export interface TransportOptions {
   retries: number;
   timeoutMs: number;
   dispatcher?: unknown;
+  /** The proxy to send through (ignored with an injected dispatcher). */
+  proxy?: ProxyChoice;
+  /** PEM text of extra trusted certificate authorities (ignored with an injected dispatcher). */
+  ca?: string;
+  /** Where `ca` came from, for the hint on a certificate error. */
+  caFile?: string;
   trace?: (line: string) => void;
   env?: string;
 }
@@ -79,12 +87,20 @@ export function createTransport(options: TransportOptions): Transport {
     throw new TypeError('options.dispatcher must be an undici Dispatcher');
   }
   const owned = options.dispatcher === undefined;
-  const base: Dispatcher = isDispatcher(options.dispatcher)
+  const made: Dispatcher | Promise<Dispatcher> = isDispatcher(options.dispatcher)
     ? options.dispatcher
-    : new Agent({ connect: { timeout: options.timeoutMs } });
+    : createDispatcher({
+        timeoutMs: options.timeoutMs,
+        ...(options.proxy ? { proxy: options.proxy } : {}),
+        ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      });
+  // A proxy agent is imported on first use (dispatcher.ts): the first send waits for it.
+  let ready: Dispatcher | undefined = made instanceof Promise ? undefined : made;
+  const pending: Promise<Dispatcher> | undefined = made instanceof Promise ? made.then((d) => (ready = d)) : undefined;
+  if (owned && options.proxy) options.trace?.(`proxy ${maskUrl(options.proxy.url)} (${options.proxy.source})`);
   /** `dispatch` for one request, calling `sent` when an attempt's request has been written. */
-  const dispatchNoting = (sent: () => void): Dispatcher['dispatch'] => {
-    const plain: Dispatcher['dispatch'] = (opts, handler) => base.dispatch(opts, new SentWatch(handler, sent) as Dispatcher.DispatchHandler);
+  const dispatchNoting = (dispatcher: Dispatcher, sent: () => void): Dispatcher['dispatch'] => {
+    const plain: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, new SentWatch(handler, sent) as Dispatcher.DispatchHandler);
     return options.trace ? tracedDispatch(plain, options.trace) : plain;
   };
 
@@ -95,15 +111,21 @@ export function createTransport(options: TransportOptions): Transport {
     attempts,
     timeoutMs: options.timeoutMs,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+    ...(options.caFile ? { caFile: options.caFile } : {}),
   });
 
-  function send(request: OutgoingRequest): Promise<RawResponse> {
+  async function send(request: OutgoingRequest): Promise<RawResponse> {
+    return sendWith(ready ?? (await (pending as Promise<Dispatcher>)), request);
+  }
+
+  function sendWith(dispatcher: Dispatcher, request: OutgoingRequest): Promise<RawResponse> {
     const { signal } = request;
     return new Promise<RawResponse>((resolve, reject) => {
       let attempts = 1;
       /** Whether the current attempt's request was written (reset by each attempt). */
       let sent = false;
-      const dispatch = dispatchNoting(() => (sent = true));
+      const dispatch = dispatchNoting(dispatcher, () => (sent = true));
       let responseStarted = false;
       let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
@@ -212,7 +234,7 @@ export function createTransport(options: TransportOptions): Transport {
     send,
     label,
     close: async () => {
-      if (owned) await base.close();
+      if (owned) await (ready ?? (await (pending as Promise<Dispatcher>))).close();
     },
   };
 }

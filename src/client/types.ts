@@ -16,8 +16,17 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Request trace on this function (stderr in the CLI), key redacted. */
   trace?: (line: string) => void;
-  /** undici dispatcher to send through; tests may inject one. */
+  /** undici dispatcher to send through; tests may inject one (proxy and CA are then its business). */
   dispatcher?: unknown;
+  /**
+   * The environment's configured proxy URL. Without one, HTTPS_PROXY/HTTP_PROXY
+   * apply as curl reads them; NO_PROXY applies to both (src/client/proxy.ts).
+   */
+  proxy?: string;
+  /** PEM text of certificate authorities to trust besides Node's own. */
+  ca?: string;
+  /** The file `ca` was read from, named in the hint of a certificate error. */
+  caFile?: string;
   userAgent?: string;
   /** The environment this client serves; failed requests carry it (errors' `request.env`). */
   env?: string;

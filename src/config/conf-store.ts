@@ -1,17 +1,19 @@
 /**
  * The `ConfigStore`, kept in `config.json` in `configDir()` and written through conf
- * (atomic writes, mode 0600). conf and its schema machinery cost more to import than
+ * (atomic writes, mode 0600) under a proper-lockfile lock, so that concurrent
+ * read-modify-writes each see the other's result. conf and its schema machinery cost more to import than
  * node takes to start, so they are imported only when needed: always by default,
  * and never by `openConfig({ readOnly: true })`, which API commands use because they
  * only read the file.
  */
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
-import { BUILT_IN_ENVIRONMENTS, type ConfigStore, type EnvironmentConfig } from './types.js';
-import { checkApiKey, checkBaseUrl, checkEnvName } from './validate.js';
+import { closestName } from './closest.js';
+import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig } from './types.js';
+import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl } from './validate.js';
 
 /** The environment used until `pla config use` picks another. */
 const DEFAULT_ENV = 'local';
@@ -29,7 +31,12 @@ interface StoredConfig extends Record<string, unknown> {
 interface Backend {
   path: string;
   read(): StoredConfig;
-  write(change: StoredConfig): void;
+  /**
+   * Runs `change` on what the file holds now and writes its result, holding the
+   * config lock throughout: another `pla config` run waits rather than writing
+   * back a copy it read before this one's change.
+   */
+  update(change: (stored: StoredConfig) => StoredConfig): Promise<void>;
 }
 
 const PRIVATE_MODE = 0o600;
@@ -52,22 +59,52 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
   return storeOn(backend);
 }
 
+/**
+ * How long a writer waits for the lock, and when a lock is old enough to be a
+ * crashed run's leftover: a config write takes milliseconds, so seconds are ample
+ * even on a loaded machine.
+ */
+const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, factor: 1.2, minTimeout: 10, maxTimeout: 250 } } as const;
+
 async function confBackend(dir: string, fail: (error: unknown) => Error): Promise<Backend> {
-  const { default: Conf } = await import('conf');
+  const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
   noteConfLoaded();
+  let conf: InstanceType<typeof Conf<StoredConfig>>;
   try {
-    const conf = new Conf<StoredConfig>({ projectName: 'pla', cwd: dir, configFileMode: PRIVATE_MODE });
-    return {
-      path: conf.path,
-      read: () => conf.store,
-      write(change) {
-        conf.set(change);
-        keepPrivate(conf.path);
-      },
-    };
+    conf = new Conf<StoredConfig>({ projectName: 'pla', cwd: dir, configFileMode: PRIVATE_MODE });
   } catch (error) {
     throw fail(error);
   }
+  return {
+    path: conf.path,
+    // conf reads the file again on every access of `store`.
+    read: () => conf.store,
+    async update(change) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      let release: () => Promise<void>;
+      try {
+        release = await lockfile.lock(conf.path, LOCK_OPTIONS);
+      } catch (error) {
+        throw new PlaError(`the configuration is locked by another pla run (${conf.path}.lock)`, {
+          cause: error,
+          hint: 'wait for it to finish; if none is running, delete the .lock folder',
+        });
+      }
+      try {
+        let current: StoredConfig;
+        try {
+          current = conf.store;
+        } catch (error) {
+          throw fail(error);
+        }
+        // conf writes to a temporary file and renames it over the old one.
+        conf.store = change(current);
+        keepPrivate(conf.path);
+      } finally {
+        await release();
+      }
+    },
+  };
 }
 
 function readOnlyBackend(path: string, fail: (error: unknown) => Error): Backend {
@@ -87,40 +124,106 @@ function readOnlyBackend(path: string, fail: (error: unknown) => Error): Backend
   return {
     path,
     read: () => stored,
-    write() {
-      throw new PlaError('the configuration was opened read-only');
+    update() {
+      return Promise.reject(new PlaError('the configuration was opened read-only'));
     },
   };
 }
 
+/** The hint for an environment name that is not known: a close one, or how to add it. */
+export function unknownEnvHint(env: string, known: Iterable<string>): string {
+  const near = closestName(env, known);
+  return near ? `did you mean ${near}?` : `add it first: pla config set-url <url> --env ${env}`;
+}
+
 function storeOn(backend: Backend): ConfigStore {
-  const environments = (): Record<string, EnvironmentConfig> => ({ ...backend.read().environments });
-  const update = (env: string, change: EnvironmentConfig): void => {
-    const all = environments();
-    all[checkEnvName(env)] = { ...all[env], ...change };
-    backend.write({ environments: all });
+  const stored = (): Record<string, EnvironmentConfig> => ({ ...backend.read().environments });
+  const knownNames = (): string[] => [...new Set([...BUILT_IN_ENVIRONMENTS, ...Object.keys(stored())])];
+  const isKnown = (env: string): boolean => knownNames().includes(env);
+  const mustBeStored = (env: string, environments: Record<string, EnvironmentConfig>): void => {
+    if (!(env in environments)) {
+      throw new UsageError(`environment ${env} has nothing stored`, { hint: unknownEnvHint(env, Object.keys(environments)) });
+    }
   };
-  const isKnown = (env: string): boolean => (BUILT_IN_ENVIRONMENTS as readonly string[]).includes(env) || env in environments();
+  /** Changes one environment's fields; `undefined` removes a field. */
+  const setFields = (env: string, change: EnvironmentConfig): Promise<void> =>
+    backend.update((current) => {
+      const environments = { ...current.environments };
+      const merged: EnvironmentConfig = { ...environments[checkEnvName(env)], ...change };
+      for (const field of ENVIRONMENT_FIELDS) if (merged[field] === undefined) delete merged[field];
+      environments[env] = merged;
+      return { ...current, environments };
+    });
 
   return {
     path: backend.path,
     currentEnv: () => backend.read().currentEnv ?? DEFAULT_ENV,
-    use(env) {
-      checkEnvName(env);
-      if (!isKnown(env)) {
-        throw new UsageError(`unknown environment ${env}`, { hint: `add it first: pla config set-url <url> --env ${env}` });
-      }
-      backend.write({ currentEnv: env });
-    },
-    get: (env) => ({ ...environments()[env] }),
-    setKey: (env, apiKey) => update(env, { apiKey: checkApiKey(apiKey) }),
-    setUrl: (env, baseUrl) => update(env, { baseUrl: checkBaseUrl(baseUrl, env) }),
+    get: (env) => ({ ...stored()[env] }),
     list() {
       const all: Record<string, EnvironmentConfig> = {};
       for (const env of BUILT_IN_ENVIRONMENTS) all[env] = {};
-      return { ...all, ...environments() };
+      return { ...all, ...stored() };
     },
+    isKnown,
+    async use(env) {
+      checkEnvName(env);
+      if (!isKnown(env)) throw new UsageError(`unknown environment ${env}`, { hint: unknownEnvHint(env, knownNames()) });
+      await backend.update((current) => ({ ...current, currentEnv: env }));
+    },
+    // async: a refused value is a rejected promise, like a failed write.
+    setKey: async (env, apiKey) => setFields(env, { apiKey: checkApiKey(apiKey) }),
+    setUrl: async (env, baseUrl) => setFields(env, { baseUrl: checkBaseUrl(baseUrl, env) }),
+    setProxy: async (env, proxy) => setFields(env, { proxy: proxy === undefined ? undefined : checkProxyUrl(proxy) }),
+    setCaFile: async (env, caFile) => setFields(env, { caFile }),
+    remove: (env) =>
+      backend.update((current) => {
+        const environments = { ...current.environments };
+        mustBeStored(checkEnvName(env), environments);
+        delete environments[env];
+        const { currentEnv, ...rest } = current;
+        return { ...rest, environments, ...(currentEnv && currentEnv !== env ? { currentEnv } : {}) };
+      }),
+    rename: (from, to) =>
+      backend.update((current) => {
+        const environments = { ...current.environments };
+        mustBeStored(checkEnvName(from), environments);
+        if (checkEnvName(to) in environments) {
+          throw new UsageError(`environment ${to} already exists`, { hint: `remove it first: pla config remove ${to}` });
+        }
+        environments[to] = environments[from] as EnvironmentConfig;
+        delete environments[from];
+        return { ...current, environments, ...(current.currentEnv === from ? { currentEnv: to } : {}) };
+      }),
+    importAll: (data) =>
+      backend.update((current) => {
+        const environments = { ...current.environments };
+        for (const [env, incoming] of Object.entries(data.environments)) {
+          environments[checkEnvName(env)] = { ...environments[env], ...checkEnvironment(env, incoming) };
+        }
+        const currentEnv = data.currentEnv === undefined ? current.currentEnv : checkEnvName(data.currentEnv);
+        return { ...current, environments, ...(currentEnv ? { currentEnv } : {}) };
+      }),
   };
+}
+
+/** Validates an imported environment field by field; unknown fields are refused. */
+function checkEnvironment(env: string, incoming: unknown): EnvironmentConfig {
+  if (typeof incoming !== 'object' || incoming === null || Array.isArray(incoming)) {
+    throw new UsageError(`environment ${env}: expected an object of ${ENVIRONMENT_FIELDS.join(', ')}`);
+  }
+  const fields = incoming as Record<string, unknown>;
+  const checked: EnvironmentConfig = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (!(ENVIRONMENT_FIELDS as readonly string[]).includes(name)) {
+      throw new UsageError(`environment ${env}: unknown field ${name}`, { hint: `fields are ${ENVIRONMENT_FIELDS.join(', ')}` });
+    }
+    if (typeof value !== 'string') throw new UsageError(`environment ${env}: ${name} must be a string`);
+  }
+  if (typeof fields.baseUrl === 'string') checked.baseUrl = checkBaseUrl(fields.baseUrl, env);
+  if (typeof fields.apiKey === 'string') checked.apiKey = checkApiKey(fields.apiKey);
+  if (typeof fields.proxy === 'string') checked.proxy = checkProxyUrl(fields.proxy);
+  if (typeof fields.caFile === 'string') checked.caFile = fields.caFile;
+  return checked;
 }
 
 /**

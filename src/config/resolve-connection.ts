@@ -3,7 +3,7 @@
  * flag > env var (`PLA_ENV`, `PLA_BASE_URL`, `PLA_API_KEY`) > config > default.
  */
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URLS } from './conf-store.js';
+import { DEFAULT_BASE_URLS, unknownEnvHint } from './conf-store.js';
 import type { ConfigStore, Connection, ConnectionFlags, Source } from './types.js';
 import { checkBaseUrl, checkEnvName } from './validate.js';
 
@@ -26,6 +26,7 @@ export function resolveConnection(flags: ConnectionFlags, config: ConfigStore): 
     [DEFAULT_BASE_URLS[env], 'default'],
   ]);
   if (!baseUrl) {
+    if (!config.isKnown(env)) throw new UsageError(`unknown environment ${env}`, { hint: unknownEnvHint(env, Object.keys(config.list())) });
     throw new UsageError(`no base URL for environment ${env}`, { hint: `pla config set-url <url> --env ${env}` });
   }
   const apiKey = pick([
@@ -40,5 +41,7 @@ export function resolveConnection(flags: ConnectionFlags, config: ConfigStore): 
     baseUrlSource: baseUrl.source,
     // A missing key is allowed: the service answers 401 and the client says how to set one.
     ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
+    ...(stored.proxy ? { proxy: stored.proxy } : {}),
+    ...(stored.caFile ? { caFile: stored.caFile } : {}),
   };
 }

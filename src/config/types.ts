@@ -6,10 +6,18 @@
 
 export const BUILT_IN_ENVIRONMENTS = ['local', 'development', 'qa', 'production'] as const;
 
+/** What one environment stores; every field is optional. */
 export interface EnvironmentConfig {
   baseUrl?: string;
   apiKey?: string;
+  /** Forward proxy for this environment's service; wins over HTTPS_PROXY/HTTP_PROXY. */
+  proxy?: string;
+  /** PEM file of extra certificate authorities trusted for this environment. */
+  caFile?: string;
 }
+
+/** The fields of an environment, for commands that walk them (export, show). */
+export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
 
 /** Where the effective value came from, for `pla config show` and warnings. */
 export type Source = 'flag' | 'env-var' | 'config' | 'default';
@@ -20,6 +28,10 @@ export interface Connection {
   baseUrlSource: Source;
   apiKey?: string;
   apiKeySource?: Source;
+  /** The environment's configured proxy (HTTPS_PROXY and friends are read by the client). */
+  proxy?: string;
+  /** The environment's CA file. */
+  caFile?: string;
 }
 
 /** Flags that override the stored configuration (flag > PLA_* env var > config). */
@@ -29,15 +41,35 @@ export interface ConnectionFlags {
   apiKey?: string;
 }
 
+/** What `pla config export` writes and `import` reads. */
+export interface ConfigExport {
+  currentEnv?: string;
+  environments: Record<string, EnvironmentConfig>;
+}
+
 export interface ConfigStore {
   /** Absolute path of the config file. */
   readonly path: string;
   /** The environment `pla config use` selected (default `local`). */
   currentEnv(): string;
-  use(env: string): void;
   get(env: string): EnvironmentConfig;
-  setKey(env: string, apiKey: string): void;
-  setUrl(env: string, baseUrl: string): void;
   /** All environments, built-in ones included even when empty. */
   list(): Record<string, EnvironmentConfig>;
+  /** True for a built-in environment or one stored in the file. */
+  isKnown(env: string): boolean;
+  // Every write below re-reads the file under a lock and replaces it atomically,
+  // so two `pla config` runs at the same moment both land.
+  use(env: string): Promise<void>;
+  setKey(env: string, apiKey: string): Promise<void>;
+  setUrl(env: string, baseUrl: string): Promise<void>;
+  /** Sets or (with undefined) removes the environment's proxy. */
+  setProxy(env: string, proxy: string | undefined): Promise<void>;
+  /** Sets or (with undefined) removes the environment's CA file (an absolute path). */
+  setCaFile(env: string, caFile: string | undefined): Promise<void>;
+  /** Forgets a stored environment; the current one falls back to `local`. */
+  remove(env: string): Promise<void>;
+  /** Renames a stored environment (and the current-environment pointer with it). */
+  rename(from: string, to: string): Promise<void>;
+  /** Merges environments in: fields given replace stored ones, others are kept. */
+  importAll(data: ConfigExport): Promise<void>;
 }

@@ -42,9 +42,45 @@ export function checkBaseUrl(url: string, env?: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** Returns the trimmed key when usable; throws a UsageError on an empty key or one with whitespace inside. */
+/**
+ * Returns the trimmed key when usable; throws a UsageError on an empty key or one
+ * with whitespace, control or non-ASCII characters inside: such a key cannot go in
+ * an HTTP header, so storing it would break every later command. The key itself is
+ * never echoed.
+ */
 export function checkApiKey(key: string): string {
   const trimmed = key.trim();
-  if (!trimmed || /\s/.test(trimmed)) throw new UsageError('invalid API key: it must be non-empty and contain no whitespace');
+  if (!trimmed) throw new UsageError('invalid API key: it is empty');
+  const bad = [...trimmed].findIndex((char) => char < '!' || char > '~');
+  if (bad !== -1) {
+    throw new UsageError(`invalid API key: character ${bad + 1} is ${describeChar(trimmed[bad] ?? '')}; a key is printable ASCII without spaces`, {
+      hint: 'copy the key again; a terminal or editor may have added invisible characters',
+    });
+  }
   return trimmed;
+}
+
+function describeChar(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (/\s/.test(char)) return `whitespace (${hex})`;
+  return code < 0x20 || code === 0x7f ? `a control character (${hex})` : `not ASCII (${hex})`;
+}
+
+/**
+ * Returns a proxy URL when usable: http or https, a host, user name and password
+ * allowed (they are sent as Proxy-Authorization and only ever shown masked).
+ */
+export function checkProxyUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError('invalid proxy URL', { hint: 'give a full URL, e.g. http://proxy.corp.example:3128 or http://user:password@proxy.corp.example:3128' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`invalid proxy URL: only http and https proxies are supported, not ${parsed.protocol.replace(/:$/, '')}`);
+  }
+  if (!parsed.hostname) throw new UsageError('invalid proxy URL: it has no host');
+  return url;
 }

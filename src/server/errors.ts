@@ -8,10 +8,13 @@
 /** Thrown when the server cannot start as asked; `hint` says what to change. */
 export class ServerSetupError extends Error {
   readonly hint?: string;
+  /** What was asked for is held by another process (the port), not mistyped. */
+  readonly inUse: boolean;
 
-  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
+  constructor(message: string, options?: { cause?: unknown; hint?: string; inUse?: boolean }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.hint = options?.hint;
+    this.inUse = options?.inUse === true;
   }
 }

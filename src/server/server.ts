@@ -75,7 +75,7 @@ function baseUrl(host: string, port: number): string {
 function listenProblem(error: unknown, port: number, host: string): unknown {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new ServerSetupError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)' });
+      return new ServerSetupError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)', inUse: true });
     case 'EACCES':
       return new ServerSetupError(`no permission to listen on port ${port} on ${host}`, { hint: 'ports below 1024 need privileges; pick another with --port' });
     case 'EADDRNOTAVAIL':

@@ -33,7 +33,7 @@ describe('config store', () => {
     expect(configDir()).toBe(dir);
     const config = await openConfig();
     expect(config.path).toBe(join(dir, 'config.json'));
-    config.setKey('qa', 'qa-key-0123456789');
+    await config.setKey('qa', 'qa-key-0123456789');
     expect(mode(config.path)).toBe(0o600);
     const again = await openConfig();
     expect(again.get('qa')).toEqual({ apiKey: 'qa-key-0123456789' });
@@ -58,45 +58,42 @@ describe('config store', () => {
   it('read-only opening sees what conf wrote and refuses to write', async () => {
     expect((await openConfig({ readOnly: true })).currentEnv()).toBe('local');
     const writer = await openConfig();
-    writer.setUrl('qa', 'https://qa.example.com');
-    writer.use('qa');
+    await writer.setUrl('qa', 'https://qa.example.com');
+    await writer.use('qa');
     const reader = await openConfig({ readOnly: true });
     expect(reader.path).toBe(writer.path);
     expect(reader.currentEnv()).toBe('qa');
     expect(resolveConnection({}, reader)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config' });
-    expect(() => reader.setKey('qa', 'another-key-9999')).toThrow(/read-only/);
+    await expect(reader.setKey('qa', 'another-key-9999')).rejects.toThrow(/read-only/);
   });
 
   it('starts on local, lists the built-in environments, and adds new ones', async () => {
     const config = await openConfig();
     expect(config.currentEnv()).toBe('local');
     expect(Object.keys(config.list())).toEqual(['local', 'development', 'qa', 'production']);
-    expect(() => config.use('staging')).toThrow(UsageError);
+    await expect(config.use('staging')).rejects.toThrow(UsageError);
 
-    config.setUrl('staging', 'https://staging.example.com/data/');
-    config.setKey('staging', '  staging-key-wxyz  ');
-    config.use('staging');
+    await config.setUrl('staging', 'https://staging.example.com/data/');
+    await config.setKey('staging', '  staging-key-wxyz  ');
+    await config.use('staging');
     expect(config.currentEnv()).toBe('staging');
     expect(config.list().staging).toEqual({ baseUrl: 'https://staging.example.com/data', apiKey: 'staging-key-wxyz' });
   });
 
   it('refuses invalid environment names, URLs and keys', async () => {
     const config = await openConfig();
-    for (const name of ['Staging', '1env', 'my_env', '']) expect(() => config.setUrl(name, 'https://x.example.com')).toThrow(UsageError);
-    for (const url of ['not a url', 'ftp://x.example.com', 'https://x.example.com/?a=1']) expect(() => config.setUrl('qa', url)).toThrow(UsageError);
-    expect(() => config.setKey('qa', '   ')).toThrow(UsageError);
+    for (const name of ['Staging', '1env', 'my_env', '']) await expect(config.setUrl(name, 'https://x.example.com')).rejects.toThrow(UsageError);
+    for (const url of ['not a url', 'ftp://x.example.com', 'https://x.example.com/?a=1']) await expect(config.setUrl('qa', url)).rejects.toThrow(UsageError);
+    await expect(config.setKey('qa', '   ')).rejects.toThrow(UsageError);
     expect(config.list().qa).toEqual({});
   });
 
   it('refuses a base URL carrying a user name or password, without echoing the password', async () => {
     const config = await openConfig();
-    const error = (() => {
-      try {
-        config.setUrl('qa', 'https://ops:hunter2secret@x.example.com/data');
-      } catch (e) {
-        return e as UsageError;
-      }
-    })();
+    const error = await config.setUrl('qa', 'https://ops:hunter2secret@x.example.com/data').then(
+      () => undefined,
+      (e: unknown) => e as UsageError,
+    );
     expect(error).toBeInstanceOf(UsageError);
     expect(`${error?.message} ${error?.hint}`).not.toContain('hunter2secret');
     expect(error?.message).toContain('x.example.com');
@@ -113,9 +110,9 @@ describe('resolveConnection', () => {
 
   it('takes flag over env var over config', async () => {
     const config = await openConfig();
-    config.setUrl('qa', 'https://qa.example.com');
-    config.setKey('qa', 'config-key-1111');
-    config.use('qa');
+    await config.setUrl('qa', 'https://qa.example.com');
+    await config.setKey('qa', 'config-key-1111');
+    await config.use('qa');
     expect(resolveConnection({}, config)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config', apiKey: 'config-key-1111', apiKeySource: 'config' });
 
     process.env.PLA_BASE_URL = 'https://env.example.com';
@@ -132,8 +129,8 @@ describe('resolveConnection', () => {
 
   it('picks the environment by flag, then PLA_ENV, then the current one', async () => {
     const config = await openConfig();
-    config.setUrl('development', 'https://dev.example.com');
-    config.setUrl('production', 'https://prod.example.com');
+    await config.setUrl('development', 'https://dev.example.com');
+    await config.setUrl('production', 'https://prod.example.com');
     process.env.PLA_ENV = 'development';
     expect(resolveConnection({}, config)).toMatchObject({ env: 'development', baseUrl: 'https://dev.example.com' });
     expect(resolveConnection({ env: 'production' }, config)).toMatchObject({ env: 'production', baseUrl: 'https://prod.example.com' });

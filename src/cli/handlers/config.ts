@@ -1,7 +1,14 @@
-/** `pla config …`: environments, base URLs and keys. A key is never shown whole. */
+/**
+ * `pla config …`: environments, base URLs, keys, proxies and CA files. A key is
+ * never shown whole, a proxy password never at all. Every write goes through the
+ * store's lock (src/config/conf-store.ts).
+ */
+import { resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
-import { maskKey, resolveConnection } from '../../config/index.js';
+import { type ConfigExport, maskKey, resolveConnection } from '../../config/index.js';
+import { readCaFile } from '../../config/ca-file.js';
+import { hasPassword, maskUrl, withoutPassword } from '../../config/mask-url.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { IOStreams } from '../../io/streams.js';
@@ -26,8 +33,8 @@ export function setKey(invocation: Invocation): Promise<void> {
     const env = await targetEnv(ctx);
     const key = await readKey(ctx.io);
     if (!key) throw new UsageError('no key given', { hint: 'pipe it in: pla config set-key --env qa < key.txt' });
-    (await ctx.config('write')).setKey(env, key);
-    ctx.note(`saved key ${maskKey(key)} for ${env}`);
+    await (await ctx.config('write')).setKey(env, key);
+    ctx.note(`saved key ${maskKey(key.trim())} for ${env}`);
   });
 }
 
@@ -35,8 +42,40 @@ export function setKey(invocation: Invocation): Promise<void> {
 export function setUrl(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
-    (await ctx.config('write')).setUrl(env, String(ctx.args[0]));
-    ctx.note(`${env} now uses ${(await ctx.config('write')).get(env).baseUrl}`);
+    const config = await ctx.config('write');
+    await config.setUrl(env, String(ctx.args[0]));
+    ctx.note(`${env} now uses ${config.get(env).baseUrl}`);
+  });
+}
+
+/** The value argument of a setter that also takes `--unset`: exactly one of the two. */
+function valueOrUnset(ctx: CommandContext, what: string, example: string): string | undefined {
+  const value = ctx.args[0] === undefined ? undefined : String(ctx.args[0]);
+  if (ctx.opts.unset && value !== undefined) throw new UsageError(`give either a ${what} or --unset, not both`);
+  if (!ctx.opts.unset && value === undefined) throw new UsageError(`no ${what} given`, { hint: `e.g. ${example}, or --unset to remove it` });
+  return value;
+}
+
+/** `config set-proxy <url>|--unset`: the target environment's forward proxy. */
+export function setProxy(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const env = await targetEnv(ctx);
+    const proxy = valueOrUnset(ctx, 'proxy URL', 'pla config set-proxy http://proxy.corp.example:3128');
+    await (await ctx.config('write')).setProxy(env, proxy);
+    ctx.note(proxy === undefined ? `${env} no longer has a proxy of its own (HTTPS_PROXY/HTTP_PROXY apply)` : `${env} now goes through ${maskUrl(proxy)}`);
+  });
+}
+
+/** `config set-ca <file>|--unset`: the target environment's extra trusted CAs. */
+export function setCa(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const env = await targetEnv(ctx);
+    const file = valueOrUnset(ctx, 'CA file', 'pla config set-ca ./corp-root.pem');
+    const path = file === undefined ? undefined : resolve(file);
+    // Checked now, so a wrong path fails here rather than at every later command.
+    if (path !== undefined) await readCaFile(path, env);
+    await (await ctx.config('write')).setCaFile(env, path);
+    ctx.note(path === undefined ? `${env} trusts only the usual CAs again` : `${env} now also trusts the CAs in ${path}`);
   });
 }
 
@@ -44,8 +83,28 @@ export function setUrl(invocation: Invocation): Promise<void> {
 export function use(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = String(ctx.args[0]);
-    (await ctx.config('write')).use(env);
+    await (await ctx.config('write')).use(env);
     ctx.note(`now using ${env}`);
+  });
+}
+
+/** `config remove <env>`: forgets what an environment stores. */
+export function remove(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const env = String(ctx.args[0]);
+    const config = await ctx.config('write');
+    const wasCurrent = config.currentEnv() === env;
+    await config.remove(env);
+    ctx.note(`removed ${env}${wasCurrent ? '; now using local' : ''}`);
+  });
+}
+
+/** `config rename <old> <new>`. */
+export function rename(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const [from, to] = ctx.args.map(String) as [string, string];
+    await (await ctx.config('write')).rename(from, to);
+    ctx.note(`renamed ${from} to ${to}`);
   });
 }
 
@@ -56,13 +115,22 @@ export function path(invocation: Invocation): Promise<void> {
   });
 }
 
-/** Every environment with its effective base URL and masked key, and where each comes from. */
+/** Every environment with its effective base URL, masked key and proxy, and where each comes from. */
 export function show(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const config = await ctx.config();
     const current = await targetEnv(ctx);
     const rows = Object.entries(config.list()).map(([env, stored]) => {
-      const row = { env, current: env === current, baseUrl: stored.baseUrl ?? '', baseUrlSource: stored.baseUrl ? 'config' : '', apiKey: '', apiKeySource: '' };
+      const row = {
+        env,
+        current: env === current,
+        baseUrl: stored.baseUrl ?? '',
+        baseUrlSource: stored.baseUrl ? 'config' : '',
+        apiKey: '',
+        apiKeySource: '',
+        proxy: stored.proxy ? maskUrl(stored.proxy) : '',
+        caFile: stored.caFile ?? '',
+      };
       try {
         const conn = resolveConnection({ env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey }, config);
         Object.assign(row, { baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource });
@@ -75,6 +143,68 @@ export function show(invocation: Invocation): Promise<void> {
     });
     await renderRows(rows, ctx.output);
     ctx.note(`config file: ${config.path}`);
+  });
+}
+
+/** Asks before API keys are written out in plain text; `--yes` answers for scripts. */
+async function confirmKeysInExport(ctx: CommandContext, count: number): Promise<void> {
+  if (ctx.opts.yes) return;
+  const question = `The export will hold ${count} secret${count === 1 ? '' : 's'} (API keys, proxy passwords) in plain text. Go ahead?`;
+  if (!ctx.io.canPrompt()) {
+    throw new UsageError('refusing to export secrets without confirmation: stdin is not a terminal', { hint: 'pass --yes with --with-keys' });
+  }
+  const { confirm } = await import('../../io/prompt.js');
+  if (!(await confirm(question, { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal }))) {
+    throw new UsageError('not confirmed; nothing was exported');
+  }
+}
+
+/** `config export [--with-keys]`: the stored environments as JSON on stdout. */
+export function exportConfig(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const config = await ctx.config();
+    const withKeys = ctx.opts.withKeys === true;
+    const environments: ConfigExport['environments'] = {};
+    // Secrets: API keys and proxy passwords. Left out (a proxy keeps its user name) unless --with-keys.
+    let secrets = 0;
+    for (const [env, stored] of Object.entries(config.list())) {
+      const { apiKey, ...rest } = stored;
+      if (apiKey) secrets += 1;
+      if (rest.proxy && hasPassword(rest.proxy)) {
+        secrets += 1;
+        if (!withKeys) rest.proxy = withoutPassword(rest.proxy);
+      }
+      if (Object.keys(rest).length === 0 && !(withKeys && apiKey)) continue;
+      environments[env] = withKeys && apiKey ? { ...rest, apiKey } : rest;
+    }
+    if (withKeys && secrets > 0) await confirmKeysInExport(ctx, secrets);
+    const data: ConfigExport = { currentEnv: config.currentEnv(), environments };
+    await writeOut(ctx.io.stdout, `${JSON.stringify(data, null, 2)}\n`);
+    if (!withKeys && secrets > 0) ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy passwords); --with-keys includes them`);
+  });
+}
+
+/** `config import <file>|-`: merges an export in (fields given replace those stored). */
+export function importConfig(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const source = String(ctx.args[0]);
+    const raw = source === '-' ? await text(ctx.io.stdin) : await (await import('node:fs/promises')).readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${source}: ${error.code ?? error.message}`);
+    });
+    let data: unknown;
+    try {
+      data = JSON.parse(raw);
+    } catch (error) {
+      throw new UsageError(`${source} is not JSON: ${(error as Error).message}`, { hint: 'give a file written by `pla config export`' });
+    }
+    const shape = data as Partial<ConfigExport> | null;
+    if (typeof shape !== 'object' || shape === null || typeof shape.environments !== 'object' || shape.environments === null || Array.isArray(shape.environments)) {
+      throw new UsageError(`${source} has no "environments" object`, { hint: 'give a file written by `pla config export`' });
+    }
+    if (shape.currentEnv !== undefined && typeof shape.currentEnv !== 'string') throw new UsageError('"currentEnv" must be a string');
+    await (await ctx.config('write')).importAll({ environments: shape.environments, ...(shape.currentEnv ? { currentEnv: shape.currentEnv } : {}) });
+    const names = Object.keys(shape.environments);
+    ctx.note(`imported ${names.length} environment${names.length === 1 ? '' : 's'}${names.length ? `: ${names.join(', ')}` : ''}`);
   });
 }
 

@@ -24,14 +24,14 @@ export async function start(invocation: Invocation): Promise<void> {
       const { openConfig } = await import('../../config/index.js');
       const config = await openConfig();
       if (createdAdminKey) {
-        config.setKey('local', createdAdminKey);
+        await config.setKey('local', createdAdminKey);
         note('');
         note(`  New admin key: ${createdAdminKey}`);
         note('  It is shown only this once and saved for environment "local" in the pla config.');
         note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
         note('');
       }
-      config.setUrl('local', url);
+      await config.setUrl('local', url);
     },
   });
 }
