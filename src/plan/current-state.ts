@@ -6,7 +6,7 @@
  * or a dry run of 100,000 ids takes seconds. Used by `--plan`, `--dry-run`,
  * `--skip-unchanged`, undo and the records-before of protected environments.
  */
-import { stateSource, type OperationId } from '../contract/operations.js';
+import { operation, stateSource, type OperationId } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { TaskPool } from '../bulk/pool.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
@@ -33,9 +33,8 @@ export interface ReadStateOptions {
   progress?: StartProgress;
 }
 
-/** Records a page of the list asks for; a service that refuses it is asked for the spec's recommended 100. */
+/** Records a page of the list asks for; a service that refuses it is asked for the listing's default size (its row's `paging`). */
 const PAGE_SIZE = 1000;
-const FALLBACK_PAGE_SIZE = 100;
 /**
  * What one page of a thousand records costs compared with one GET: more bytes,
  * but one round trip and one request's overhead. Measured against the local
@@ -92,7 +91,7 @@ async function firstPage(client: PlaClient, list: OperationId, signal: AbortSign
     return await client.page(list, { paging: { page: 0, size: PAGE_SIZE }, signal });
   } catch (error) {
     if (!(error instanceof RejectedError)) throw error;
-    return client.page(list, { paging: { page: 0, size: FALLBACK_PAGE_SIZE }, signal });
+    return client.page(list, { paging: { page: 0, size: operation(list).paging?.defaultSize }, signal });
   }
 }
 
