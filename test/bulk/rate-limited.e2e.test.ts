@@ -24,6 +24,17 @@ afterAll(async () => {
   await temp?.cleanup();
 });
 
+/** GET that waits out a 429: the run may have spent the key's bucket just before. */
+async function readPastLimit(path: string) {
+  let answer = await server.http('GET', path);
+  for (let tries = 0; answer.status === 429 && tries < 50; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 / RATE));
+    answer = await server.http('GET', path);
+  }
+  expect(answer.status).toBe(200);
+  return answer;
+}
+
 it(`a bulk create of ${RECORDS} records (40 requests, 4 at once) against --rate-limit ${RATE} finishes with every record and no rejects`, { timeout: 300_000 }, async () => {
   const input = temp.path('rated.ndjson');
   await writeFile(input, Array.from({ length: RECORDS }, (_, i) => `{"ref":"rate-${i}"}\n`).join(''));
@@ -35,9 +46,9 @@ it(`a bulk create of ${RECORDS} records (40 requests, 4 at once) against --rate-
   await expect(access(rejects)).rejects.toMatchObject({ code: 'ENOENT' });
   await expect(access(unknown)).rejects.toMatchObject({ code: 'ENOENT' });
 
-  const stored = await server.http('GET', '/api/v1/asset-transaction-type-determinations?size=1');
+  const stored = await readPastLimit('/api/v1/asset-transaction-type-determinations?size=1');
   expect((stored.body as { page: { totalElements: number } }).page.totalElements).toBe(RECORDS);
   // The limit was really in the way: some requests were answered 429 and sent again.
-  const log = (await server.http('GET', '/_admin/requests?limit=500')).body as { data: Array<{ status: number }> };
+  const log = (await readPastLimit('/_admin/requests?limit=500')).body as { data: Array<{ status: number }> };
   expect(log.data.some((entry) => entry.status === 429)).toBe(true);
 });
