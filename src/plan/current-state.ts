@@ -6,6 +6,7 @@
  * or a dry run of 100,000 ids takes seconds. Used by `--plan`, `--dry-run`,
  * `--skip-unchanged`, undo and the records-before of protected environments.
  */
+import { isPlainDigits } from '../contract/ids.js';
 import { operation, stateSource, type OperationId } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { TaskPool } from '../bulk/pool.js';
@@ -48,30 +49,38 @@ const PAGES_AT_ONCE = 4;
 
 function idOf(record: StoredRecordLike): number | undefined {
   const id = record.id;
-  return typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : undefined;
+  return typeof id === 'number' ? id : typeof id === 'string' && isPlainDigits(id) ? Number(id) : undefined;
 }
 
 function progressBar(options: ReadStateOptions, total: number): Promise<Progress | undefined> {
   return options.progress?.(total) ?? Promise.resolve(undefined);
 }
 
-/** One GET per id, a few at once; an unknown id is simply absent from the result. */
-async function readById(client: PlaClient, source: StateSource, ids: number[], options: ReadStateOptions): Promise<Map<number, StoredRecordLike>> {
-  const found = new Map<number, StoredRecordLike>();
-  const bar = await progressBar(options, ids.length);
-  const pool = new TaskPool(GETS_AT_ONCE);
+/**
+ * Runs `work` for each item, `atOnce` at a time, with a progress bar of `items.length`
+ * steps (plus `doneAlready`). The first failure stops new work and is thrown once the
+ * work under way has ended; `stop()` ends early without an error.
+ */
+async function eachBounded<T>(
+  items: readonly T[],
+  atOnce: number,
+  options: ReadStateOptions,
+  work: (item: T) => Promise<void>,
+  { doneAlready = 0, stop = () => false }: { doneAlready?: number; stop?: () => boolean } = {},
+): Promise<void> {
+  const bar = await progressBar(options, items.length + doneAlready);
+  const pool = new TaskPool(atOnce);
   let failure: { error: unknown } | undefined;
-  let done = 0;
+  let done = doneAlready;
   try {
-    for (const id of ids) {
-      if (failure || options.signal?.aborted) break;
+    for (const item of items) {
+      if (failure || options.signal?.aborted || stop()) break;
       await pool.whenFree();
       pool.start(async () => {
         try {
-          const { data } = await client.call<StoredRecordLike>(source.get, { params: { id }, signal: options.signal });
-          if (data && typeof data === 'object') found.set(id, data);
+          await work(item);
         } catch (error) {
-          if (!(error instanceof NotFoundError)) failure ??= { error };
+          failure ??= { error };
         }
         bar?.update(++done);
       });
@@ -82,6 +91,19 @@ async function readById(client: PlaClient, source: StateSource, ids: number[], o
   }
   if (failure) throw failure.error;
   options.signal?.throwIfAborted();
+}
+
+/** One GET per id, a few at once; an unknown id is simply absent from the result. */
+async function readById(client: PlaClient, source: StateSource, ids: number[], options: ReadStateOptions): Promise<Map<number, StoredRecordLike>> {
+  const found = new Map<number, StoredRecordLike>();
+  await eachBounded(ids, GETS_AT_ONCE, options, async (id) => {
+    try {
+      const { data } = await client.call<StoredRecordLike>(source.get, { params: { id }, signal: options.signal });
+      if (data && typeof data === 'object') found.set(id, data);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  });
   return found;
 }
 
@@ -124,29 +146,14 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
     return found;
   }
 
-  const bar = await progressBar(options, pages);
-  const pool = new TaskPool(PAGES_AT_ONCE);
-  let failure: { error: unknown } | undefined;
-  let done = 1;
-  try {
-    for (let number = 1; number < pages; number++) {
-      if (failure || options.signal?.aborted || found.size === wanted.size) break;
-      await pool.whenFree();
-      pool.start(async () => {
-        try {
-          keep((await client.page<StoredRecordLike>(source.list, { paging: { page: number, size: first.size }, signal: options.signal })).items);
-        } catch (error) {
-          failure ??= { error };
-        }
-        bar?.update(++done);
-      });
-    }
-    await pool.drain();
-  } finally {
-    bar?.finish();
-  }
-  if (failure) throw failure.error;
-  options.signal?.throwIfAborted();
+  const rest = Array.from({ length: pages - 1 }, (_, i) => i + 1);
+  await eachBounded(
+    rest,
+    PAGES_AT_ONCE,
+    options,
+    async (number) => keep((await client.page<StoredRecordLike>(source.list, { paging: { page: number, size: first.size }, signal: options.signal })).items),
+    { doneAlready: 1, stop: () => found.size === wanted.size },
+  );
   return found;
 }
 
