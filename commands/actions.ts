@@ -57,6 +57,7 @@ export interface ActionSpecs {
   'config.path': void;
   'config.setProxy': void;
   'config.setCa': void;
+  'config.setStore': void;
   'config.remove': void;
   'config.rename': void;
   'config.export': void;

@@ -1,4 +1,4 @@
-/** `pla config`: environments, base URLs, API keys, proxies and CA files (kept in conf, file mode 0600). */
+/** `pla config`: environments, base URLs, API keys, proxies and CA files, and the local server's store (kept in conf, file mode 0600). */
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
 import { examples } from './options.js';
@@ -38,6 +38,17 @@ export function createConfigCommand(): Command {
     'pla config set-ca /etc/ssl/certs/ca-certificates.crt --env qa',
     'pla config set-ca --unset --env qa',
     'NODE_EXTRA_CA_CERTS=./corp-root.pem pla det list   # the same for one run, every environment',
+  );
+  examples(
+    declareAction(
+      tree
+        .command('set-store [url]')
+        .description('the PostgreSQL store pla server start and migrate use when neither --store nor PLA_STORE_URL names one (one per machine, not per environment; password never shown)')
+        .option('--unset', 'keep the data in the data folder again (JSON-file store)'),
+      'config.setStore',
+    ),
+    'pla config set-store postgres://pla:secret@db.internal:5432/pla_stub',
+    'pla config set-store --unset',
   );
   examples(declareAction(tree.command('use <env>').description('make an environment the current one'), 'config.use'), 'pla config use qa');
   examples(

@@ -16,7 +16,7 @@ function addStartCommand(tree: Command): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
     .option('--host <host>', 'address to listen on', D.host)
     .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
-    .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (also PLA_STORE_URL)')
+    .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
     .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
@@ -40,7 +40,7 @@ function addStartCommand(tree: Command): void {
   const migrate = tree
     .command('migrate')
     .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
-    .option('--store <url>', 'postgres://… (also PLA_STORE_URL)');
+    .option('--store <url>', 'postgres://… (else PLA_STORE_URL, else pla config set-store)');
   examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
   declareAction(migrate, 'server.migrate');
 }

@@ -68,6 +68,8 @@ const NOTHING_STORED: ConfigStore = {
   setUrl: notWritable,
   setProxy: notWritable,
   setCaFile: notWritable,
+  server: () => ({}),
+  setStore: notWritable,
   remove: notWritable,
   rename: notWritable,
   importAll: notWritable,

@@ -14,14 +14,14 @@ import { CommanderError, commanderExitCode, createProgram } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
 
-/** Keys (and proxy passwords) given on the command line or in the environment, to mask in error output. */
+/** Keys (and proxy and store passwords) given on the command line or in the environment, to mask in error output. */
 function knownKeys(argv: string[]): string[] {
   const keys = argv.filter((a) => a.startsWith('--api-key=')).map((a) => a.slice('--api-key='.length));
   const at = argv.indexOf('--api-key');
   if (at !== -1 && argv[at + 1]) keys.push(argv[at + 1] as string);
   if (process.env.PLA_API_KEY) keys.push(process.env.PLA_API_KEY);
-  // Proxy passwords too, should any message quote a proxy URL whole.
-  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
+  // Proxy and store passwords too, should any message quote such a URL whole.
+  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'PLA_STORE_URL']) {
     const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^/]*)@/i.exec(process.env[name] ?? '')?.[1];
     if (password) keys.push(password, decodeURIComponent(password));
   }

@@ -13,8 +13,8 @@ import { LOCAL_BASE_URL } from '../server/options.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
 import { closestName } from './closest.js';
-import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig } from './types.js';
-import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl } from './validate.js';
+import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig, type ServerConfig } from './types.js';
+import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl, checkStoreUrl } from './validate.js';
 
 /** The environment used until `pla config use` picks another. */
 const DEFAULT_ENV = 'local';
@@ -26,6 +26,7 @@ export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: LOCA
 interface StoredConfig extends Record<string, unknown> {
   currentEnv?: string;
   environments?: Record<string, EnvironmentConfig>;
+  server?: ServerConfig;
 }
 
 /** How the store reads and writes the file. */
@@ -176,6 +177,16 @@ function storeOn(backend: Backend): ConfigStore {
     setUrl: async (env, baseUrl) => setFields(env, { baseUrl: checkBaseUrl(baseUrl, env) }),
     setProxy: async (env, proxy) => setFields(env, { proxy: proxy === undefined ? undefined : checkProxyUrl(proxy) }),
     setCaFile: async (env, caFile) => setFields(env, { caFile }),
+    server: () => ({ ...backend.read().server }),
+    setStore: async (url) => {
+      const store = url === undefined ? undefined : checkStoreUrl(url);
+      await backend.update((current) => {
+        const { server = {}, ...rest } = current;
+        const next: ServerConfig = { ...server, ...(store === undefined ? {} : { store }) };
+        if (store === undefined) delete next.store;
+        return Object.keys(next).length ? { ...rest, server: next } : rest;
+      });
+    },
     remove: (env) =>
       backend.update((current) => {
         const environments = { ...current.environments };
@@ -202,7 +213,8 @@ function storeOn(backend: Backend): ConfigStore {
           environments[checkEnvName(env)] = { ...environments[env], ...checkEnvironment(env, incoming) };
         }
         const currentEnv = data.currentEnv === undefined ? current.currentEnv : checkEnvName(data.currentEnv);
-        return { ...current, environments, ...(currentEnv ? { currentEnv } : {}) };
+        const server = data.server === undefined ? current.server : { ...current.server, ...checkServer(data.server) };
+        return { ...current, environments, ...(currentEnv ? { currentEnv } : {}), ...(server ? { server } : {}) };
       }),
   };
 }
@@ -224,6 +236,18 @@ function checkEnvironment(env: string, incoming: unknown): EnvironmentConfig {
   if (typeof fields.apiKey === 'string') checked.apiKey = checkApiKey(fields.apiKey);
   if (typeof fields.proxy === 'string') checked.proxy = checkProxyUrl(fields.proxy);
   if (typeof fields.caFile === 'string') checked.caFile = fields.caFile;
+  return checked;
+}
+
+/** Validates imported server settings; unknown fields are refused. */
+function checkServer(incoming: unknown): ServerConfig {
+  if (typeof incoming !== 'object' || incoming === null || Array.isArray(incoming)) throw new UsageError('"server": expected an object with store');
+  const checked: ServerConfig = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (name !== 'store') throw new UsageError(`"server": unknown field ${name}`, { hint: 'the field is store' });
+    if (typeof value !== 'string') throw new UsageError('"server": store must be a string');
+    checked.store = checkStoreUrl(value);
+  }
   return checked;
 }
 

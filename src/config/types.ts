@@ -19,6 +19,17 @@ export interface EnvironmentConfig {
 /** The fields of an environment, for commands that walk them (export, show). */
 export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
 
+/**
+ * Settings of the local server (`pla server start|migrate`) kept in the config: one
+ * per machine, not per environment, because environments name services the CLI
+ * talks to, while these say how this machine's own server runs (as git's and gh's
+ * global settings sit beside their per-remote/per-host ones).
+ */
+export interface ServerConfig {
+  /** `postgres://…` of the store `pla server start|migrate` use when neither `--store` nor `PLA_STORE_URL` is given. */
+  store?: string;
+}
+
 /** Where the effective value came from, for `pla config show` and warnings. */
 export type Source = 'flag' | 'env-var' | 'config' | 'default';
 
@@ -45,6 +56,7 @@ export interface ConnectionFlags {
 export interface ConfigExport {
   currentEnv?: string;
   environments: Record<string, EnvironmentConfig>;
+  server?: ServerConfig;
 }
 
 export interface ConfigStore {
@@ -66,6 +78,10 @@ export interface ConfigStore {
   setProxy(env: string, proxy: string | undefined): Promise<void>;
   /** Sets or (with undefined) removes the environment's CA file (an absolute path). */
   setCaFile(env: string, caFile: string | undefined): Promise<void>;
+  /** The local server's settings (global, not per environment). */
+  server(): ServerConfig;
+  /** Sets or (with undefined) removes the local server's PostgreSQL store URL. */
+  setStore(url: string | undefined): Promise<void>;
   /** Forgets a stored environment; the current one falls back to `local`. */
   remove(env: string): Promise<void>;
   /** Renames a stored environment (and the current-environment pointer with it). */

@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../errors.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
+import { maskUrl } from './mask-url.js';
 
 const ENV_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -83,5 +84,23 @@ export function checkProxyUrl(url: string): string {
     throw new UsageError(`invalid proxy URL: only http and https proxies are supported, not ${parsed.protocol.replace(/:$/, '')}`);
   }
   if (!parsed.hostname) throw new UsageError('invalid proxy URL: it has no host');
+  return url;
+}
+
+/**
+ * Returns a PostgreSQL store URL when usable: `postgres://` or `postgresql://`,
+ * parseable. A password is allowed (PostgreSQL needs one more often than not) and
+ * only ever shown masked, so the URL is never echoed whole in an error.
+ */
+export function checkStoreUrl(url: string): string {
+  const hint = 'e.g. postgres://user:password@db.internal:5432/pla';
+  if (!/^postgres(ql)?:\/\//i.test(url)) {
+    throw new UsageError(`invalid store URL ${maskUrl(url)}: only postgres:// (or postgresql://) URLs name a store`, { hint: `${hint}; without one the server keeps its data in the data folder` });
+  }
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`invalid store URL ${maskUrl(url)}`, { hint });
+  }
   return url;
 }

@@ -55,7 +55,7 @@ function size(flag: string, value: string | undefined, fallback: number): number
   }
 }
 
-function toServerOptions(flags: StartFlags): ServerOptions {
+function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
   const d = DEFAULT_SERVER_OPTIONS;
   const integer = (n: number) => Number.isInteger(n) && n >= 0;
   const simulate = flags.simulateTasks === true ? String(DEFAULT_TASK_STEP_SECONDS) : flags.simulateTasks || undefined;
@@ -72,33 +72,57 @@ function toServerOptions(flags: StartFlags): ServerOptions {
     failRate: number('fail-rate', flags.failRate, d.failRate, (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
     simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
     ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
-    ...storeUrlOf(flags),
+    ...(store.storeUrl ? { storeUrl: store.storeUrl } : {}),
     maxConnections: number('max-connections', flags.maxConnections, d.maxConnections, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
   };
 }
 
-/** The PostgreSQL URL from `--store`, else `PLA_STORE_URL`; none = the JSON-file store. */
-function storeUrlOf(flags: { store?: string }): { storeUrl?: string } {
-  const url = flags.store ?? (process.env.PLA_STORE_URL || undefined);
-  if (url === undefined) return {};
+/** Where the store URL came from, most specific first: `--store`, `PLA_STORE_URL`, the pla config (`pla config set-store`). */
+export type StoreSource = 'flag' | 'env-var' | 'config';
+
+const SOURCE_NAMES: Record<StoreSource, string> = { flag: '--store', 'env-var': 'PLA_STORE_URL', config: 'the pla config (pla config set-store)' };
+
+/** The store the server runs on: a PostgreSQL URL and where it came from, or none (the JSON-file store). */
+interface StoreChoice {
+  storeUrl?: string;
+  storeSource?: StoreSource;
+}
+
+/**
+ * The PostgreSQL URL: `--store`, else `PLA_STORE_URL`, else the one kept in the pla
+ * config (the CLI reads it and hands it over: the server does not read the CLI's
+ * config); none = the JSON-file store of the data folder.
+ */
+function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
+  const candidates: [string | undefined, StoreSource][] = [
+    [flags.store, 'flag'],
+    [process.env.PLA_STORE_URL || undefined, 'env-var'],
+    [configuredStore || undefined, 'config'],
+  ];
+  const chosen = candidates.find(([url]) => url !== undefined);
+  if (!chosen) return {};
+  const [url, source] = chosen as [string, StoreSource];
   if (!isPostgresUrl(url)) {
-    throw new ServerSetupError(`--store must be a postgres:// URL, got ${maskUrl(url)}`, { hint: 'e.g. --store postgres://user:password@host:5432/database; without --store the data folder is used' });
+    throw new ServerSetupError(`the store URL from ${SOURCE_NAMES[source]} must be a postgres:// URL, got ${maskUrl(url)}`, { hint: 'e.g. --store postgres://user:password@host:5432/database; without a store URL the data folder is used' });
   }
-  return { storeUrl: url };
+  return { storeUrl: url, storeSource: source };
 }
 
 /** `pla server migrate`: applies pending migrations to the PostgreSQL store and says which. */
-export async function runServerMigrate(flags: { store?: string }, output: Pick<StartOutput, 'stderr'>): Promise<void> {
+export async function runServerMigrate(flags: { store?: string }, output: Pick<StartOutput, 'stderr'>, configuredStore?: string): Promise<void> {
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
-  const { storeUrl } = storeUrlOf(flags);
-  if (storeUrl === undefined) throw new ServerSetupError('pla server migrate needs --store postgres://… (or PLA_STORE_URL)', { hint: 'the JSON-file store needs no migrations' });
+  const { storeUrl, storeSource } = storeOf(flags, configuredStore);
+  if (storeUrl === undefined || storeSource === undefined) {
+    throw new ServerSetupError('pla server migrate needs a store: --store postgres://…, PLA_STORE_URL or `pla config set-store`', { hint: 'the JSON-file store needs no migrations' });
+  }
   const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
   const store = await openPostgresStore({ url: storeUrl, migrate: false });
   try {
     const applied = await store.migrate();
-    note(applied.length ? `pla server: applied migration(s) ${applied.join(', ')} to ${maskUrl(storeUrl)}` : `pla server: ${maskUrl(storeUrl)} is up to date`);
+    const where = `${maskUrl(storeUrl)} (from ${SOURCE_NAMES[storeSource]})`;
+    note(applied.length ? `pla server: applied migration(s) ${applied.join(', ')} to ${where}` : `pla server: ${where} is up to date`);
   } finally {
     await store.close();
   }
@@ -123,9 +147,10 @@ export interface StartHooks {
 }
 
 /** Runs the server until SIGINT or SIGTERM, then closes it in order. */
-export async function runServerStart(flags: StartFlags, output: StartOutput, hooks: StartHooks): Promise<void> {
+export async function runServerStart(flags: StartFlags, output: StartOutput, hooks: StartHooks, configuredStore?: string): Promise<void> {
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
-  const options = toServerOptions(flags);
+  const store = storeOf(flags, configuredStore);
+  const options = toServerOptions(flags, store);
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
 
   try {
@@ -135,7 +160,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     throw error;
   }
 
-  const where = options.storeUrl ? `PostgreSQL at ${maskUrl(options.storeUrl)}` : options.dataDir;
+  const where = options.storeUrl && store.storeSource ? `PostgreSQL at ${maskUrl(options.storeUrl)} (from ${SOURCE_NAMES[store.storeSource]})` : options.dataDir;
   note(`pla server: data in ${where}${server.seeded ? ' (seeded with demo data)' : ''}`);
   const rehearsal = [
     options.rateLimit ? `rate limit ${options.rateLimit}/s per key` : '',

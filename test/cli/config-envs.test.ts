@@ -86,7 +86,7 @@ describe('config environments', () => {
     const plain = await run(['config', 'export']);
     expect(plain.exitCode).toBe(0);
     expect(JSON.parse(plain.stdout)).toEqual({ currentEnv: 'local', environments: { production: { baseUrl: 'https://prod.example.com', proxy: 'http://ana@proxy.example.com:3128' } } });
-    expect(plain.stderr).toBe('left out 2 secrets (API keys, proxy passwords); --with-keys includes them\n');
+    expect(plain.stderr).toBe('left out 2 secrets (API keys, proxy and store passwords); --with-keys includes them\n');
 
     const unconfirmed = await run(['config', 'export', '--with-keys']);
     expect(unconfirmed.exitCode).toBe(2);

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
-import { type ConfigExport, maskKey, resolveConnection } from '../../config/index.js';
+import { type ConfigExport, type ConfigStore, maskKey, resolveConnection } from '../../config/index.js';
 import { readCaFile } from '../../config/ca-file.js';
 import { hasPassword, maskUrl, withoutPassword } from '../../config/mask-url.js';
 import { renderRows } from '../../io/output/index.js';
@@ -79,6 +79,27 @@ export function setCa(invocation: Invocation): Promise<void> {
   });
 }
 
+/**
+ * `config set-store <url>|--unset`: the PostgreSQL store `pla server start|migrate`
+ * use when neither `--store` nor `PLA_STORE_URL` names one. One per machine, not per
+ * environment: it says where this machine's own server keeps its data.
+ */
+export function setStore(invocation: Invocation): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const url = valueOrUnset(ctx, 'store URL', 'pla config set-store postgres://pla:secret@db.internal:5432/pla');
+    await (await ctx.config('write')).setStore(url);
+    ctx.note(url === undefined ? 'pla server now keeps its data in the data folder (JSON-file store) unless --store or PLA_STORE_URL says otherwise' : `pla server now uses the PostgreSQL store at ${maskUrl(url)} unless --store or PLA_STORE_URL says otherwise`);
+  });
+}
+
+/** The store `pla server start` would use (without flags) and where that comes from, password masked. */
+function serverStoreLine(config: ConfigStore): string {
+  const fromEnv = process.env.PLA_STORE_URL;
+  if (fromEnv) return `server store: ${maskUrl(fromEnv)} (PLA_STORE_URL)`;
+  const stored = config.server().store;
+  return stored ? `server store: ${maskUrl(stored)} (config)` : 'server store: JSON-file store in the data folder (default; pla config set-store names a PostgreSQL one)';
+}
+
 /** `config use <env>`: makes an environment the current one. */
 export function use(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
@@ -142,6 +163,7 @@ export function show(invocation: Invocation): Promise<void> {
       return row;
     });
     await renderRows(rows, ctx.output);
+    ctx.note(serverStoreLine(config));
     ctx.note(`config file: ${config.path}`);
   });
 }
@@ -149,7 +171,7 @@ export function show(invocation: Invocation): Promise<void> {
 /** Asks before API keys are written out in plain text; `--yes` answers for scripts. */
 async function confirmKeysInExport(ctx: CommandContext, count: number): Promise<void> {
   if (ctx.opts.yes) return;
-  const question = `The export will hold ${count} secret${count === 1 ? '' : 's'} (API keys, proxy passwords) in plain text. Go ahead?`;
+  const question = `The export will hold ${count} secret${count === 1 ? '' : 's'} (API keys, proxy and store passwords) in plain text. Go ahead?`;
   if (!ctx.io.canPrompt()) {
     throw new UsageError('refusing to export secrets without confirmation: stdin is not a terminal', { hint: 'pass --yes with --with-keys' });
   }
@@ -165,7 +187,7 @@ export function exportConfig(invocation: Invocation): Promise<void> {
     const config = await ctx.config();
     const withKeys = ctx.opts.withKeys === true;
     const environments: ConfigExport['environments'] = {};
-    // Secrets: API keys and proxy passwords. Left out (a proxy keeps its user name) unless --with-keys.
+    // Secrets: API keys, proxy and store passwords. Left out (a URL keeps its user name) unless --with-keys.
     let secrets = 0;
     for (const [env, stored] of Object.entries(config.list())) {
       const { apiKey, ...rest } = stored;
@@ -177,10 +199,15 @@ export function exportConfig(invocation: Invocation): Promise<void> {
       if (Object.keys(rest).length === 0 && !(withKeys && apiKey)) continue;
       environments[env] = withKeys && apiKey ? { ...rest, apiKey } : rest;
     }
+    let { store } = config.server();
+    if (store && hasPassword(store)) {
+      secrets += 1;
+      if (!withKeys) store = withoutPassword(store);
+    }
     if (withKeys && secrets > 0) await confirmKeysInExport(ctx, secrets);
-    const data: ConfigExport = { currentEnv: config.currentEnv(), environments };
+    const data: ConfigExport = { currentEnv: config.currentEnv(), environments, ...(store ? { server: { store } } : {}) };
     await writeOut(ctx.io.stdout, `${JSON.stringify(data, null, 2)}\n`);
-    if (!withKeys && secrets > 0) ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy passwords); --with-keys includes them`);
+    if (!withKeys && secrets > 0) ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy and store passwords); --with-keys includes them`);
   });
 }
 
@@ -202,7 +229,11 @@ export function importConfig(invocation: Invocation): Promise<void> {
       throw new UsageError(`${source} has no "environments" object`, { hint: 'give a file written by `pla config export`' });
     }
     if (shape.currentEnv !== undefined && typeof shape.currentEnv !== 'string') throw new UsageError('"currentEnv" must be a string');
-    await (await ctx.config('write')).importAll({ environments: shape.environments, ...(shape.currentEnv ? { currentEnv: shape.currentEnv } : {}) });
+    await (await ctx.config('write')).importAll({
+      environments: shape.environments,
+      ...(shape.currentEnv ? { currentEnv: shape.currentEnv } : {}),
+      ...(shape.server !== undefined ? { server: shape.server } : {}),
+    });
     const names = Object.keys(shape.environments);
     ctx.note(`imported ${names.length} environment${names.length === 1 ? '' : 's'}${names.length ? `: ${names.join(', ')}` : ''}`);
   });

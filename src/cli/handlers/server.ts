@@ -15,9 +15,26 @@ import { withContext, type CommandContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmDestructive } from './safety.js';
 
+/**
+ * The store URL kept in the pla config (`pla config set-store`), read only when
+ * neither `--store` nor `PLA_STORE_URL` gives one, as they outrank it.
+ */
+async function configuredStore(invocation: Invocation): Promise<string | undefined> {
+  if (invocation.opts.store || process.env.PLA_STORE_URL) return undefined;
+  const { openConfig } = await import('../../config/index.js');
+  return (await openConfig({ readOnly: true })).server().store;
+}
+
+/** `pla server migrate`: the server's migrations, on the store the flags, environment or config name. */
+export async function migrate(invocation: Invocation): Promise<void> {
+  const { runServerMigrate } = await import('../../server/start.js');
+  await runServerMigrate(invocation.opts, invocation.io, await configuredStore(invocation));
+}
+
 /** `pla server start`: runs the server until SIGINT/SIGTERM; once it listens, environment `local` points at it. */
 export async function start(invocation: Invocation): Promise<void> {
   const { runServerStart } = await import('../../server/start.js');
+  const stored = await configuredStore(invocation);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
   await runServerStart(invocation.opts as StartFlags, invocation.io, {
     async onListening({ url, createdAdminKey }) {
@@ -33,7 +50,7 @@ export async function start(invocation: Invocation): Promise<void> {
       }
       await config.setUrl('local', url);
     },
-  });
+  }, stored);
 }
 
 /** The invocation aimed at env `local`; the `--env` given (if any) is the new key's environment. */
