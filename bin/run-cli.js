@@ -18,8 +18,25 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-/** Compiles the CommonJS files in `dist` through vm.Script with their caches. */
-function useCodeCache(dist, write) {
+/**
+ * The `require` a chunk sees: what Node's own loader gives a module, without
+ * Module.createRequire's new Module and path work per file (a `get` loads some
+ * twenty chunks; esbuild's and rollup's code calls only require() itself).
+ */
+function requireFrom(module) {
+  const requireChunk = (id) => module.require(id);
+  requireChunk.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+  requireChunk.cache = Module._cache;
+  return requireChunk;
+}
+
+/**
+ * Compiles the CommonJS files in `dist` through vm.Script with their caches;
+ * with `writeAs` (the build's warm-up), also writes their caches, made as if
+ * the files were in the folder `writeAs`.
+ */
+function useCodeCache(dist, writeAs) {
+  const write = writeAs !== undefined;
   const compiled = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename, format) {
@@ -31,10 +48,14 @@ function useCodeCache(dist, write) {
     } catch {
       cachedData = undefined;
     }
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    // V8 keeps the file name a cache was made with and shows it in stack traces
+    // (a cache made under another name is not refused): so the warm-up, which
+    // runs in the build's staging folder, names each file as it will be named.
+    const scriptName = write ? path.join(writeAs, path.relative(dist, filename)) : filename;
+    const script = new vm.Script(Module.wrap(content), { filename: scriptName, cachedData });
     if (write) compiled.push({ script, cacheFile });
     const wrapper = script.runInThisContext({ displayErrors: true });
-    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
+    return wrapper.call(this.exports, this.exports, requireFrom(this), this, filename, path.dirname(filename));
   };
   if (write) {
     // At exit the scripts hold every function the run compiled, cached or not,
@@ -58,17 +79,20 @@ function useNodeCompileCache() {
 
 /**
  * Runs `pla` from the bundle in `dist` with `argv` (as `process.argv`);
- * `writeCodeCache` is for the build's warm-up only, `liftoffOnly: false` for
+ * `writeCodeCache` (the folder the bundle will be moved to) is for the build's
+ * warm-up only, `liftoffOnly: false` for
  * bench/startup-tricks.mjs only.
  */
-function runCli(dist, argv, { writeCodeCache = false, liftoffOnly = true } = {}) {
+function runCli(dist, argv, { writeCodeCache, liftoffOnly = true } = {}) {
   // undici parses HTTP with a WebAssembly module. V8 would recompile it in the
   // background with its optimising tier, and Node waits for that work before it
   // exits; the baseline compiler is plenty for a CLI's traffic (docs/startup.md).
   // Set before anything is compiled: V8 accepts a code cache only under the
   // flags it was made with.
   if (liftoffOnly) require('node:v8').setFlagsFromString('--liftoff-only');
-  if (writeCodeCache || !useNodeCompileCache()) useCodeCache(path.resolve(dist), writeCodeCache);
+  if (writeCodeCache !== undefined || !useNodeCompileCache()) {
+    useCodeCache(path.resolve(dist), writeCodeCache === undefined ? undefined : path.resolve(writeCodeCache));
+  }
   return require(path.join(dist, 'cli.js')).main(argv);
 }
 

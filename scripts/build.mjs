@@ -4,10 +4,17 @@
 //
 // esbuild splits only ES modules, but Node 20 loads an ES module file noticeably
 // slower than a CommonJS one (an async resolve/read/link per file, and an ES
-// facade over every built-in imported with `import`), and a `get` loads some
-// fifteen chunks. So the chunks are split as ES modules, then each is turned into
-// CommonJS (dynamic `import()` becomes a lazy require()), and dist/ is marked
-// `"type": "commonjs"`.
+// facade over every built-in imported with `import`). So the chunks are split as
+// ES modules, then rollup writes them as CommonJS (dynamic `import()` becomes a
+// lazy require()), and dist/ is marked `"type": "commonjs"`.
+//
+// rollup also re-chunks them. esbuild makes a shared chunk for every set of entry
+// points that use a module, including the modules `cli.js` itself imports
+// (errors, the contract, the IO object …) whenever a lazy handler imports them
+// too: it does not know that a handler is only ever imported after `cli.js` has
+// run. rollup does (its chunks leave out what the importer of an `import()` has
+// already loaded), so those tiny chunks fold into `cli.js`: a `get` reads 14
+// fewer files (docs/startup.md).
 //
 // Then a few commands run once against the new bundle to leave V8 code caches
 // beside its chunks (bin/run-cli.js); only then is it swapped into place, from
@@ -16,7 +23,8 @@
 //
 // Every such trick, what it buys (measured) and how to leave it out to measure
 // again: docs/startup.md.
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
+import { rollup } from 'rollup';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,19 +54,46 @@ for (const name of without) {
   if (!tricks.includes(name)) throw new Error(`--without: unknown trick ${name}; known: ${tricks.join(', ')}`);
 }
 
-/** One ES module chunk as CommonJS; its imports of sibling chunks become require() calls. */
-async function toCommonJs(code) {
-  const result = await transform(code, {
-    format: 'cjs',
-    platform: 'node',
-    target,
-    // Keeps `import('./chunks/x.js')` lazy but makes it a require(): no ES module loader.
-    supported: { 'dynamic-import': false },
-    // The ES modules were strict; CommonJS is strict only when asked.
-    banner: "'use strict';",
-    logLevel: 'warning',
+/**
+ * Writes esbuild's ES module chunks (`files`, path → text) into `dir` as
+ * CommonJS, re-chunked by rollup from the entries `cli` and `complete`. The code
+ * is esbuild's, already tree-shaken: rollup only moves it between files.
+ */
+async function writeCommonJs(files, dir) {
+  const bundle = await rollup({
+    input: { cli: `${dir}/cli.js`, complete: `${dir}/complete.js` },
+    treeshake: false,
+    plugins: [
+      {
+        name: 'esbuild-output',
+        resolveId(source, importer) {
+          if (importer === undefined) return source;
+          // A sibling chunk, or else a built-in (everything else is bundled).
+          if (source.startsWith('.')) return resolve(dirname(importer), source);
+          return { id: source, external: true };
+        },
+        load: (id) => files.get(id) ?? null,
+      },
+    ],
+    onwarn(warning, warn) {
+      // esbuild's chunks import each other in cycles by design (shared runtime helpers).
+      if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
+    },
   });
-  return result.code;
+  await bundle.write({
+    dir,
+    format: 'cjs',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name].js',
+    // Keeps `import('./chunks/x.js')` lazy but makes it a require(): no ES module loader.
+    dynamicImportInCjs: false,
+    // The ES modules were strict; CommonJS is strict only when asked.
+    strict: true,
+    // Only built-ins are external: their require() result is the namespace.
+    interop: 'auto',
+    generatedCode: 'es2015',
+  });
+  await bundle.close();
 }
 
 try {
@@ -81,15 +116,19 @@ try {
     write: false,
     logLevel: 'warning',
   });
-  for (const file of outputFiles) {
-    await mkdir(dirname(file.path), { recursive: true });
-    await writeFile(file.path, without.has('commonjs') ? file.text : await toCommonJs(file.text));
+  if (without.has('commonjs')) {
+    for (const file of outputFiles) {
+      await mkdir(dirname(file.path), { recursive: true });
+      await writeFile(file.path, file.text);
+    }
+  } else {
+    await writeCommonJs(new Map(outputFiles.map((file) => [file.path, file.text])), staging);
   }
   await writeFile(`${staging}/package.json`, `${JSON.stringify({ type: without.has('commonjs') ? 'module' : 'commonjs' })}\n`);
   // The command tree as data for shell completion, from the program just built.
   const { completionData } = await import(pathToFileURL(`${staging}/cli.js`).href);
   await writeFile(`${staging}/completion-tree.json`, JSON.stringify(completionData()));
-  if (!without.has('code-cache') && !without.has('commonjs')) await warmCodeCache(staging);
+  if (!without.has('code-cache') && !without.has('commonjs')) await warmCodeCache(staging, out);
   await rename(out, retired).catch(() => {});
   await rename(staging, out);
 } finally {

@@ -25,8 +25,8 @@ function startServer() {
   });
 }
 
-function run(dist, args, env) {
-  const script = `require(${JSON.stringify(runCli)}).runCli(${JSON.stringify(dist)}, ['node', 'pla', ...process.argv.slice(1)], { writeCodeCache: true })`;
+function run(dist, finalDist, args, env) {
+  const script = `require(${JSON.stringify(runCli)}).runCli(${JSON.stringify(dist)}, ['node', 'pla', ...process.argv.slice(1)], { writeCodeCache: ${JSON.stringify(finalDist)} })`;
   return new Promise((resolve) => {
     execFile(process.execPath, ['-e', script, ...args], { env, timeout: 30_000 }, (error, _stdout, stderr) => {
       if (error) process.stderr.write(`warm-code-cache: pla ${args.join(' ')} failed (its chunks stay uncached): ${stderr || error.message}\n`);
@@ -35,8 +35,8 @@ function run(dist, args, env) {
   });
 }
 
-/** Runs the warm-up commands against the bundle in `dist`. */
-export async function warmCodeCache(dist) {
+/** Runs the warm-up commands against the bundle in `dist`, which will be moved to `finalDist`. */
+export async function warmCodeCache(dist, finalDist = dist) {
   let server;
   try {
     server = await startServer();
@@ -50,10 +50,10 @@ export async function warmCodeCache(dist) {
     await writeFile(join(configDir, 'config.json'), JSON.stringify({ environments: { local: { baseUrl: url, apiKey: KEY } } }), { mode: 0o600 });
     const base = { PATH: process.env.PATH ?? '', HOME: configDir, PLA_CONFIG_DIR: configDir, NO_COLOR: '1' };
     const withVariables = { ...base, PLA_BASE_URL: url, PLA_API_KEY: KEY };
-    await run(dist, ['--help'], base);
-    await run(dist, ['determinations', 'get', '1', '2', '-o', 'table'], withVariables);
-    await run(dist, ['determinations', 'get', '1', '-o', 'json'], base);
-    await run(dist, ['determinations', 'get', '1', '-o', 'json'], withVariables);
+    await run(dist, finalDist, ['--help'], base);
+    await run(dist, finalDist, ['determinations', 'get', '1', '2', '-o', 'table'], withVariables);
+    await run(dist, finalDist, ['determinations', 'get', '1', '-o', 'json'], base);
+    await run(dist, finalDist, ['determinations', 'get', '1', '-o', 'json'], withVariables);
   } finally {
     server.close();
     await rm(configDir, { recursive: true, force: true });

@@ -7,12 +7,17 @@ import { createIOStreams, type IOStreams } from '../io/streams.js';
 
 /** The process's streams, terminal flags, width and NO_COLOR. */
 export function systemIO(): IOStreams {
-  const { stdin, stdout, stderr } = process;
+  const { stdout, stderr } = process;
   return createIOStreams({
-    stdin,
+    // Getters: process.stdin is built on first touch, which only commands that read input need.
+    get stdin() {
+      return process.stdin;
+    },
     stdout,
     stderr,
-    stdinIsTTY: stdin.isTTY === true,
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     stdoutIsTTY: stdout.isTTY === true,
     stderrIsTTY: stderr.isTTY === true,
     terminalColumns: (stderr.isTTY ? stderr.columns : undefined) ?? (stdout.isTTY ? stdout.columns : undefined),

@@ -43,19 +43,34 @@ export interface IOStreamsParts {
   noColor?: boolean;
 }
 
-/** Builds the IO object from its parts: the one rule for colour and prompting. */
+/**
+ * Builds the IO object from its parts: the one rule for colour and prompting.
+ * `stdin` and `stdinIsTTY` are read from `parts` only when first asked for, so a
+ * parts object whose `stdin` is a getter (`systemIO`) costs nothing until a
+ * command reads input: Node builds the process's stdin stream on first touch, and for a
+ * file or /dev/null that loads its fs stream and promise modules (~2 ms of a
+ * `get`'s start-up, docs/startup.md).
+ */
 export function createIOStreams(parts: IOStreamsParts): IOStreams {
-  const flags = { stdinIsTTY: parts.stdinIsTTY === true, stdoutIsTTY: parts.stdoutIsTTY === true, stderrIsTTY: parts.stderrIsTTY === true };
+  const stdoutIsTTY = parts.stdoutIsTTY === true;
+  const stderrIsTTY = parts.stderrIsTTY === true;
   const columns = parts.terminalColumns !== undefined && parts.terminalColumns > 0 ? parts.terminalColumns : undefined;
-  return {
-    stdin: parts.stdin,
+  const io: IOStreams = {
+    get stdin() {
+      return parts.stdin;
+    },
     stdout: parts.stdout,
     stderr: parts.stderr,
-    ...flags,
-    terminalColumns: flags.stderrIsTTY || flags.stdoutIsTTY ? columns : undefined,
-    colorEnabled: flags.stdoutIsTTY && parts.noColor !== true,
-    canPrompt: () => flags.stdinIsTTY && flags.stderrIsTTY,
+    get stdinIsTTY() {
+      return parts.stdinIsTTY === true;
+    },
+    stdoutIsTTY,
+    stderrIsTTY,
+    terminalColumns: stderrIsTTY || stdoutIsTTY ? columns : undefined,
+    colorEnabled: stdoutIsTTY && parts.noColor !== true,
+    canPrompt: () => io.stdinIsTTY && stderrIsTTY,
   };
+  return io;
 }
 
 /** Writes one line for a person on stderr. */
