@@ -13,7 +13,7 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore } from '../store/types.js';
+import type { BlobStore, Transaction } from '../store/types.js';
 import { fsyncDir } from '../store/durable-fs.js';
 import { tooLarge } from './body.js';
 
@@ -28,9 +28,14 @@ export interface ImageFiles {
   readonly dir: string;
   /** Writes the bytes of `stream` to a durable temporary file; 413 when busboy cut it at `limit` (it then marks the stream truncated). */
   save(stream: Readable & { truncated?: boolean }, limit: number): Promise<SavedImage>;
-  /** Names saved bytes by their hash (replacing identical bytes already there). */
-  place(saved: SavedImage): Promise<void>;
-  /** Drops the temporary file of bytes that were not placed (nothing when they were). */
+  /**
+   * Names saved bytes by their hash (replacing identical bytes already there), as a
+   * step of `tx`, the transaction storing the image record (the database's bytes
+   * commit with it; a folder's file is renamed at once). Called again when the
+   * transaction is run again.
+   */
+  place(saved: SavedImage, tx: Transaction): Promise<void>;
+  /** Drops what `save` kept of the bytes: the temporary file when not placed, the bytes held in memory. Called once the upload is done, placed or not. */
   discard(saved: SavedImage): Promise<void>;
   /** Removes the bytes of a hash no image refers to any more. */
   release(sha256: string): Promise<void>;
@@ -106,12 +111,13 @@ export function createImageFiles(dataDir: string): ImageFiles {
 /**
  * Image bytes kept by the store (PostgreSQL), so that every server process on the
  * database can serve and delete them. An upload is held in memory (at most the image
- * limit) while it is hashed, and written to the database when it is placed. Bytes
- * orphaned by a process killed between a delete and its release stay in the database
- * (a sweep at start-up could not tell them from another process's upload in flight).
+ * limit) while it is hashed, and written to the database in the transaction that
+ * stores its record. Bytes are removed by the database itself, in the transaction
+ * that deletes the last record referring to them (see `BlobStore`): a process killed
+ * at any moment leaves no bytes without a record, nor a record without its bytes.
  */
 export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
-  /** Uploads saved but not yet placed or discarded, by the name `save` gave them (the handler copies the `SavedImage`). */
+  /** Uploads saved and not yet discarded, by the name `save` gave them (the handler copies the `SavedImage`). */
   const held = new Map<string, Buffer>();
   return {
     dir: 'the database',
@@ -128,20 +134,20 @@ export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
       held.set(saved.temp, bytes);
       return saved;
     },
-    async place(saved) {
+    async place(saved, tx) {
       const bytes = held.get(saved.temp);
-      // Placed already: the transaction placing it is being run again (the bytes are in the database).
-      if (bytes === undefined) return;
-      await blobs.put(saved.sha256, bytes);
-      held.delete(saved.temp);
+      if (bytes === undefined || !tx.blobs) throw new Error(`image bytes ${saved.sha256} cannot be placed: ${bytes === undefined ? 'already discarded' : 'the store keeps no bytes'}`);
+      // Kept in memory until discarded: a transaction run again after a deadlock places them again.
+      await tx.blobs.put(saved.sha256, bytes);
     },
     async discard(saved) {
       held.delete(saved.temp);
     },
-    release: (sha256) => blobs.releaseIfUnused(sha256),
-    clear: () => blobs.clear(),
+    // The transaction that deleted the last record removed the bytes (a trigger); a reset's TRUNCATE did too.
+    async release() {},
+    async clear() {},
     async sweep() {
-      return { partial: 0, orphans: 0 }; // nothing is written before the bytes are whole
+      return { partial: 0, orphans: 0 }; // nothing is written but with its record
     },
   };
 }

@@ -115,6 +115,8 @@ export interface Transaction extends StoreReader {
   tryLock(name: string): Promise<boolean>;
   /** Takes a named lock for the rest of the transaction, waiting while another transaction holds it. */
   lock(name: string): Promise<void>;
+  /** Image bytes written by this transaction, when the store keeps them (PostgreSQL); absent for the JSON-file store. */
+  readonly blobs?: TransactionBlobs;
 }
 
 /** How the store is doing, for `/_admin/health`. */
@@ -130,15 +132,22 @@ export interface StoreHealth {
  * Bytes by their sha-256 (image files), for a store shared by several processes
  * that need not share a disk. The JSON-file store has none: its server keeps the
  * bytes in the data folder.
+ *
+ * Bytes live exactly as long as an image record refers to their hash, and that
+ * is kept by the store itself, in the transactions that change the records: they
+ * are written with the image record that refers to them (`Transaction.blobs.put`,
+ * so a failed or killed upload leaves none), and removed by the transaction that
+ * deletes (or replaces, or resets away) the last record referring to them. No
+ * moment exists between a delete and its release, so nothing is ever orphaned.
  */
 export interface BlobStore {
-  /** Keeps the bytes (nothing happens when that hash is kept already). */
-  put(sha256: string, bytes: Buffer): Promise<void>;
   get(sha256: string): Promise<Buffer | undefined>;
-  /** Removes the bytes unless an image record refers to their hash. */
-  releaseIfUnused(sha256: string): Promise<void>;
-  /** Removes every blob (admin reset). */
-  clear(): Promise<void>;
+}
+
+/** Image bytes written within a transaction (see `BlobStore`). */
+export interface TransactionBlobs {
+  /** Keeps the bytes, committed or rolled back with the transaction (nothing happens when that hash is kept already). */
+  put(sha256: string, bytes: Buffer): Promise<void>;
 }
 
 export interface Store extends StoreReader {

@@ -8,12 +8,15 @@
 import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/local-postgres.mjs';
+import { MIGRATIONS } from '../../src/store/postgres/schema.js';
 import { setDefaultStore } from './local-server.js';
 
 export interface TestPostgres {
   cluster: LocalPostgres;
   /** A new, empty database; returns its URL. */
   createDatabase(): Promise<string>;
+  /** A new database as an older pla left it: migrations up to `version` applied and recorded; returns its URL. */
+  createDatabaseAt(version: number): Promise<string>;
   /** Runs one statement on a database (the cluster's `postgres` one by default). */
   query<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[], url?: string): Promise<T[]>;
 }
@@ -33,13 +36,22 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await client.end();
     }
   };
+  const createDatabase = async () => {
+    const name = `pla_test_${process.pid}_${++databases}`;
+    await query(`CREATE DATABASE ${name}`);
+    return cluster.url(name);
+  };
   return {
     cluster,
     query,
-    async createDatabase() {
-      const name = `pla_test_${process.pid}_${++databases}`;
-      await query(`CREATE DATABASE ${name}`);
-      return cluster.url(name);
+    createDatabase,
+    async createDatabaseAt(version) {
+      const url = await createDatabase();
+      const applied = MIGRATIONS.filter((migration) => migration.version <= version);
+      for (const migration of applied) await query(migration.sql, [], url);
+      await query('CREATE TABLE pla_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())', [], url);
+      await query('INSERT INTO pla_migrations (version, name) SELECT * FROM unnest($1::int[], $2::text[])', [applied.map((m) => m.version), applied.map((m) => m.name)], url);
+      return url;
     },
   };
 }

@@ -144,7 +144,7 @@ export const imageHandlers = {
       const record = await ctx.store.transaction(async (tx) => {
         // Placing the file and storing its record is one step under the hash's lock (see releaseIfUnused).
         await tx.lock(hashLock(file.sha256));
-        await ctx.images.place(file);
+        await ctx.images.place(file, tx);
         placed = true;
         const [id] = await tx.allocateIds('images', 1);
         const stored: StoredRecord = {
@@ -166,8 +166,9 @@ export const imageHandlers = {
     } catch (error) {
       // Not stored: the bytes go unless another image refers to them.
       if (placed) await releaseIfUnused(ctx, file.sha256).catch(() => undefined);
-      else await ctx.images.discard(file);
       throw error;
+    } finally {
+      await ctx.images.discard(file);
     }
   },
 
@@ -175,6 +176,8 @@ export const imageHandlers = {
     const record = await ctx.store.transaction(async (tx) => {
       const found = await tx.get('images', params.id as number);
       if (!found) throw notFound(NOUNS.images, [params.id as number]);
+      // Under the hash's lock, as an upload of the same bytes places them: the database drops the bytes with the last record, and must not while an upload adds one.
+      await tx.lock(hashLock(String(found.sha256)));
       tx.delete('images', found.id);
       return found;
     });

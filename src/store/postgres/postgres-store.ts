@@ -22,6 +22,7 @@ import type {
   StoreHealth,
   StoreReader,
   Transaction,
+  TransactionBlobs,
 } from '../types.js';
 import { COLLECTIONS } from '../types.js';
 import { isUnavailable, maskUrl } from './connection.js';
@@ -262,6 +263,13 @@ class SqlTransaction extends SqlReader implements Transaction {
     await this.sql('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
   }
 
+  /** Bytes written at once, in this transaction: they commit with the image record that refers to them, or not at all. */
+  readonly blobs: TransactionBlobs = {
+    put: async (sha256, bytes) => {
+      await this.sql('INSERT INTO pla_blobs (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes]);
+    },
+  };
+
   /** Writes everything staged (at the end of the work). */
   finish(): Promise<void> {
     return this.flush();
@@ -286,20 +294,11 @@ class PostgresStore extends SqlReader implements Store {
     private readonly warn: (message: string) => void,
   ) {
     super((query) => pool.query(query).catch((error: unknown) => fail(error, url)), false);
-    const run = (text: string, values: unknown[]) => this.run({ text, values });
+    // Removing bytes is the database's: triggers on the images table (migration 4) do it in the transaction that drops their last record.
     this.blobs = {
-      async put(sha256, bytes) {
-        await run('INSERT INTO pla_blobs (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes]);
-      },
-      async get(sha256) {
-        const { rows } = await run('SELECT bytes FROM pla_blobs WHERE sha256 = $1', [sha256]);
+      get: async (sha256) => {
+        const { rows } = await this.run({ text: 'SELECT bytes FROM pla_blobs WHERE sha256 = $1', values: [sha256] });
         return (rows[0] as { bytes: Buffer } | undefined)?.bytes;
-      },
-      async releaseIfUnused(sha256) {
-        await run(`DELETE FROM pla_blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM ${tableOf('images')} WHERE record->'sha256' = to_jsonb($1::text))`, [sha256]);
-      },
-      async clear() {
-        await run('TRUNCATE pla_blobs', []);
       },
     };
   }

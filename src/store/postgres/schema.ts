@@ -144,6 +144,36 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: 'sort columns for index-only page scans',
     sql: sortColumnsSql(SORT_COLUMNS_3),
   },
+  {
+    version: 4,
+    name: 'image bytes removed with their last record',
+    sql: [
+      // Statement triggers on images: the statement that deletes (or replaces) the last
+      // record of a hash removes its bytes, in the same transaction, so no kill can come between.
+      `CREATE FUNCTION pla_release_blobs() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          DELETE FROM pla_blobs b
+           WHERE b.sha256 IN (SELECT gone.record->>'sha256' FROM gone)
+             AND NOT EXISTS (SELECT 1 FROM images i WHERE i.record->'sha256' = to_jsonb(b.sha256));
+          RETURN NULL;
+        END $$`,
+      // A reset empties images with TRUNCATE: every byte goes with it (in the reset's transaction).
+      `CREATE FUNCTION pla_release_all_blobs() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          DELETE FROM pla_blobs b WHERE NOT EXISTS (SELECT 1 FROM images i WHERE i.record->'sha256' = to_jsonb(b.sha256));
+          RETURN NULL;
+        END $$`,
+      `CREATE TRIGGER images_release_deleted AFTER DELETE ON images REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION pla_release_blobs()`,
+      `CREATE TRIGGER images_release_replaced AFTER UPDATE ON images REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION pla_release_blobs()`,
+      `CREATE TRIGGER images_release_truncated AFTER TRUNCATE ON images FOR EACH STATEMENT EXECUTE FUNCTION pla_release_all_blobs()`,
+      // Bytes an earlier release left behind (a kill between a delete and its release):
+      // those of no record, unless an upload of that hash holds its lock (a server of
+      // that release still placing them).
+      `DELETE FROM pla_blobs b
+        WHERE NOT EXISTS (SELECT 1 FROM images i WHERE i.record->'sha256' = to_jsonb(b.sha256))
+          AND pg_try_advisory_xact_lock(hashtext('image:' || b.sha256))`,
+    ].join(';\n'),
+  },
 ];
 
 /** The advisory lock key migrations run under (any fixed number the application owns). */
