@@ -24,7 +24,8 @@ import type {
   Transaction,
 } from '../types.js';
 import { COLLECTIONS } from '../types.js';
-import { isUnavailable, maskUrl } from './connection.js';
+import { maskUrl } from '../../contract/secrets.js';
+import { isUnavailable } from './connection.js';
 import { migrate, sequenceOf, tableOf } from './schema.js';
 import { Params, selectSql, whereSql } from './sql.js';
 
