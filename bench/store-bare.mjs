@@ -9,8 +9,10 @@ import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.argv[2], max: 10 });
 const COUNT = `SELECT COALESCE(sum(delta), 0)::float8 AS n, count(*)::int AS parts FROM pla_row_counts WHERE collection = $1`;
-const BY_ID = `SELECT doc FROM determinations  ORDER BY id ASC LIMIT $1 OFFSET $2`;
-const BY_UPDATED = `SELECT doc FROM determinations  ORDER BY pla_kind((record->'updatedAt')) DESC, (record->'updatedAt') DESC, id DESC LIMIT $1 OFFSET $2`;
+// Pages as the store reads them (src/store/postgres/sql.ts, pageSql): the page's ids
+// from the index alone, then those records.
+const BY_ID = `SELECT t.doc FROM unnest(ARRAY(SELECT id FROM determinations  ORDER BY id ASC LIMIT $1 OFFSET $2)) WITH ORDINALITY AS page(id, n) JOIN determinations t ON t.id = page.id ORDER BY page.n`;
+const BY_UPDATED = `SELECT t.doc FROM unnest(ARRAY(SELECT id FROM determinations  ORDER BY updated_at_kind DESC, updated_at DESC, id DESC LIMIT $1 OFFSET $2)) WITH ORDINALITY AS page(id, n) JOIN determinations t ON t.id = page.id ORDER BY page.n`;
 const GET = `SELECT doc FROM determinations WHERE id = $1`;
 const NEXT_IDS = `SELECT nextval('determinations_id_seq') AS id FROM generate_series(1, $1::int) ORDER BY 1`;
 const LOCK_MANY = `SELECT doc FROM determinations WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;

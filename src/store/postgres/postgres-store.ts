@@ -27,7 +27,7 @@ import { COLLECTIONS } from '../types.js';
 import { maskUrl } from '../../contract/secrets.js';
 import { isUnavailable } from './connection.js';
 import { migrate, sequenceOf, tableOf } from './schema.js';
-import { Params, selectSql, whereSql } from './sql.js';
+import { Params, pageSql, selectSql, whereSql } from './sql.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -112,14 +112,16 @@ class SqlReader implements StoreReader {
 
   async page(collection: CollectionName, query: PageQuery): Promise<PageResult> {
     const params = new Params();
-    const text = `${selectSql(tableOf(collection), query, params, false)} LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}${this.locking ? ' FOR UPDATE' : ''}`;
+    const text = this.locking
+      ? `${selectSql(collection, query, params, false)} LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)} FOR UPDATE`
+      : pageSql(collection, query, params);
     const [items, total] = await Promise.all([this.docs({ text, values: params.values }), this.count(collection, query.where)]);
     return { items, total };
   }
 
   async find(collection: CollectionName, query: Query = {}): Promise<StoredRecord[]> {
     const params = new Params();
-    return this.docs({ text: selectSql(tableOf(collection), query, params, this.locking), values: params.values });
+    return this.docs({ text: selectSql(collection, query, params, this.locking), values: params.values });
   }
 
   async count(collection: CollectionName, where: readonly Condition[] = []): Promise<number> {
@@ -130,7 +132,7 @@ class SqlReader implements StoreReader {
       return row.n;
     }
     const params = new Params();
-    const { rows } = await this.run({ text: `SELECT count(*)::float8 AS n FROM ${tableOf(collection)} ${whereSql(where, params)}`, values: params.values });
+    const { rows } = await this.run({ text: `SELECT count(*)::float8 AS n FROM ${tableOf(collection)} ${whereSql(collection, where, params)}`, values: params.values });
     return (rows[0] as { n: number }).n;
   }
 

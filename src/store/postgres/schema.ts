@@ -56,6 +56,54 @@ function collectionSql(collection: CollectionName): string {
   ].join(';\n');
 }
 
+/**
+ * Sort fields kept in real columns (migration 3), per collection: field → column.
+ * `<column>_kind` holds the kind the value sorts by first, `<column>` the value;
+ * both are STORED generated columns computed from `doc`, and the index on
+ * `(<column>_kind, <column>, id)` holds everything a page's ids need, so a deep
+ * page is picked by an index-only scan instead of reading a heap row for every
+ * record it skips (an index on expressions of `record` cannot be scanned that way:
+ * PostgreSQL wants the whole `record` column for it). Only these fields; others
+ * sort by expression, as before.
+ */
+type SortColumns = Partial<Record<CollectionName, Readonly<Record<string, string>>>>;
+
+/** What migration 3 added; fixed, as the migration is (more sort columns = a new migration, merged into SORT_COLUMNS). */
+const SORT_COLUMNS_3: SortColumns = {
+  determinations: { updatedAt: 'updated_at', createdAt: 'created_at' },
+  settings: { updatedAt: 'updated_at' },
+  tasks: { createdAt: 'created_at' },
+};
+
+/** Every sort column the schema has, for the queries (src/store/postgres/sql.ts). */
+export const SORT_COLUMNS: SortColumns = SORT_COLUMNS_3;
+
+/**
+ * Adds sort columns and their indexes, dropping the expression index each replaces
+ * (migration 1's `<table>_updated` and `<table>_created`).
+ */
+function sortColumnsSql(sortColumns: SortColumns): string {
+  const replaced: Record<string, string> = { updatedAt: 'updated', createdAt: 'created' };
+  return Object.entries(sortColumns)
+    .flatMap(([collection, columns]) => {
+      const table = tableOf(collection as CollectionName);
+      const fields = Object.entries(columns ?? {});
+      const added = fields.flatMap(([field, column]) => [
+        `ADD COLUMN ${column}_kind int GENERATED ALWAYS AS (pla_kind((doc::jsonb)->'${field}')) STORED`,
+        `ADD COLUMN ${column} jsonb GENERATED ALWAYS AS ((doc::jsonb)->'${field}') STORED`,
+      ]);
+      return [
+        // One ALTER: the table is rewritten once, however many columns it gains.
+        `ALTER TABLE ${table} ${added.join(', ')}`,
+        ...fields.flatMap(([field, column]) => [
+          `DROP INDEX IF EXISTS ${table}_${replaced[field] ?? column}`,
+          `CREATE INDEX ${table}_${column} ON ${table} (${column}_kind, ${column}, id)`,
+        ]),
+      ];
+    })
+    .join(';\n');
+}
+
 /** The collections of the first release (migration 1); later ones come with their own migration. */
 const FIRST_COLLECTIONS: readonly CollectionName[] = ['determinations', 'settings', 'tasks', 'notifications', 'emailNotifications', 'images', 'topics', 'apiKeys'];
 
@@ -90,6 +138,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     version: 2,
     name: 'idempotency keys',
     sql: collectionSql('idempotencyKeys'),
+  },
+  {
+    version: 3,
+    name: 'sort columns for index-only page scans',
+    sql: sortColumnsSql(SORT_COLUMNS_3),
   },
 ];
 

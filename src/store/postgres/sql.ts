@@ -4,7 +4,11 @@
  * `record-order.ts` follow the same ones in JavaScript). Values always travel as
  * parameters; field names become quoted JSON paths, never SQL text.
  */
-import type { Condition, Query, SortKey } from '../types.js';
+import type { CollectionName, Condition, PageQuery, Query, SortKey } from '../types.js';
+import { SORT_COLUMNS, tableOf } from './schema.js';
+
+/** A collection's sort columns (field → column), which stand for `record->'field'` wherever it appears. */
+type Columns = Readonly<Record<string, string>>;
 
 /** Parameters of one statement, numbered as they are added. */
 export class Params {
@@ -28,9 +32,12 @@ function literal(text: string): string {
 /**
  * The jsonb value of a field. A dotted name reads the nested field unless the record
  * has that very name as its own key (as `fieldValue` does). The plain form is the
- * expression the indexes are built on, so the planner can use them.
+ * expression the indexes are built on, so the planner can use them; a field kept in
+ * a sort column is that column (the same value).
  */
-export function fieldSql(field: string): string {
+export function fieldSql(field: string, columns: Columns = {}): string {
+  const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
+  if (column !== undefined) return column;
   const own = `(record->${literal(field)})`;
   if (!field.includes('.')) return own;
   const path = `{${field.split('.').map((part) => `"${part.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
@@ -43,8 +50,8 @@ function boundSql(value: string, bound: unknown, operator: string, params: Param
   return `(jsonb_typeof(${value}) = '${typeof bound}' AND ${value} ${operator} ${params.json(bound)})`;
 }
 
-function conditionSql(condition: Condition, params: Params): string {
-  const value = fieldSql(condition.field);
+function conditionSql(condition: Condition, params: Params, columns: Columns): string {
+  const value = fieldSql(condition.field, columns);
   if ('equals' in condition) return `${value} = ${params.json(condition.equals)}`;
   if ('notEquals' in condition) return `(${value} IS NULL OR ${value} <> ${params.json(condition.notEquals)})`;
   if ('anyOf' in condition) return `${value} = ANY(${params.add(condition.anyOf.map((one) => JSON.stringify(one)))}::jsonb[])`;
@@ -60,9 +67,10 @@ function conditionSql(condition: Condition, params: Params): string {
 }
 
 /** `WHERE …` of the conditions ('' when none). */
-export function whereSql(where: readonly Condition[] | undefined, params: Params): string {
+export function whereSql(collection: CollectionName, where: readonly Condition[] | undefined, params: Params): string {
   if (!where?.length) return '';
-  return `WHERE ${where.map((condition) => conditionSql(condition, params)).join(' AND ')}`;
+  const columns = SORT_COLUMNS[collection] ?? {};
+  return `WHERE ${where.map((condition) => conditionSql(condition, params, columns)).join(' AND ')}`;
 }
 
 /**
@@ -70,7 +78,8 @@ export function whereSql(where: readonly Condition[] | undefined, params: Params
  * then null and missing), then its value; ties broken by id in the first key's
  * direction. Keys after an `id` key can decide nothing and are dropped.
  */
-export function orderSql(sort: readonly SortKey[] | undefined): string {
+export function orderSql(collection: CollectionName, sort: readonly SortKey[] | undefined): string {
+  const columns = SORT_COLUMNS[collection] ?? {};
   const keys = sort ?? [];
   const idAt = keys.findIndex((key) => key.field === 'id');
   const used = idAt === -1 ? keys : keys.slice(0, idAt + 1);
@@ -79,6 +88,9 @@ export function orderSql(sort: readonly SortKey[] | undefined): string {
     const direction = key.direction === 'desc' ? 'DESC' : 'ASC';
     if (key.field === 'id') {
       terms.push(`id ${direction}`);
+    } else if (Object.hasOwn(columns, key.field)) {
+      const column = columns[key.field];
+      terms.push(`${column}_kind ${direction}`, `${column} ${direction}`);
     } else {
       const value = fieldSql(key.field);
       terms.push(`pla_kind(${value}) ${direction}`, `${value} ${direction}`);
@@ -88,7 +100,20 @@ export function orderSql(sort: readonly SortKey[] | undefined): string {
   return `ORDER BY ${terms.join(', ')}`;
 }
 
-/** `SELECT doc … WHERE … ORDER BY …` (without paging) of a query on a table. */
-export function selectSql(table: string, query: Query, params: Params, lock: boolean): string {
-  return `SELECT doc FROM ${table} ${whereSql(query.where, params)} ${orderSql(query.sort)}${lock ? ' FOR UPDATE' : ''}`;
+/** `SELECT doc … WHERE … ORDER BY …` (without paging) of a query on a collection. */
+export function selectSql(collection: CollectionName, query: Query, params: Params, lock: boolean): string {
+  return `SELECT doc FROM ${tableOf(collection)} ${whereSql(collection, query.where, params)} ${orderSql(collection, query.sort)}${lock ? ' FOR UPDATE' : ''}`;
+}
+
+/**
+ * One page, as a "deferred join": the page's ids first, by a query that reads only
+ * the sort columns and ids (an index-only scan when the sort has its columns and the
+ * index, however deep the offset), then the records of those ids alone, in that
+ * order. Reading `doc` for every skipped record is what made deep pages slow.
+ * Without locks; a transaction's locking page is `selectSql … LIMIT … OFFSET … FOR UPDATE`.
+ */
+export function pageSql(collection: CollectionName, query: PageQuery, params: Params): string {
+  const table = tableOf(collection);
+  const ids = `SELECT id FROM ${table} ${whereSql(collection, query.where, params)} ${orderSql(collection, query.sort)} LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
+  return `SELECT t.doc FROM unnest(ARRAY(${ids})) WITH ORDINALITY AS page(id, n) JOIN ${table} t ON t.id = page.id ORDER BY page.n`;
 }
