@@ -3,6 +3,10 @@
 // `pla determinations get 1 -o json` (against a small local server started here),
 // each as a ratio to `node -e 0` on the same machine. Runs are interleaved so
 // that a busy neighbour slows every command alike. Reports only; no assertions.
+//
+// BENCH_COMPARE=DIR[,DIR…] adds the same `get` run by other checkouts (each built,
+// e.g. `git worktree add /tmp/before <commit> && cd /tmp/before && npm ci`),
+// interleaved with these runs: a before/after of a change on one busy machine.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -46,6 +50,10 @@ const cases = [
   { name: 'pla __complete -e "" (env names)', args: [bin, '__complete', '-e', ''], target: 1.3, env: storedEnv },
   { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6 },
   { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6, env: storedEnv },
+  ...(process.env.BENCH_COMPARE ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((dir) => ({ name: `  get, built at ${dir}`, args: [join(dir, 'bin', 'pla.js'), 'determinations', 'get', '1', '-o', 'json'] })),
 ];
 
 function timeOnce(args, runEnv = env) {

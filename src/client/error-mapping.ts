@@ -18,7 +18,7 @@ import {
   ServerError,
 } from '../errors.js';
 import { isObject } from './envelope.js';
-import { maskUrl } from '../config/mask-url.js';
+import { maskUrl } from '../contract/secrets.js';
 import type { ProxyChoice } from './proxy.js';
 import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
 

@@ -9,7 +9,7 @@
 import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
 import RetryHandler from 'undici/lib/handler/retry-handler.js';
 import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
-import { maskUrl } from '../config/mask-url.js';
+import { maskUrl } from '../contract/secrets.js';
 import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import type { ProxyChoice } from './proxy.js';

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../errors.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
-import { maskUrl } from './mask-url.js';
+import { maskUrl } from '../contract/secrets.js';
 
 const ENV_NAME = /^[a-z][a-z0-9-]*$/;
 

@@ -1,7 +1,9 @@
 /**
- * How an API key is shown once it exists: `••••` and its last four characters,
- * never more. The CLI (config show, traces, error messages) and the server (key
- * listings, request log) show keys only through these functions.
+ * How secrets are shown, in one place for every room: an API key once it exists
+ * as `••••` and its last four characters, never more; a URL (proxy, store) with
+ * its password masked. The CLI (config show, traces, error messages, doctor) and
+ * the server (key listings, request log, store lines, health) show them only
+ * through these functions. Free of imports, so any room may use it.
  */
 
 const MASK = '••••';
@@ -24,4 +26,26 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(maskKey(secret));
   return out;
+}
+
+/** A URL's `scheme://user:password@` prefix: the user name stays, the password is the second group. */
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i;
+
+/**
+ * Masks the password of a URL for display (`http://ana:••••@proxy:3128`,
+ * `postgres://pla:••••@db/pla`): the user name stays, so a person can tell which
+ * account is used; the password never shows.
+ */
+export function maskUrl(url: string): string {
+  return url.replace(URL_PASSWORD, `$1:${MASK}@`);
+}
+
+/** The URL without its password (`http://ana@proxy:3128`), for exports that leave secrets out. */
+export function withoutPassword(url: string): string {
+  return url.replace(URL_PASSWORD, '$1@');
+}
+
+/** True when the URL carries a password. */
+export function hasPassword(url: string): boolean {
+  return withoutPassword(url) !== url;
 }

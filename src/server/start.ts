@@ -10,7 +10,7 @@ import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
 import { isPostgresUrl } from '../store/open.js';
-import { maskUrl } from '../store/postgres/connection.js';
+import { maskUrl } from '../contract/secrets.js';
 
 /** The flags as commander hands them over (strings, `seed` from `--no-seed`). */
 export interface StartFlags {

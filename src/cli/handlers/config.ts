@@ -8,7 +8,7 @@ import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
 import { type ConfigExport, type ConfigStore, maskKey, resolveConnection } from '../../config/index.js';
 import { readCaFile } from '../../config/ca-file.js';
-import { hasPassword, maskUrl, withoutPassword } from '../../config/mask-url.js';
+import { hasPassword, maskUrl, withoutPassword } from '../../contract/secrets.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { IOStreams } from '../../io/streams.js';

@@ -23,7 +23,3 @@ export function isUnavailable(error: unknown): boolean {
   return typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message));
 }
 
-/** The URL with its password masked (`postgres://pla:••••@host/db`), for logs and health. */
-export function maskUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:••••@');
-}

@@ -25,7 +25,8 @@ import type {
   TransactionBlobs,
 } from '../types.js';
 import { COLLECTIONS } from '../types.js';
-import { isUnavailable, maskUrl } from './connection.js';
+import { maskUrl } from '../../contract/secrets.js';
+import { isUnavailable } from './connection.js';
 import { migrate, sequenceOf, tableOf } from './schema.js';
 import { Params, pageSql, selectSql, whereSql } from './sql.js';
 

@@ -1,0 +1,27 @@
+/** The one place secrets are masked (src/contract/secrets.ts): keys and URL passwords. */
+import { describe, expect, it } from 'vitest';
+import { hasPassword, maskKey, maskUrl, redactSecrets, withoutPassword } from '../../src/contract/secrets.js';
+
+describe('secrets', () => {
+  it('masks a key to its last four characters, a short one whole', () => {
+    expect(maskKey('abcdefghijkl-1234')).toBe('••••1234');
+    expect(maskKey('short-key')).toBe('••••');
+  });
+
+  it('masks the password of proxy and store URLs, keeping the user and the rest', () => {
+    expect(maskUrl('http://ana:s3cret@proxy.corp:3128')).toBe('http://ana:••••@proxy.corp:3128');
+    expect(maskUrl('postgres://pla:p%40ss:w0rd@db.internal:5432/pla?sslmode=require')).toBe('postgres://pla:••••@db.internal:5432/pla?sslmode=require');
+    expect(maskUrl('postgres://pla@db/pla')).toBe('postgres://pla@db/pla');
+    expect(maskUrl('http://proxy.corp:3128')).toBe('http://proxy.corp:3128');
+  });
+
+  it('leaves the password out for exports, and tells whether there is one', () => {
+    expect(withoutPassword('postgres://pla:s3cret@db/pla')).toBe('postgres://pla@db/pla');
+    expect(hasPassword('postgres://pla:s3cret@db/pla')).toBe(true);
+    expect(hasPassword('postgres://pla@db/pla')).toBe(false);
+  });
+
+  it('redacts every occurrence of a secret in a text', () => {
+    expect(redactSecrets('key abcdefghijkl-1234 twice abcdefghijkl-1234', ['abcdefghijkl-1234'])).toBe('key ••••1234 twice ••••1234');
+  });
+});
