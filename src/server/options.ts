@@ -13,6 +13,8 @@ export interface ServerOptions {
   dataDir: string;
   /** `postgres://…`: keep the data in PostgreSQL instead of the data folder's JSON-file store. */
   storeUrl?: string;
+  /** Connections to PostgreSQL this process opens at most (the PostgreSQL store only). */
+  storePoolSize: number;
   /** Load demo data into a fresh data folder (and on `/_admin/reset`). */
   seed: boolean;
   maxPageSize: number;
@@ -43,6 +45,8 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   port: 4010,
   host: '127.0.0.1',
   dataDir: './pla-data',
+  // node-postgres's own default, and a tenth of PostgreSQL's default max_connections (100): ten server processes fit as the database comes.
+  storePoolSize: 10,
   seed: true,
   maxPageSize: DEFAULT_MAX_PAGE_SIZE,
   maxBodyBytes: 10 * 1024 * 1024,
@@ -55,6 +59,9 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   requestTimeoutMs: 60_000,
   writeTimeoutMs: 30_000,
 };
+
+/** The largest `--store-pool-size` taken: beyond it a typo, not a plan (PostgreSQL's default max_connections is 100). */
+export const MAX_STORE_POOL_SIZE = 1000;
 
 /** Seconds per task step when `--simulate-tasks` is given without a value. */
 export const DEFAULT_TASK_STEP_SECONDS = 5;

@@ -99,7 +99,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
   });
-  const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn, ...(options.storeUrl ? { url: options.storeUrl } : {}) });
+  const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn, maxConnections: options.storePoolSize, ...(options.storeUrl ? { url: options.storeUrl } : {}) });
 
   const images = store.blobs ? createStoredImageFiles(store.blobs) : createImageFiles(dataDir);
   // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.

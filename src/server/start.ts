@@ -7,7 +7,7 @@
  * the CLI's business: src/cli/handlers/server.ts.
  */
 import { ServerSetupError } from './errors.js';
-import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, parseByteSize, type ServerOptions } from './options.js';
+import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, MAX_STORE_POOL_SIZE, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
 import { isPostgresUrl } from '../store/open.js';
 import { maskUrl } from '../contract/secrets.js';
@@ -27,6 +27,7 @@ export interface StartFlags {
   simulateTasks?: string | boolean;
   smtp?: string;
   store?: string;
+  storePoolSize?: string;
   maxConnections?: string;
   requestTimeout?: string;
   writeTimeout?: string;
@@ -73,6 +74,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
     ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
     ...(store.storeUrl ? { storeUrl: store.storeUrl } : {}),
+    storePoolSize: number('store-pool-size', flags.storePoolSize, d.storePoolSize, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_STORE_POOL_SIZE, `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`),
     maxConnections: number('max-connections', flags.maxConnections, d.maxConnections, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
@@ -151,6 +153,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const store = storeOf(flags, configuredStore);
   const options = toServerOptions(flags, store);
+  if (flags.storePoolSize !== undefined && !options.storeUrl) note('pla server: --store-pool-size has no effect: the data folder\'s JSON-file store has no connections');
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
 
   try {

@@ -126,6 +126,8 @@ export interface StoreHealth {
   state: 'ok' | 'unavailable';
   /** What went wrong when unavailable (no secrets: connection strings are masked). */
   problem?: string;
+  /** PostgreSQL: the connection pool of this process: its size (`--store-pool-size`), connections open, idle, and requests waiting for one. */
+  pool?: { max: number; open: number; idle: number; waiting: number };
 }
 
 /**

@@ -7,6 +7,7 @@
  * not crash), and starting it again makes them serve again without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -31,15 +32,6 @@ afterAll(async () => {
   for (const server of [...servers].reverse()) await server.stop().catch(() => {});
   await postgres?.cluster.close();
 });
-
-/** Polls `check` until it returns true, failing after `ms`. */
-async function eventually(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
 
 describe('three server processes on one database', () => {
   it('seeded once, one admin key for all', async () => {

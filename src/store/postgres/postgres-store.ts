@@ -33,7 +33,7 @@ import { Params, pageSql, selectSql, whereSql } from './sql.js';
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
   url: string;
-  /** Connections at most (default 10). */
+  /** Connections at most (default 10, as `pla server start --store-pool-size`). */
   maxConnections?: number;
   /** How long to wait for a new connection, ms (default 5,000). */
   connectTimeoutMs?: number;
@@ -341,12 +341,16 @@ class PostgresStore extends SqlReader implements Store {
       await this.pool.query('SELECT 1');
       if (this.lastProblem !== undefined) this.warn(`store: PostgreSQL at ${maskUrl(this.url)} answers again`);
       this.lastProblem = undefined;
-      return { backend: this.backend, state: 'ok' };
+      return { backend: this.backend, state: 'ok', pool: this.poolState() };
     } catch (error) {
       const problem = `PostgreSQL at ${maskUrl(this.url)}: ${error instanceof Error ? error.message : String(error)}`;
       this.lastProblem = problem;
-      return { backend: this.backend, state: 'unavailable', problem };
+      return { backend: this.backend, state: 'unavailable', problem, pool: this.poolState() };
     }
+  }
+
+  private poolState(): NonNullable<StoreHealth['pool']> {
+    return { max: this.pool.options.max, open: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
   async close(): Promise<void> {
