@@ -24,7 +24,7 @@
 // Every such trick, what it buys (measured) and how to leave it out to measure
 // again: docs/startup.md.
 import { build } from 'esbuild';
-import { rollup } from 'rollup';
+import { rollup } from '@rollup/wasm-node';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -63,6 +63,9 @@ async function writeCommonJs(files, dir) {
   const bundle = await rollup({
     input: { cli: `${dir}/cli.js`, complete: `${dir}/complete.js` },
     treeshake: false,
+    // The entries may export more than they declare, so rollup need not add a
+    // file that only re-exports the chunk holding them (one file fewer per run).
+    preserveEntrySignatures: 'allow-extension',
     plugins: [
       {
         name: 'esbuild-output',
