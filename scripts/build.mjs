@@ -13,7 +13,7 @@
 // (errors, the contract, the IO object …) whenever a lazy handler imports them
 // too: it does not know that a handler is only ever imported after `cli.js` has
 // run. rollup does (its chunks leave out what the importer of an `import()` has
-// already loaded), so those tiny chunks fold into `cli.js`: a `get` reads 13
+// already loaded), so those tiny chunks fold into `cli.js`: a `get` reads 14
 // fewer files (docs/startup.md).
 //
 // Then a few commands run once against the new bundle to leave V8 code caches
