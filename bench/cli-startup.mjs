@@ -85,12 +85,13 @@ try {
     }
   }
   const reference = median(times[0]);
+  const width = Math.max(36, ...cases.map((c) => c.name.length));
   console.log(`CLI start-up, median of ${RUNS} runs (${process.version}, ${process.platform})`);
   for (const [i, c] of cases.entries()) {
     const ms = median(times[i]);
     const ratio = ms / reference;
     const verdict = c.target === undefined ? '' : `target ≤${c.target.toFixed(1)}×  ${ratio <= c.target ? 'PASS' : 'MISS'}`;
-    console.log(`  ${c.name.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2).padStart(5)}×  ${verdict}`);
+    console.log(`  ${c.name.padEnd(width)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2).padStart(5)}×  ${verdict}`);
   }
 } finally {
   server.close();

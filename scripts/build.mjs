@@ -13,7 +13,7 @@
 // (errors, the contract, the IO object …) whenever a lazy handler imports them
 // too: it does not know that a handler is only ever imported after `cli.js` has
 // run. rollup does (its chunks leave out what the importer of an `import()` has
-// already loaded), so those tiny chunks fold into `cli.js`: a `get` reads 13
+// already loaded), so those tiny chunks fold into `cli.js`: a `get` reads 14
 // fewer files (docs/startup.md).
 //
 // Then a few commands run once against the new bundle to leave V8 code caches
@@ -24,7 +24,7 @@
 // Every such trick, what it buys (measured) and how to leave it out to measure
 // again: docs/startup.md.
 import { build } from 'esbuild';
-import { rollup } from 'rollup';
+import { rollup } from '@rollup/wasm-node';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -63,6 +63,9 @@ async function writeCommonJs(files, dir) {
   const bundle = await rollup({
     input: { cli: `${dir}/cli.js`, complete: `${dir}/complete.js` },
     treeshake: false,
+    // The entries may export more than they declare, so rollup need not add a
+    // file that only re-exports the chunk holding them (one file fewer per run).
+    preserveEntrySignatures: 'allow-extension',
     plugins: [
       {
         name: 'esbuild-output',

@@ -28,8 +28,13 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out;
 }
 
-/** A URL's `scheme://user:password@` prefix: the user name stays, the password is the second group. */
-const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i;
+/**
+ * A URL's `scheme://user:password@` prefix, split as WHATWG URL (and so undici and
+ * pg) split it: the user name runs to the first `:` and may hold a raw `@`
+ * (`admin@server`, Azure style); the password runs to the last `@` before the
+ * path, query or fragment, so a raw `@` in it is masked too.
+ */
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#]*):[^/?#]*@/i;
 
 /**
  * Masks the password of a URL for display (`http://ana:••••@proxy:3128`,

@@ -15,6 +15,19 @@ describe('secrets', () => {
     expect(maskUrl('http://proxy.corp:3128')).toBe('http://proxy.corp:3128');
   });
 
+  it('splits user and password as URL does: a raw @ in either never shows the password', () => {
+    // The password runs to the last @ of the authority (new URL() agrees).
+    expect(maskUrl('http://ana:p@ss-w0rd@127.0.0.1:3128')).toBe('http://ana:••••@127.0.0.1:3128');
+    expect(new URL('http://ana:p@ss-w0rd@127.0.0.1:3128').host).toBe('127.0.0.1:3128');
+    // A user name with an @ (admin@server) keeps it; the password is still masked.
+    expect(maskUrl('postgres://admin@myserver:Sup3rSecret@127.0.0.1:5432/pla')).toBe('postgres://admin@myserver:••••@127.0.0.1:5432/pla');
+    expect(withoutPassword('postgres://admin@myserver:Sup3rSecret@db/pla')).toBe('postgres://admin@myserver@db/pla');
+    expect(hasPassword('postgres://admin@myserver:Sup3rSecret@db/pla')).toBe(true);
+    // An @ in the query is not part of the authority.
+    expect(maskUrl('http://ana:pw@proxy.corp:3128?x=a@b')).toBe('http://ana:••••@proxy.corp:3128?x=a@b');
+    expect(maskUrl('http://proxy.corp:3128?token=a@b')).toBe('http://proxy.corp:3128?token=a@b');
+  });
+
   it('leaves the password out for exports, and tells whether there is one', () => {
     expect(withoutPassword('postgres://pla:s3cret@db/pla')).toBe('postgres://pla@db/pla');
     expect(hasPassword('postgres://pla:s3cret@db/pla')).toBe(true);
