@@ -68,6 +68,7 @@ const NOTHING_STORED: ConfigStore = {
   setUrl: notWritable,
   setProxy: notWritable,
   setCaFile: notWritable,
+  setProtected: notWritable,
   server: () => ({}),
   setStore: notWritable,
   remove: notWritable,
