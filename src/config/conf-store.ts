@@ -50,6 +50,8 @@ const PRIVATE_MODE = 0o600;
 export interface OpenConfigOptions {
   /** Read the file without loading conf; the store's setters then throw. */
   readOnly?: boolean;
+  /** Told, in a line for a person, when this run moved an old protected.json into config.json. */
+  warn?: (line: string) => void;
 }
 
 /** Opens (without creating) the config file in `configDir()`. */
@@ -62,7 +64,10 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
     });
   // An upgrade from a version that kept protected.json: moved in once, by whichever run comes first (reads too, so a run never misses a protection).
   const writer = options.readOnly && !hasLegacyProtected(dir) ? undefined : await confBackend(dir, fail);
-  if (writer && hasLegacyProtected(dir)) await migrateLegacyProtected(dir, writer);
+  if (writer && hasLegacyProtected(dir)) {
+    const summary = await migrateLegacyProtected(dir, writer);
+    if (summary) options.warn?.(summary);
+  }
   const backend = options.readOnly || !writer ? readOnlyBackend(join(dir, 'config.json'), fail) : writer;
   keepPrivate(backend.path);
   return storeOn(backend);
@@ -75,19 +80,23 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
  */
 const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, factor: 1.2, minTimeout: 10, maxTimeout: 250 } } as const;
 
-/** Merges protected.json into config.json and moves it aside, under the lock; a no-op when another run did it first. */
-function migrateLegacyProtected(dir: string, backend: Backend): Promise<void> {
-  let merged = false;
-  return backend.update(
+/**
+ * Merges protected.json into config.json and moves it aside, under the lock;
+ * returns what it did, or `undefined` when another run did it first.
+ */
+async function migrateLegacyProtected(dir: string, backend: Backend): Promise<string | undefined> {
+  let summary: string | undefined;
+  await backend.update(
     (current) => {
-      const environments = mergeLegacyProtected(dir, current.environments);
-      merged = environments !== undefined;
-      return environments ? { ...current, environments } : current;
+      const merge = mergeLegacyProtected(dir, current.environments);
+      summary = merge?.summary;
+      return merge ? { ...current, environments: merge.environments } : current;
     },
     () => {
-      if (merged) retireLegacyProtected(dir);
+      if (summary !== undefined) retireLegacyProtected(dir);
     },
   );
+  return summary;
 }
 
 async function confBackend(dir: string, fail: (error: unknown) => Error): Promise<Backend> {

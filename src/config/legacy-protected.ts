@@ -47,6 +47,12 @@ function readLegacyList(path: string): string[] {
   return list as string[];
 }
 
+/** What a migration did: the environments now, and the line that tells the user. */
+export interface LegacyMerge {
+  environments: Record<string, EnvironmentConfig>;
+  summary: string;
+}
+
 /**
  * Merges the legacy list into the stored environments (run under the config
  * lock). A listed environment becomes protected, even one with nothing else
@@ -56,16 +62,22 @@ function readLegacyList(path: string): string[] {
  * `true` already in config.json is kept. Returns `undefined` when the file is
  * gone (another run migrated it first).
  */
-export function mergeLegacyProtected(dir: string, environments: Record<string, EnvironmentConfig> = {}): Record<string, EnvironmentConfig> | undefined {
+export function mergeLegacyProtected(dir: string, environments: Record<string, EnvironmentConfig> = {}): LegacyMerge | undefined {
   const path = legacyProtectedPath(dir);
   if (!existsSync(path)) return undefined;
   const listed = readLegacyList(path);
   const merged = { ...environments };
   for (const env of listed) merged[env] = { ...merged[env], protected: true };
+  const leftOff: string[] = [];
   for (const env of DEFAULT_PROTECTED) {
-    if (!listed.includes(env) && merged[env]?.protected === undefined) merged[env] = { ...merged[env], protected: false };
+    if (!listed.includes(env) && merged[env]?.protected === undefined) {
+      merged[env] = { ...merged[env], protected: false };
+      leftOff.push(env);
+    }
   }
-  return merged;
+  const names = listed.length > 0 ? [...listed].sort().join(', ') : 'none';
+  const kept = leftOff.length > 0 ? `; ${leftOff.join(', ')} stays unprotected, as the list left it off` : '';
+  return { environments: merged, summary: `moved the protected environments from ${LEGACY_FILE} into config.json (protected: ${names}${kept}); the old file is now ${LEGACY_FILE}.migrated` };
 }
 
 /** Moves the migrated file aside (called under the lock, after config.json is written). */

@@ -5,7 +5,7 @@
  * malformed data is an error, and concurrent `config protect` runs all land. What
  * a run does on a protected environment is in test/plan/plan-apply.e2e.test.ts.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pla, tempDir } from './support.js';
@@ -117,8 +117,13 @@ describe('protected environments in config.json', () => {
 
   it('migrates an old protected.json once into config.json, production left off it staying unprotected', async () => {
     await run(['config', 'set-url', 'https://books.example.com', '-e', 'books']);
-    await writeFile(join(config.path, 'protected.json'), JSON.stringify({ protected: ['books', 'qa'] }));
-    // A read-only command migrates too, so no run ever misses a protection.
+    await writeFile(join(config.path, 'protected.json'), JSON.stringify({ protected: ['qa', 'books'] }));
+    // A read-only command migrates too, so no run ever misses a protection; two at once migrate once.
+    const [first, second] = await Promise.all([run(['config', 'show', '-o', 'json']), run(['config', 'path'])]);
+    expect([first.exitCode, second.exitCode]).toEqual([0, 0]);
+    const moved =
+      'moved the protected environments from protected.json into config.json (protected: books, qa; production stays unprotected, as the list left it off); the old file is now protected.json.migrated\n';
+    expect([first.stderr, second.stderr].filter((stderr) => stderr.includes(moved))).toHaveLength(1);
     expect(await protection()).toEqual({ local: false, development: false, qa: true, production: false, books: true });
     expect((await readdir(config.path)).sort()).toEqual(['config.json', 'protected.json.migrated']);
     expect((await stored()).environments).toEqual({ books: { baseUrl: 'https://books.example.com', protected: true }, qa: { protected: true }, production: { protected: false } });
@@ -140,7 +145,7 @@ describe('protected environments in config.json', () => {
     }
     expect(await readFile(join(config.path, 'protected.json'), 'utf8')).toBe('{"protected": "production"}');
 
-    await writeFile(join(config.path, 'protected.json'), '{"protected": ["production"]}');
+    await unlink(join(config.path, 'protected.json'));
     await writeFile(join(config.path, 'config.json'), JSON.stringify({ environments: { qa: { baseUrl: 'http://127.0.0.1:1', protected: 'yes' } } }));
     const flag = await run(['config', 'show']);
     expect([flag.exitCode, flag.stderr]).toEqual([2, 'error: environment qa has "protected": "yes" in config.json; expected true or false\nhint: pla config protect qa (or unprotect qa) stores it again\n']);
