@@ -68,6 +68,7 @@ const NOTHING_STORED: ConfigStore = {
   setUrl: notWritable,
   setProxy: notWritable,
   setCaFile: notWritable,
+  setProtected: notWritable,
   server: () => ({}),
   setStore: notWritable,
   remove: notWritable,
@@ -156,7 +157,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       return bar;
     },
     config(mode = 'read') {
-      configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read' }));
+      configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read', warn: human }));
       return configStores[mode];
     },
     connection() {

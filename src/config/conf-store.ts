@@ -4,7 +4,8 @@
  * read-modify-writes each see the other's result. conf and its schema machinery cost more to import than
  * node takes to start, so they are imported only when needed: always by default,
  * and never by `openConfig({ readOnly: true })`, which API commands use because they
- * only read the file.
+ * only read the file (except once, to move an old protected.json in: see
+ * legacy-protected.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,8 @@ import { noteConfLoaded } from './signal-echo.js';
 import { closestName } from './closest.js';
 import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig, type ServerConfig } from './types.js';
 import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl, checkStoreUrl } from './validate.js';
+import { protectionFlag, protectionOf } from './protection.js';
+import { hasLegacyProtected, mergeLegacyProtected, retireLegacyProtected } from './legacy-protected.js';
 
 /** The environment used until `pla config use` picks another. */
 const DEFAULT_ENV = 'local';
@@ -36,9 +39,10 @@ interface Backend {
   /**
    * Runs `change` on what the file holds now and writes its result, holding the
    * config lock throughout: another `pla config` run waits rather than writing
-   * back a copy it read before this one's change.
+   * back a copy it read before this one's change. `afterWrite` runs once the
+   * file is written, still under the lock.
    */
-  update(change: (stored: StoredConfig) => StoredConfig): Promise<void>;
+  update(change: (stored: StoredConfig) => StoredConfig, afterWrite?: () => void): Promise<void>;
 }
 
 const PRIVATE_MODE = 0o600;
@@ -46,6 +50,8 @@ const PRIVATE_MODE = 0o600;
 export interface OpenConfigOptions {
   /** Read the file without loading conf; the store's setters then throw. */
   readOnly?: boolean;
+  /** Told, in a line for a person, when this run moved an old protected.json into config.json. */
+  warn?: (line: string) => void;
 }
 
 /** Opens (without creating) the config file in `configDir()`. */
@@ -56,7 +62,13 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
       cause: error,
       hint: 'fix or delete the file (`pla config path` shows where it is)',
     });
-  const backend = options.readOnly ? readOnlyBackend(join(dir, 'config.json'), fail) : await confBackend(dir, fail);
+  // An upgrade from a version that kept protected.json: moved in once, by whichever run comes first (reads too, so a run never misses a protection).
+  const writer = options.readOnly && !hasLegacyProtected(dir) ? undefined : await confBackend(dir, fail);
+  if (writer && hasLegacyProtected(dir)) {
+    const summary = await migrateLegacyProtected(dir, writer);
+    if (summary) options.warn?.(summary);
+  }
+  const backend = options.readOnly || !writer ? readOnlyBackend(join(dir, 'config.json'), fail) : writer;
   keepPrivate(backend.path);
   return storeOn(backend);
 }
@@ -67,6 +79,25 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
  * even on a loaded machine.
  */
 const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, factor: 1.2, minTimeout: 10, maxTimeout: 250 } } as const;
+
+/**
+ * Merges protected.json into config.json and moves it aside, under the lock;
+ * returns what it did, or `undefined` when another run did it first.
+ */
+async function migrateLegacyProtected(dir: string, backend: Backend): Promise<string | undefined> {
+  let summary: string | undefined;
+  await backend.update(
+    (current) => {
+      const merge = mergeLegacyProtected(dir, current.environments);
+      summary = merge?.summary;
+      return merge ? { ...current, environments: merge.environments } : current;
+    },
+    () => {
+      if (summary !== undefined) retireLegacyProtected(dir);
+    },
+  );
+  return summary;
+}
 
 async function confBackend(dir: string, fail: (error: unknown) => Error): Promise<Backend> {
   const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
@@ -81,7 +112,7 @@ async function confBackend(dir: string, fail: (error: unknown) => Error): Promis
     path: conf.path,
     // conf reads the file again on every access of `store`.
     read: () => conf.store,
-    async update(change) {
+    async update(change, afterWrite) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       let release: () => Promise<void>;
       try {
@@ -102,6 +133,7 @@ async function confBackend(dir: string, fail: (error: unknown) => Error): Promis
         // conf writes to a temporary file and renames it over the old one.
         conf.store = change(current);
         keepPrivate(conf.path);
+        afterWrite?.();
       } finally {
         await release();
       }
@@ -177,6 +209,11 @@ function storeOn(backend: Backend): ConfigStore {
     setUrl: async (env, baseUrl) => setFields(env, { baseUrl: checkBaseUrl(baseUrl, env) }),
     setProxy: async (env, proxy) => setFields(env, { proxy: proxy === undefined ? undefined : checkProxyUrl(proxy) }),
     setCaFile: async (env, caFile) => setFields(env, { caFile }),
+    async setProtected(env, on) {
+      checkEnvName(env);
+      if (!isKnown(env)) throw new UsageError(`unknown environment ${env}`, { hint: unknownEnvHint(env, knownNames()) });
+      await setFields(env, { protected: protectionFlag(env, on) });
+    },
     server: () => ({ ...backend.read().server }),
     setStore: async (url) => {
       const store = url === undefined ? undefined : checkStoreUrl(url);
@@ -202,7 +239,12 @@ function storeOn(backend: Backend): ConfigStore {
         if (checkEnvName(to) in environments) {
           throw new UsageError(`environment ${to} already exists`, { hint: `remove it first: pla config remove ${to}` });
         }
-        environments[to] = environments[from] as EnvironmentConfig;
+        // Protection goes with the environment, production's default one too; an
+        // unprotected one takes the new name's default (so nothing renamed to production is unprotected).
+        const moved: EnvironmentConfig = { ...environments[from] };
+        if (protectionOf(from, moved)) moved.protected = true;
+        else delete moved.protected;
+        environments[to] = moved;
         delete environments[from];
         return { ...current, environments, ...(current.currentEnv === from ? { currentEnv: to } : {}) };
       }),
@@ -210,7 +252,9 @@ function storeOn(backend: Backend): ConfigStore {
       backend.update((current) => {
         const environments = { ...current.environments };
         for (const [env, incoming] of Object.entries(data.environments)) {
-          environments[checkEnvName(env)] = { ...environments[env], ...checkEnvironment(env, incoming) };
+          const { protected: protect, ...fields } = checkEnvironment(checkEnvName(env), incoming);
+          // Protection is only added: unprotecting one is a decision for this machine (pla config unprotect), not a shared file.
+          environments[env] = { ...environments[env], ...fields, ...(protect ? { protected: true } : {}) };
         }
         const currentEnv = data.currentEnv === undefined ? current.currentEnv : checkEnvName(data.currentEnv);
         const server = data.server === undefined ? current.server : { ...current.server, ...checkServer(data.server) };
@@ -230,12 +274,15 @@ function checkEnvironment(env: string, incoming: unknown): EnvironmentConfig {
     if (!(ENVIRONMENT_FIELDS as readonly string[]).includes(name)) {
       throw new UsageError(`environment ${env}: unknown field ${name}`, { hint: `fields are ${ENVIRONMENT_FIELDS.join(', ')}` });
     }
-    if (typeof value !== 'string') throw new UsageError(`environment ${env}: ${name} must be a string`);
+    if (name === 'protected' ? typeof value !== 'boolean' : typeof value !== 'string') {
+      throw new UsageError(`environment ${env}: ${name} must be ${name === 'protected' ? 'true or false' : 'a string'}`);
+    }
   }
   if (typeof fields.baseUrl === 'string') checked.baseUrl = checkBaseUrl(fields.baseUrl, env);
   if (typeof fields.apiKey === 'string') checked.apiKey = checkApiKey(fields.apiKey);
   if (typeof fields.proxy === 'string') checked.proxy = checkProxyUrl(fields.proxy);
   if (typeof fields.caFile === 'string') checked.caFile = fields.caFile;
+  if (typeof fields.protected === 'boolean') checked.protected = fields.protected;
   return checked;
 }
 

@@ -14,10 +14,15 @@ export interface EnvironmentConfig {
   proxy?: string;
   /** PEM file of extra certificate authorities trusted for this environment. */
   caFile?: string;
+  /**
+   * Runs here read and record the records before they change (see
+   * src/config/protection.ts). Unset: the default, which protects production only.
+   */
+  protected?: boolean;
 }
 
 /** The fields of an environment, for commands that walk them (export, show). */
-export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
+export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
 
 /**
  * Settings of the local server (`pla server start|migrate`) kept in the config: one
@@ -78,14 +83,25 @@ export interface ConfigStore {
   setProxy(env: string, proxy: string | undefined): Promise<void>;
   /** Sets or (with undefined) removes the environment's CA file (an absolute path). */
   setCaFile(env: string, caFile: string | undefined): Promise<void>;
+  /**
+   * Protects (or unprotects) a known environment: runs there record the records
+   * before they change. Unprotecting production stores `false`; others drop the flag.
+   */
+  setProtected(env: string, on: boolean): Promise<void>;
   /** The local server's settings (global, not per environment). */
   server(): ServerConfig;
   /** Sets or (with undefined) removes the local server's PostgreSQL store URL. */
   setStore(url: string | undefined): Promise<void>;
   /** Forgets a stored environment; the current one falls back to `local`. */
   remove(env: string): Promise<void>;
-  /** Renames a stored environment (and the current-environment pointer with it). */
+  /**
+   * Renames a stored environment (and the current-environment pointer with it).
+   * Its protection goes with it, the default one too: production renamed stays protected.
+   */
   rename(from: string, to: string): Promise<void>;
-  /** Merges environments in: fields given replace stored ones, others are kept. */
+  /**
+   * Merges environments in: fields given replace stored ones, others are kept.
+   * Protection is only ever added: `"protected": false` never unprotects one here.
+   */
   importAll(data: ConfigExport): Promise<void>;
 }

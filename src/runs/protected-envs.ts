@@ -1,41 +1,22 @@
 /**
  * Protected environments (production by default; `pla config protect ENV`): runs
  * there always read and record the records before they change, so every run can
- * be undone. Kept in `protected.json` beside `config.json`, written atomically.
+ * be undone. The flag is kept with each environment in `config.json`, so rename,
+ * remove, export and import carry it (src/config/protection.ts has the rule);
+ * this is where the rest of the code asks.
  */
-import { readFileSync } from 'node:fs';
-import { rename, writeFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { configDir } from '../config/config-dir.js';
+import { protectionOf } from '../config/protection.js';
+import type { ConfigStore } from '../config/types.js';
 
-const DEFAULT_PROTECTED = ['production'];
-
-function filePath(): string {
-  return join(configDir(), 'protected.json');
+/** The protected environments, by name, sorted. */
+export function protectedEnvironments(config: ConfigStore): string[] {
+  return Object.entries(config.list())
+    .filter(([env, stored]) => protectionOf(env, stored))
+    .map(([env]) => env)
+    .sort();
 }
 
-/** The protected environments: the file's list, else production. */
-export function protectedEnvironments(): string[] {
-  try {
-    const data = JSON.parse(readFileSync(filePath(), 'utf8')) as { protected?: unknown };
-    if (Array.isArray(data.protected)) return data.protected.filter((env): env is string => typeof env === 'string');
-  } catch {
-    // No file yet (or an unreadable one): the default applies.
-  }
-  return [...DEFAULT_PROTECTED];
-}
-
-export function isProtected(env: string): boolean {
-  return protectedEnvironments().includes(env);
-}
-
-/** Protects (or, with `on` false, unprotects) an environment; returns the new list. */
-export async function setProtected(env: string, on: boolean): Promise<string[]> {
-  const current = protectedEnvironments().filter((name) => name !== env);
-  const next = on ? [...current, env].sort() : current;
-  await mkdir(configDir(), { recursive: true, mode: 0o700 });
-  const temporary = `${filePath()}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ protected: next }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, filePath());
-  return next;
+/** Whether runs in `env` record the records before (a malformed flag in config.json is an error). */
+export function isProtected(config: ConfigStore, env: string): boolean {
+  return protectionOf(env, config.get(env));
 }

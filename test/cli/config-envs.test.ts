@@ -85,14 +85,14 @@ describe('config environments', () => {
 
     const plain = await run(['config', 'export']);
     expect(plain.exitCode).toBe(0);
-    expect(JSON.parse(plain.stdout)).toEqual({ currentEnv: 'local', environments: { production: { baseUrl: 'https://prod.example.com', proxy: 'http://ana@proxy.example.com:3128' } } });
+    expect(JSON.parse(plain.stdout)).toEqual({ currentEnv: 'local', environments: { production: { baseUrl: 'https://prod.example.com', proxy: 'http://ana@proxy.example.com:3128', protected: true } } });
     expect(plain.stderr).toBe('left out 2 secrets (API keys, proxy and store passwords); --with-keys includes them\n');
 
     const unconfirmed = await run(['config', 'export', '--with-keys']);
     expect(unconfirmed.exitCode).toBe(2);
     expect(unconfirmed.stdout).toBe('');
     const withKeys = await run(['config', 'export', '--with-keys', '--yes']);
-    expect(JSON.parse(withKeys.stdout).environments.production).toEqual({ baseUrl: 'https://prod.example.com', proxy: 'http://ana:pw-9876@proxy.example.com:3128', apiKey: 'prod-key-0123456789' });
+    expect(JSON.parse(withKeys.stdout).environments.production).toEqual({ baseUrl: 'https://prod.example.com', proxy: 'http://ana:pw-9876@proxy.example.com:3128', protected: true, apiKey: 'prod-key-0123456789' });
 
     const other = await tempDir();
     try {

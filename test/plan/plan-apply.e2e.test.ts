@@ -260,6 +260,35 @@ describe('protected environments', () => {
     }
   });
 
+  it('go with the environment: renamed, it still records the records before; removed and added again, it does not', async () => {
+    const inBooks = (env: string, args: string[]) => pla(['-e', env, ...args]);
+    expect((await pla(['config', 'set-url', server.url, '-e', 'books'])).exitCode).toBe(0);
+    expect((await server.pla(['config', 'set-key', '-e', 'books'], { input: server.adminKey })).exitCode).toBe(0);
+    expect((await pla(['config', 'protect', 'books'])).exitCode).toBe(0);
+    expect((await pla(['config', 'rename', 'books', 'ledger'])).exitCode).toBe(0);
+    const deleteOne = async (env: string, ref: string) => {
+      const created = await inBooks(env, ['determinations', 'create', '--data', JSON.stringify({ ref, amount: 5 }), '-o', 'json']);
+      const id = Number((JSON.parse(String(created.stdout)) as Row).id);
+      const deleted = await inBooks(env, ['determinations', 'delete', String(id), '--yes']);
+      expect(deleted.exitCode, String(deleted.stderr)).toBe(0);
+      return { id, receipt: (await lastReceipt()) as ReceiptJson & { protected?: boolean } };
+    };
+    try {
+      const renamed = await deleteOne('ledger', 'renamed-guarded');
+      expect(renamed.receipt).toMatchObject({ env: 'ledger', protected: true });
+      expect(renamed.receipt.records).toEqual([expect.objectContaining({ action: 'delete', id: renamed.id, before: expect.objectContaining({ ref: 'renamed-guarded', amount: 5 }) })]);
+
+      expect((await pla(['config', 'remove', 'ledger'])).exitCode).toBe(0);
+      expect((await pla(['config', 'set-url', server.url, '-e', 'ledger'])).exitCode).toBe(0);
+      expect((await server.pla(['config', 'set-key', '-e', 'ledger'], { input: server.adminKey })).exitCode).toBe(0);
+      const readded = await deleteOne('ledger', 'readded-unguarded');
+      expect(readded.receipt).toMatchObject({ env: 'ledger', protected: false });
+      expect(readded.receipt.records).toEqual([expect.not.objectContaining({ before: expect.anything() })]);
+    } finally {
+      await pla(['config', 'remove', 'ledger']);
+    }
+  });
+
   it('lists what cannot be undone instead of skipping it', async () => {
     const created = await pla(['determinations', 'create', '--data', '{"ref": "retired"}', '-o', 'json']);
     const id = Number((JSON.parse(String(created.stdout)) as Row).id);

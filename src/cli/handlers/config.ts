@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
-import { type ConfigExport, type ConfigStore, maskKey, resolveConnection } from '../../config/index.js';
+import { type ConfigExport, type ConfigStore, type EnvironmentConfig, maskKey, resolveConnection } from '../../config/index.js';
 import { readCaFile } from '../../config/ca-file.js';
 import { hasPassword, maskUrl, withoutPassword } from '../../contract/secrets.js';
 import { renderRows } from '../../io/output/index.js';
@@ -136,15 +136,16 @@ export function path(invocation: Invocation): Promise<void> {
   });
 }
 
-/** Every environment with its effective base URL, masked key and proxy, and where each comes from. */
+/** Every environment with its effective base URL, masked key and proxy, and where each comes from, and whether it is protected. */
 export function show(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const config = await ctx.config();
+    const [config, { isProtected }] = await Promise.all([ctx.config(), import('../../runs/protected-envs.js')]);
     const current = await targetEnv(ctx);
     const rows = Object.entries(config.list()).map(([env, stored]) => {
       const row = {
         env,
         current: env === current,
+        protected: isProtected(config, env),
         baseUrl: stored.baseUrl ?? '',
         baseUrlSource: stored.baseUrl ? 'config' : '',
         apiKey: '',
@@ -184,13 +185,16 @@ async function confirmKeysInExport(ctx: CommandContext, count: number): Promise<
 /** `config export [--with-keys]`: the stored environments as JSON on stdout. */
 export function exportConfig(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const config = await ctx.config();
+    const [config, { isProtected }] = await Promise.all([ctx.config(), import('../../runs/protected-envs.js')]);
     const withKeys = ctx.opts.withKeys === true;
     const environments: ConfigExport['environments'] = {};
     // Secrets: API keys, proxy and store passwords. Left out (a URL keeps its user name) unless --with-keys.
     let secrets = 0;
     for (const [env, stored] of Object.entries(config.list())) {
-      const { apiKey, ...rest } = stored;
+      // Protection as it applies here (production's default included), so the file says it whatever the other side's defaults.
+      const { apiKey, protected: flag, ...fields } = stored;
+      const protectedHere = isProtected(config, env);
+      const rest: EnvironmentConfig = protectedHere || flag === false ? { ...fields, protected: protectedHere } : fields;
       if (apiKey) secrets += 1;
       if (rest.proxy && hasPassword(rest.proxy)) {
         secrets += 1;
@@ -229,22 +233,31 @@ export function importConfig(invocation: Invocation): Promise<void> {
       throw new UsageError(`${source} has no "environments" object`, { hint: 'give a file written by `pla config export`' });
     }
     if (shape.currentEnv !== undefined && typeof shape.currentEnv !== 'string') throw new UsageError('"currentEnv" must be a string');
-    await (await ctx.config('write')).importAll({
+    const [config, { isProtected }] = await Promise.all([ctx.config('write'), import('../../runs/protected-envs.js')]);
+    // An import adds protection but never takes it away: these stay protected whatever the file says.
+    const keptProtected = Object.entries(shape.environments)
+      .filter(([env, incoming]) => (incoming as { protected?: unknown } | null)?.protected === false && config.isKnown(env) && isProtected(config, env))
+      .map(([env]) => env);
+    await config.importAll({
       environments: shape.environments,
       ...(shape.currentEnv ? { currentEnv: shape.currentEnv } : {}),
       ...(shape.server !== undefined ? { server: shape.server } : {}),
     });
     const names = Object.keys(shape.environments);
     ctx.note(`imported ${names.length} environment${names.length === 1 ? '' : 's'}${names.length ? `: ${names.join(', ')}` : ''}`);
+    for (const env of keptProtected) {
+      ctx.note(`kept ${env} protected: the file has it unprotected, and an import only ever adds protection (pla config unprotect ${env} if that is meant)`);
+    }
   });
 }
 
-/** `config protect ENV` / `config unprotect ENV`. */
+/** `config protect ENV` / `config unprotect ENV`: the flag kept with the environment in config.json. */
 export function protect(invocation: Invocation, on: boolean): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = String(ctx.args[0]);
-    const { setProtected } = await import('../../runs/protected-envs.js');
-    const list = await setProtected(env, on);
+    const [config, { protectedEnvironments }] = await Promise.all([ctx.config('write'), import('../../runs/protected-envs.js')]);
+    await config.setProtected(env, on);
+    const list = protectedEnvironments(config);
     ctx.note(`${env} is ${on ? 'now protected' : 'no longer protected'}; protected: ${list.length > 0 ? list.join(', ') : 'none'}`);
   });
 }

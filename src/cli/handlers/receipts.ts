@@ -33,8 +33,8 @@ export interface RunReceipt {
 
 /** Whether the context's environment is protected (records before are always read there). */
 export async function environmentIsProtected(ctx: CommandContext): Promise<boolean> {
-  const [{ env }, { isProtected }] = await Promise.all([ctx.connection(), import('../../runs/protected-envs.js')]);
-  return isProtected(env);
+  const [{ env }, config, { isProtected }] = await Promise.all([ctx.connection(), ctx.config(), import('../../runs/protected-envs.js')]);
+  return isProtected(config, env);
 }
 
 /**
