@@ -23,12 +23,13 @@ const runCli = join(root, 'bin', 'run-cli.js');
 const variants = [
   { name: 'all tricks', without: [] },
   { name: 'without lazy-h2', without: ['lazy-h2'] },
+  { name: 'without lazy-http (both)', without: ['lazy-http-util', 'lazy-http-client'] },
   { name: 'without lazy-assert', without: ['lazy-assert'] },
   { name: 'without lazy-child-process', without: ['lazy-child-process'] },
   { name: 'without code-cache', without: ['code-cache'] },
   { name: 'without commonjs (nor code-cache)', without: ['commonjs'] },
   { name: 'without liftoff-only', without: [], liftoffOnly: false },
-  { name: 'without any', without: ['lazy-h2', 'lazy-assert', 'lazy-child-process', 'commonjs'], liftoffOnly: false },
+  { name: 'without any', without: ['lazy-h2', 'lazy-http-util', 'lazy-http-client', 'lazy-assert', 'lazy-child-process', 'commonjs'], liftoffOnly: false },
 ];
 
 const work = await mkdtemp(join(tmpdir(), 'pla-tricks-'));

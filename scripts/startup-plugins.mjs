@@ -41,6 +41,28 @@ module.exports = new Proxy(function assert() {}, {
 });
 `;
 
+/**
+ * A stand-in for node:http as undici's core/util.js and dispatcher/client.js use
+ * it at their top, where each takes one thing: loading node:http (its client,
+ * server, agent, incoming and outgoing modules) costs a `get` 4 ms, and pla's own
+ * code loads it only on the way to an error.
+ * - `maxHeaderSize`, undici's default limit on response headers: Node's own
+ *   default, 16 KiB. So pla's limit does not follow a `--max-http-header-size`
+ *   given in NODE_OPTIONS; every other setting pla passes to undici explicitly.
+ * - `IncomingMessage`, which undici compares a request body's class with before
+ *   destroying it (a node:http server request forwarded as a body). pla never
+ *   hands undici such a body (its bodies are strings, buffers and file streams),
+ *   so it gets a class nothing is an instance of.
+ * Any other member loads the real module.
+ */
+const httpForUndici = `
+let real;
+const load = () => (real ??= require('node:http'));
+class NotAnIncomingMessage {}
+const own = { maxHeaderSize: ${16 * 1024}, IncomingMessage: NotAnIncomingMessage };
+module.exports = new Proxy(own, { get: (target, key) => (key in target ? target[key] : load()[key]) });
+`;
+
 /** Imports resolved to a stand-in: `request` as written in a file matching `importer`. */
 export const deferrals = [
   {
@@ -51,6 +73,18 @@ export const deferrals = [
     importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     request: './client-h2.js',
     standIn: lazyModule,
+  },
+  {
+    name: 'lazy-http-util',
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    request: 'node:http',
+    standIn: () => httpForUndici,
+  },
+  {
+    name: 'lazy-http-client',
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    request: 'node:http',
+    standIn: () => httpForUndici,
   },
   {
     name: 'lazy-assert',

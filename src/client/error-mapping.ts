@@ -4,7 +4,6 @@
  * problem body as `detail` for --verbose. What a person should do about it is the
  * CLI's to say (src/cli/error-hints.ts): the client adds no hints.
  */
-import { STATUS_CODES } from 'node:http';
 import {
   ApiError,
   AuthError,
@@ -118,9 +117,18 @@ function fieldProblems(body: unknown, alreadySaid = ''): string | undefined {
   return problems.join('; ') + more;
 }
 
+/**
+ * The standard reason phrase of a status (`404` → `Not Found`). node:http is
+ * taken only here, on the way to an error: a successful `get` never loads it,
+ * which is 4 ms of its start-up (docs/startup.md).
+ */
+function reasonPhrase(status: number): string | undefined {
+  return process.getBuiltinModule('node:http').STATUS_CODES[status];
+}
+
 /** Maps a non-2xx answer to its error class. */
 export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
-  const reason = statusText || STATUS_CODES[status] || 'Error';
+  const reason = statusText || reasonPhrase(status) || 'Error';
   // Collapsed to one line: a service message may span several.
   const serviceSaid = serviceMessage(body);
   const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
