@@ -5,6 +5,7 @@
 import { UsageError } from '../errors.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
 import { maskUrl } from '../contract/secrets.js';
+import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
 
 const ENV_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -90,17 +91,15 @@ export function checkProxyUrl(url: string): string {
 /**
  * Returns a PostgreSQL store URL when usable: `postgres://` or `postgresql://`,
  * parseable. A password is allowed (PostgreSQL needs one more often than not) and
- * only ever shown masked, so the URL is never echoed whole in an error.
+ * only ever shown masked; a URL that is refused is not shown at all (where the
+ * password of an unparseable URL ends cannot be known).
  */
 export function checkStoreUrl(url: string): string {
-  const hint = 'e.g. postgres://user:password@db.internal:5432/pla';
-  if (!/^postgres(ql)?:\/\//i.test(url)) {
-    throw new UsageError(`invalid store URL ${maskUrl(url)}: only postgres:// (or postgresql://) URLs name a store`, { hint: `${hint}; without one the server keeps its data in the data folder` });
-  }
-  try {
-    new URL(url);
-  } catch {
-    throw new UsageError(`invalid store URL ${maskUrl(url)}`, { hint });
+  const problem = storeUrlProblem(url);
+  if (problem !== undefined) {
+    throw new UsageError(`invalid store URL ${refusedStoreUrl(url, maskUrl)}: ${problem}`, {
+      hint: 'e.g. postgres://user:password@db.internal:5432/pla; without a store URL the server keeps its data in the data folder',
+    });
   }
   return url;
 }

@@ -37,20 +37,58 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#]*):[^/?#]*@/i;
 
 /**
+ * Query parameters that carry a secret: node-postgres takes the password (and a
+ * client key's passphrase) from the query as well as from the user info
+ * (`postgres://pla@db/pla?password=…`).
+ */
+const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
+
+/** Applies `replace` to each `name=value` of the query whose name is a secret one; the rest stays byte for byte. */
+function editSecretParameters(url: string, replace: (pair: string, name: string) => string | undefined): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const hash = url.indexOf('#', start);
+  const end = hash < 0 ? url.length : hash;
+  const pairs = url.slice(start + 1, end).split('&');
+  const kept = pairs.flatMap((pair) => {
+    const name = pair.split('=', 1)[0] ?? '';
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name);
+    } catch {
+      // A malformed escape: compare the name as written.
+    }
+    if (!SECRET_PARAMETERS.has(decoded.toLowerCase())) return [pair];
+    const replaced = replace(pair, name);
+    return replaced === undefined ? [] : [replaced];
+  });
+  const query = kept.length > 0 ? `?${kept.join('&')}` : '';
+  return url.slice(0, start) + query + url.slice(end);
+}
+
+/**
  * Masks the password of a URL for display (`http://ana:••••@proxy:3128`,
- * `postgres://pla:••••@db/pla`): the user name stays, so a person can tell which
- * account is used; the password never shows.
+ * `postgres://pla:••••@db/pla`, `…/pla?password=••••`): the user name stays, so a
+ * person can tell which account is used; the password never shows. A URL that
+ * does not parse (a raw `#`, `/` or `?` in its password) is masked from its
+ * scheme to its last `@`, since where its password ends cannot be known.
  */
 export function maskUrl(url: string): string {
-  return url.replace(URL_PASSWORD, `$1:${MASK}@`);
+  const masked = editSecretParameters(url, (_pair, name) => `${name}=${MASK}`);
+  if (URL.canParse(masked)) return masked.replace(URL_PASSWORD, `$1:${MASK}@`);
+  return masked.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, `$1${MASK}@`);
 }
 
-/** The URL without its password (`http://ana@proxy:3128`), for exports that leave secrets out. */
+/**
+ * The URL without its password, in the user info or the query
+ * (`http://ana@proxy:3128`), for exports that leave secrets out. Only URLs
+ * that parse are ever stored, so this needs no rule for the others.
+ */
 export function withoutPassword(url: string): string {
-  return url.replace(URL_PASSWORD, '$1@');
+  return editSecretParameters(url, () => undefined).replace(URL_PASSWORD, '$1@');
 }
 
-/** True when the URL carries a password. */
+/** True when the URL carries a password, in the user info or the query. */
 export function hasPassword(url: string): boolean {
   return withoutPassword(url) !== url;
 }

@@ -9,7 +9,7 @@
 import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, MAX_STORE_POOL_SIZE, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
-import { isPostgresUrl } from '../store/open.js';
+import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
 import { maskUrl } from '../contract/secrets.js';
 import { isPlainDigits } from '../contract/ids.js';
 
@@ -116,8 +116,11 @@ function storeOf(flags: { store?: string }, configuredStore: string | undefined)
   const chosen = candidates.find(([url]) => url !== undefined);
   if (!chosen) return {};
   const [url, source] = chosen as [string, StoreSource];
-  if (!isPostgresUrl(url)) {
-    throw new ServerSetupError(`the store URL from ${SOURCE_NAMES[source]} must be a postgres:// URL, got ${maskUrl(url)}`, { hint: 'e.g. --store postgres://user:password@host:5432/database; without a store URL the data folder is used' });
+  const problem = storeUrlProblem(url);
+  if (problem !== undefined) {
+    throw new ServerSetupError(`the store URL from ${SOURCE_NAMES[source]} is refused, ${refusedStoreUrl(url, maskUrl)}: ${problem}`, {
+      hint: 'e.g. --store postgres://user:password@host:5432/database; without a store URL the data folder is used',
+    });
   }
   return { storeUrl: url, storeSource: source };
 }

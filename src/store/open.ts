@@ -4,6 +4,7 @@
  * loaded only when asked for.
  */
 import { openJsonStore } from './json-store.js';
+import { isPostgresUrl } from './store-url.js';
 import type { CollectionName, Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -16,11 +17,6 @@ export interface OpenStoreOptions {
   /** Connections at most to PostgreSQL. */
   maxConnections?: number;
   warn?: (message: string) => void;
-}
-
-/** True for a URL the PostgreSQL store takes. */
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {

@@ -42,7 +42,10 @@ function jsonOf(value: object): string {
   return text;
 }
 
-// Mixed types sort by kind first, so a sort never throws on odd data.
+// Mixed types sort by kind first, so a sort never throws on odd data. A null value
+// and a missing one are two kinds, in PostgreSQL's order: `record->'f'` is JSON
+// `null` for the one and SQL NULL for the other, and ORDER BY puts NULL last
+// ascending (first descending), after (before) every JSON value, `null` included.
 function kindRank(value: unknown): number {
   switch (typeof value) {
     case 'boolean':
@@ -54,14 +57,14 @@ function kindRank(value: unknown): number {
     case 'object':
       return value === null ? 4 : 3;
     default:
-      return 4;
+      return 5; // missing
   }
 }
 
 /**
  * Compares two field values ascending: booleans, numbers, strings (code-unit order,
- * which is also the order of ISO dates), then objects by their JSON; missing and null
- * values last (so first when descending, as in SQL's default).
+ * which is also the order of ISO dates), then objects by their JSON, then null, then
+ * missing values (so missing first, then null, when descending, as in SQL's default).
  */
 function compareValues(a: unknown, b: unknown): number {
   const rankA = kindRank(a);

@@ -37,4 +37,20 @@ describe('secrets', () => {
   it('redacts every occurrence of a secret in a text', () => {
     expect(redactSecrets('key abcdefghijkl-1234 twice abcdefghijkl-1234', ['abcdefghijkl-1234'])).toBe('key ••••1234 twice ••••1234');
   });
+
+  it('masks a password given in the query, and leaves it out of exports, other parameters byte for byte', () => {
+    expect(maskUrl('postgres://pla@db/pla?sslmode=require&password=QSECRET&options=-c%20x')).toBe('postgres://pla@db/pla?sslmode=require&password=••••&options=-c%20x');
+    expect(maskUrl('postgres://pla@db/pla?SSLPassword=k3y')).toBe('postgres://pla@db/pla?SSLPassword=••••');
+    expect(withoutPassword('postgres://pla@db/pla?password=QSECRET&sslmode=require')).toBe('postgres://pla@db/pla?sslmode=require');
+    expect(withoutPassword('postgres://pla@db/pla?password=QSECRET')).toBe('postgres://pla@db/pla');
+    expect(hasPassword('postgres://pla@db/pla?password=QSECRET')).toBe(true);
+    expect(hasPassword('postgres://pla@db/pla?sslmode=require')).toBe(false);
+  });
+
+  it('masks a URL that does not parse from its scheme to its last @', () => {
+    expect(maskUrl('postgres://pla:s3cr#t@127.0.0.1:5432/pla')).toBe('postgres://••••@127.0.0.1:5432/pla');
+    expect(maskUrl('postgres://pla:s3/cr3t@127.0.0.1/pla')).toBe('postgres://••••@127.0.0.1/pla');
+    expect(maskUrl('postgres://pla:ab?cdSECRET@127.0.0.1/pla')).toBe('postgres://••••@127.0.0.1/pla');
+  });
 });
+

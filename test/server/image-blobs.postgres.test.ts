@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { eventually } from '../support/eventually.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -115,6 +116,52 @@ describe('image bytes in PostgreSQL', () => {
     expect(await orphans()).toEqual([]);
     for (const { id } of live) expect((await server.http('DELETE', `/api/images/${id}`)).status).toBe(204);
     expect(await blobs()).toEqual([]);
+  });
+
+  it('a reset racing an upload of bytes already stored waits for it: no record is left without its bytes', async () => {
+    // The interleaving the upload handler allows (hash lock, place, allocate; then the record at commit),
+    // with a reset's TRUNCATE run in between, ordered by explicit barriers rather than sleeps.
+    const url = await postgres.createDatabase();
+    const store = await openPostgresStore({ url });
+    try {
+      const hash = sha256('png-raced-by-a-reset');
+      const bytes = Buffer.from('png-raced-by-a-reset');
+      await store.transaction(async (tx) => {
+        await tx.blobs?.put(hash, bytes);
+        const [id] = await tx.allocateIds('images', 1);
+        tx.put('images', { id: id as number, sha256: hash });
+      });
+      let paused!: () => void;
+      const uploadPaused = new Promise<void>((resolve) => (paused = resolve));
+      let resume!: () => void;
+      const resumed = new Promise<void>((resolve) => (resume = resolve));
+      const uploading = store.transaction(async (tx) => {
+        await tx.lock(`image:${hash}`);
+        await tx.blobs?.put(hash, bytes); // already there: ON CONFLICT DO NOTHING
+        const [id] = await tx.allocateIds('images', 1);
+        paused();
+        await resumed;
+        tx.put('images', { id: id as number, sha256: hash });
+      });
+      await uploadPaused;
+      let resetDone = false;
+      const resetting = store.transaction(async (tx) => tx.clear()).finally(() => (resetDone = true));
+      // The upload goes on once the reset has either finished or waits for a lock (the upload's).
+      await eventually(async () => {
+        if (resetDone) return true;
+        const rows = await postgres.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [], url);
+        return (rows[0]?.n ?? 0) > 0;
+      });
+      resume();
+      await Promise.all([uploading, resetting]);
+      const records = await postgres.query<{ sha256: string }>(`SELECT record->>'sha256' AS sha256 FROM images`, [], url);
+      const kept = new Set(await blobs(url));
+      expect(records.filter((record) => !kept.has(record.sha256))).toEqual([]);
+      expect(records).toEqual([]); // the reset came last: it waited for the upload, and took its record and bytes
+      expect(await orphans(url)).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a reset takes every byte with the records, in its transaction', async () => {

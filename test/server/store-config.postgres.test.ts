@@ -151,4 +151,36 @@ describe('the store URL in the pla config', () => {
     expect(server.stderr()).toContain(`data in ${dataDir}`);
     expect((await server.http('GET', '/_admin/health')).body).toMatchObject({ store: { backend: 'json-file' } });
   });
+
+  it('a password in the query (?password=) is masked and left out of exports; a URL that does not parse is never shown', async () => {
+    for (const server of servers.splice(0)) {
+      printed.push(server.stderr());
+      await server.stop();
+    }
+    // A raw # in the password: the URL does not parse, so no part of it is shown.
+    const unparsed = `postgres://pla:${PASSWORD}#x@127.0.0.1:5432/pla`;
+    const refusedBySetStore = await pla(['config', 'set-store', unparsed]);
+    expect(refusedBySetStore.exitCode).toBe(2);
+    expect(refusedBySetStore.stderr).toContain('invalid store URL (not shown: it may hold a password)');
+    const refusedByMigrate = await pla(['server', 'migrate', '--store', unparsed]);
+    expect(refusedByMigrate.exitCode).not.toBe(0);
+    expect(refusedByMigrate.stderr).toContain('(not shown: it may hold a password)');
+
+    // node-postgres takes the password from the query too.
+    const inQuery = `${await postgres.createDatabase()}?password=${PASSWORD}`;
+    expect((await pla(['config', 'set-store', inQuery])).exitCode).toBe(0);
+    const shown = await pla(['config', 'show']);
+    expect(shown.stderr).toContain('?password=••••');
+    const exported = await pla(['config', 'export']);
+    const exportedStore = (JSON.parse(exported.stdout) as { server?: { store?: string } }).server?.store;
+    expect(exportedStore).toMatch(/^postgres:\/\/pla@[^?]+$/);
+    const migrated = await pla(['server', 'migrate']);
+    expect(migrated.exitCode).toBe(0);
+    expect(migrated.stderr).toContain('?password=••••');
+    const server = await startLocalServer({ configDir, dataDir });
+    servers.push(server);
+    expect(server.stderr()).toContain('?password=••••');
+    printed.push(JSON.stringify((await server.http('GET', '/_admin/health')).body));
+  });
 });
+

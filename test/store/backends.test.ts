@@ -26,6 +26,11 @@ const RECORDS: Array<Record<string, unknown>> = [
   { code: 'e', status: null, viewed: false, tags: ['x', 'y'], updatedAt: '2024-01-04T00:00:00.000Z' },
   { code: 'f', amount: -1, status: 'ACTIVE', flag: true, 'owner.name': 'literal', updatedAt: '2024-01-04T00:00:00.000Z' },
   { code: 'g', amount: 10, flag: false, owner: { name: 'Zoe', level: 3 } },
+  // null and missing mixed, in fields kept in sort columns (updatedAt, createdAt) and in others (amount, owner.level)
+  { code: 'h', amount: null, updatedAt: null, createdAt: null, owner: { name: 'Hal', level: null } },
+  { code: 'i', createdAt: '2024-02-01T00:00:00.000Z', owner: null },
+  { code: 'j', amount: null, updatedAt: null, createdAt: '2024-02-01T00:00:00.000Z', owner: { level: 2 } },
+  { code: 'k', createdAt: null },
 ];
 
 const QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>]> = [
@@ -52,6 +57,10 @@ const QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>]> = [
   ['sort by booleans', { sort: [{ field: 'flag', direction: 'asc' }] }],
   ['id descending', { sort: [{ field: 'id', direction: 'desc' }] }],
   ['filter and sort', { where: [{ field: 'amount', range: { from: 0 } }], sort: [{ field: 'updatedAt', direction: 'asc' }] }],
+  ['sort column, null and missing, asc', { sort: [{ field: 'updatedAt', direction: 'asc' }] }],
+  ['sort column, null and missing, desc', { sort: [{ field: 'createdAt', direction: 'desc' }] }],
+  ['sort column asc, then a field with null and missing', { sort: [{ field: 'createdAt', direction: 'asc' }, { field: 'amount', direction: 'desc' }] }],
+  ['nested field, null and missing, desc', { sort: [{ field: 'owner.level', direction: 'desc' }] }],
 ];
 
 beforeAll(async () => {
@@ -78,22 +87,32 @@ describe('the same answers on both backends', () => {
     const answers = [];
     for (const store of Object.values(stores)) {
       const all = await store.find('determinations', query);
-      const page = await store.page('determinations', { ...query, offset: 1, limit: 2 });
+      // Pages at every offset, so that each boundary (between kinds, null and missing, equal values) falls inside one.
+      const pages = [];
+      for (let offset = 0; offset <= all.length; offset += 1) {
+        const page = await store.page('determinations', { ...query, offset, limit: 2 });
+        pages.push({ offset, items: codes(page.items), total: page.total });
+      }
       const count = await store.count('determinations', query.where);
-      answers.push({ all: codes(all), page: codes(page.items), total: page.total, count });
+      answers.push({ all: codes(all), pages, count });
     }
     const [json, pg] = answers;
     expect(pg).toEqual(json);
     expect(json?.count).toBe(json?.all.length);
-    expect(json?.total).toBe(json?.all.length);
+    for (const page of json?.pages ?? []) {
+      expect(page.total).toBe(json?.all.length);
+      expect(page.items).toEqual(json?.all.slice(page.offset, page.offset + 2));
+    }
   });
 
   it('known answers for a few of them', async () => {
     const store = stores['postgres'];
     expect(codes(await store.find('determinations', { where: [{ field: 'service', equalsIgnoreCase: 'mobile' }] }))).toEqual(['b', 'c']);
     expect(codes(await store.find('determinations', { where: [{ field: 'owner.name', equals: 'Zoe' }] }))).toEqual(['b', 'g']);
-    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual(['f', 'a', 'b', 'c', 'g', 'd', 'e']);
-    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g']);
+    // Ascending: values, then null (h, j), then missing (e, i, k); descending: missing, then null, then values.
+    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual(['f', 'a', 'b', 'c', 'g', 'd', 'h', 'j', 'e', 'i', 'k']);
+    expect(codes(await store.find('determinations', { sort: [{ field: 'createdAt', direction: 'desc' }] }))).toEqual(['g', 'f', 'e', 'd', 'c', 'a', 'b', 'k', 'h', 'j', 'i']);
+    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
   });
 });
 

@@ -264,9 +264,16 @@ class SqlTransaction extends SqlReader implements Transaction {
     await this.sql('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
   }
 
-  /** Bytes written at once, in this transaction: they commit with the image record that refers to them, or not at all. */
+  /**
+   * Bytes written at once, in this transaction: they commit with the image record that refers to them, or not at all.
+   * `images` is locked first (ROW EXCLUSIVE, what the record's insert takes anyway, only earlier): bytes already
+   * stored are not written, so nothing else would stop a reset's TRUNCATE (ACCESS EXCLUSIVE) running between here
+   * and the record's insert at commit, its trigger removing the bytes the record is about to refer to. Locked, the
+   * reset waits for this transaction, and its trigger then sees the record and removes the bytes with it.
+   */
   readonly blobs: TransactionBlobs = {
     put: async (sha256, bytes) => {
+      await this.sql(`LOCK TABLE ${tableOf('images')} IN ROW EXCLUSIVE MODE`);
       await this.sql('INSERT INTO pla_blobs (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes]);
     },
   };

@@ -75,8 +75,10 @@ export function whereSql(collection: CollectionName, where: readonly Condition[]
 
 /**
  * `ORDER BY …`: each key by its kind first (booleans, numbers, strings, objects,
- * then null and missing), then its value; ties broken by id in the first key's
- * direction. Keys after an `id` key can decide nothing and are dropped.
+ * then null and missing), then its value: JSON `null` comes before SQL NULL (the
+ * missing value) ascending, by ORDER BY's default NULLS LAST, and after it
+ * descending (NULLS FIRST); the file store orders them the same. Ties broken by id
+ * in the first key's direction. Keys after an `id` key can decide nothing and are dropped.
  */
 export function orderSql(collection: CollectionName, sort: readonly SortKey[] | undefined): string {
   const columns = SORT_COLUMNS[collection] ?? {};
