@@ -8,7 +8,7 @@
  * legacy-protected.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
 import { configDir } from './config-dir.js';
@@ -40,9 +40,10 @@ interface Backend {
    * Runs `change` on what the file holds now and writes its result, holding the
    * config lock throughout: another `pla config` run waits rather than writing
    * back a copy it read before this one's change. `afterWrite` runs once the
-   * file is written, still under the lock.
+   * file is written, still under the lock. `purpose` (` to move protected.json in`)
+   * completes the error when the file cannot be written.
    */
-  update(change: (stored: StoredConfig) => StoredConfig, afterWrite?: () => void): Promise<void>;
+  update(change: (stored: StoredConfig) => StoredConfig, afterWrite?: () => void, purpose?: string): Promise<void>;
 }
 
 const PRIVATE_MODE = 0o600;
@@ -64,13 +65,33 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
     });
   // An upgrade from a version that kept protected.json: moved in once, by whichever run comes first (reads too, so a run never misses a protection).
   const writer = options.readOnly && !hasLegacyProtected(dir) ? undefined : await confBackend(dir, fail);
+  let inMemory = false;
   if (writer && hasLegacyProtected(dir)) {
-    const summary = await migrateLegacyProtected(dir, writer);
-    if (summary) options.warn?.(summary);
+    try {
+      const summary = await migrateLegacyProtected(dir, writer);
+      if (summary) options.warn?.(summary);
+    } catch (error) {
+      if (!(error instanceof ConfigNotWritableError)) throw error;
+      // Someone else's folder: its protection still holds, for this run; a command that writes fails on its own write.
+      inMemory = true;
+      options.warn?.(`warning: ${error.message}; the protected environments in protected.json apply to this run only`);
+    }
   }
   const backend = options.readOnly || !writer ? readOnlyBackend(join(dir, 'config.json'), fail) : writer;
   keepPrivate(backend.path);
-  return storeOn(backend);
+  return storeOn(inMemory ? withLegacyProtected(backend, dir) : backend);
+}
+
+/** `backend` as read with protected.json's list merged in (a folder where it cannot be moved into config.json). */
+function withLegacyProtected(backend: Backend, dir: string): Backend {
+  return {
+    ...backend,
+    read() {
+      const stored = backend.read();
+      const merge = mergeLegacyProtected(dir, stored.environments);
+      return merge ? { ...stored, environments: merge.environments } : stored;
+    },
+  };
 }
 
 /**
@@ -78,7 +99,51 @@ export async function openConfig(options: OpenConfigOptions = {}): Promise<Confi
  * crashed run's leftover: a config write takes milliseconds, so seconds are ample
  * even on a loaded machine.
  */
-const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, factor: 1.2, minTimeout: 10, maxTimeout: 250 } } as const;
+const LOCK_OPTIONS = { realpath: false, stale: 10_000 } as const;
+const LOCK_TRIES = 100;
+const LOCK_WAIT = { factor: 1.2, minTimeout: 10, maxTimeout: 250 } as const;
+
+/** The errors of a folder this user may not write in: waiting does not change them. */
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** The configuration cannot be written: the folder or file is not this user's to write, or is on a read-only file system. */
+export class ConfigNotWritableError extends PlaError {}
+
+/** A write refused for lack of permission, as an error naming the file; other errors as they are. */
+function notWritable(error: unknown, path: string, purpose: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === undefined || !NOT_WRITABLE.has(code)) return error;
+  const why = code === 'EROFS' ? 'read-only file system' : 'permission denied';
+  return new ConfigNotWritableError(`cannot write ${path}${purpose}: ${why}`, {
+    cause: error,
+    hint: `${dirname(path)} must be writable by this user; or point PLA_CONFIG_DIR at a folder of your own`,
+  });
+}
+
+/**
+ * Takes the config lock, waiting (with growing pauses, a few seconds in all) only
+ * while another run holds it. A folder this user cannot write in fails at once:
+ * no waiting makes it writable, and it is no lock.
+ */
+async function lockConfig(path: string, purpose: string): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import('proper-lockfile');
+  let pause: number = LOCK_WAIT.minTimeout;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await lockfile.lock(path, LOCK_OPTIONS);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw notWritable(error, path, purpose);
+      if (attempt >= LOCK_TRIES) {
+        throw new PlaError(`the configuration is locked by another pla run (${path}.lock)`, {
+          cause: error,
+          hint: 'wait for it to finish; if none is running, delete the .lock folder',
+        });
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * LOCK_WAIT.factor, LOCK_WAIT.maxTimeout);
+  }
+}
 
 /**
  * Merges protected.json into config.json and moves it aside, under the lock;
@@ -95,12 +160,13 @@ async function migrateLegacyProtected(dir: string, backend: Backend): Promise<st
     () => {
       if (summary !== undefined) retireLegacyProtected(dir);
     },
+    ' to move protected.json in',
   );
   return summary;
 }
 
 async function confBackend(dir: string, fail: (error: unknown) => Error): Promise<Backend> {
-  const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+  const { default: Conf } = await import('conf');
   noteConfLoaded();
   let conf: InstanceType<typeof Conf<StoredConfig>>;
   try {
@@ -112,17 +178,13 @@ async function confBackend(dir: string, fail: (error: unknown) => Error): Promis
     path: conf.path,
     // conf reads the file again on every access of `store`.
     read: () => conf.store,
-    async update(change, afterWrite) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      let release: () => Promise<void>;
+    async update(change, afterWrite, purpose = '') {
       try {
-        release = await lockfile.lock(conf.path, LOCK_OPTIONS);
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
       } catch (error) {
-        throw new PlaError(`the configuration is locked by another pla run (${conf.path}.lock)`, {
-          cause: error,
-          hint: 'wait for it to finish; if none is running, delete the .lock folder',
-        });
+        throw notWritable(error, conf.path, purpose);
       }
+      const release = await lockConfig(conf.path, purpose);
       try {
         let current: StoredConfig;
         try {
@@ -131,7 +193,11 @@ async function confBackend(dir: string, fail: (error: unknown) => Error): Promis
           throw fail(error);
         }
         // conf writes to a temporary file and renames it over the old one.
-        conf.store = change(current);
+        try {
+          conf.store = change(current);
+        } catch (error) {
+          throw notWritable(error, conf.path, purpose);
+        }
         keepPrivate(conf.path);
         afterWrite?.();
       } finally {
@@ -306,6 +372,8 @@ function keepPrivate(path: string): void {
   try {
     if ((statSync(path).mode & 0o777) !== PRIVATE_MODE) chmodSync(path, PRIVATE_MODE);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Gone, or someone else's file (read through a shared folder): not this run's to change.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EPERM') throw error;
   }
 }

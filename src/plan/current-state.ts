@@ -6,7 +6,7 @@
  * or a dry run of 100,000 ids takes seconds. Used by `--plan`, `--dry-run`,
  * `--skip-unchanged`, undo and the records-before of protected environments.
  */
-import { isPlainDigits } from '../contract/ids.js';
+import { isPlainDigits, type RecordId } from '../contract/ids.js';
 import { operation, stateSource, type OperationId } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { TaskPool } from '../bulk/pool.js';
@@ -94,8 +94,8 @@ async function eachBounded<T>(
 }
 
 /** One GET per id, a few at once; an unknown id is simply absent from the result. */
-async function readById(client: PlaClient, source: StateSource, ids: number[], options: ReadStateOptions): Promise<Map<number, StoredRecordLike>> {
-  const found = new Map<number, StoredRecordLike>();
+async function readById<Id extends RecordId>(client: PlaClient, source: StateSource, ids: Id[], options: ReadStateOptions): Promise<Map<Id, StoredRecordLike>> {
+  const found = new Map<Id, StoredRecordLike>();
   await eachBounded(ids, GETS_AT_ONCE, options, async (id) => {
     try {
       const { data } = await client.call<StoredRecordLike>(source.get, { params: { id }, signal: options.signal });
@@ -155,6 +155,20 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
     { doneAlready: 1, stop: () => found.size === wanted.size },
   );
   return found;
+}
+
+/**
+ * The current records of ids of any size, keyed by their decimal text: those up to
+ * 2^53 as `readCurrentState` reads them, larger ones (BigInts) a GET each, since a
+ * listing's ids past 2^53 cannot be told apart as numbers. The records before of a
+ * protected environment's runs, whatever ids they name.
+ */
+export async function readCurrentByText(client: PlaClient, source: StateSource, ids: Iterable<RecordId>, options: ReadStateOptions = {}): Promise<Map<string, StoredRecordLike>> {
+  const all = [...ids];
+  const small = all.filter((id): id is number => typeof id === 'number');
+  const large = [...new Set(all.filter((id): id is bigint => typeof id === 'bigint'))];
+  const [byNumber, byBigint] = await Promise.all([readCurrentState(client, source, small, options), large.length > 0 ? readById(client, source, large, options) : new Map<bigint, StoredRecordLike>()]);
+  return new Map<string, StoredRecordLike>([...byNumber, ...byBigint].map(([id, record]) => [String(id), record]));
 }
 
 /** Orders two modification stamps: as dates when both parse, else as text. */

@@ -11,6 +11,7 @@ import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, MAX_STORE_POOL_SIZE,
 import { createLocalServer } from './server.js';
 import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
 import { maskUrl } from '../contract/secrets.js';
+import { isPlainDigits } from '../contract/ids.js';
 
 /** The flags as commander hands them over (strings, `seed` from `--no-seed`). */
 export interface StartFlags {
@@ -40,6 +41,16 @@ function number(flag: string, value: string | undefined, fallback: number, check
   return n;
 }
 
+/**
+ * A whole-number flag: plain decimal digits only, the contract's one rule for ids
+ * too. `Number` alone would take `1e2`, `0x10` or `10.0`, which a "whole number"
+ * message does not promise.
+ */
+function wholeNumber(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
+  if (value !== undefined && !isPlainDigits(value)) throw new ServerSetupError(`--${flag} must be ${rule}, got ${value}`);
+  return number(flag, value, fallback, (n) => Number.isSafeInteger(n) && check(n), rule);
+}
+
 /** A duration flag in seconds (fractions allowed), as milliseconds. */
 function seconds(flag: string, value: string | undefined, fallbackMs: number): number {
   return Math.round(number(flag, value, fallbackMs / 1000, (n) => n > 0, 'seconds (more than 0)') * 1000);
@@ -58,24 +69,23 @@ function size(flag: string, value: string | undefined, fallback: number): number
 
 function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
   const d = DEFAULT_SERVER_OPTIONS;
-  const integer = (n: number) => Number.isInteger(n) && n >= 0;
   const simulate = flags.simulateTasks === true ? String(DEFAULT_TASK_STEP_SECONDS) : flags.simulateTasks || undefined;
   return {
-    port: number('port', flags.port, d.port, (n) => integer(n) && n <= 65535, 'a port number (0 = any free port)'),
+    port: wholeNumber('port', flags.port, d.port, (n) => n <= 65535, 'a port number (0 = any free port)'),
     host: flags.host ?? d.host,
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
-    maxPageSize: number('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
+    maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
     rateLimit: number('rate-limit', flags.rateLimit, d.rateLimit, (n) => n >= 0, 'requests per second (0 = off)'),
-    latencyMs: number('latency', flags.latency, d.latencyMs, integer, 'milliseconds'),
+    latencyMs: wholeNumber('latency', flags.latency, d.latencyMs, () => true, 'whole milliseconds'),
     failRate: number('fail-rate', flags.failRate, d.failRate, (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
     simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
     ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
     ...(store.storeUrl ? { storeUrl: store.storeUrl } : {}),
-    storePoolSize: number('store-pool-size', flags.storePoolSize, d.storePoolSize, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_STORE_POOL_SIZE, `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`),
-    maxConnections: number('max-connections', flags.maxConnections, d.maxConnections, (n) => integer(n) && n >= 1, 'a whole number of at least 1'),
+    storePoolSize: wholeNumber('store-pool-size', flags.storePoolSize, d.storePoolSize, (n) => n >= 1 && n <= MAX_STORE_POOL_SIZE, `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`),
+    maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
   };

@@ -66,7 +66,11 @@ describe('protected environments in config.json', () => {
     expect(await protection()).toMatchObject({ 'prod-europe': true, 'prod-us': true, production: true });
     expect(await protection()).not.toHaveProperty('prod-eu');
 
-    expect((await run(['config', 'remove', 'prod-europe'])).exitCode).toBe(0);
+    expect((await run(['config', 'remove', 'prod-europe'])).stderr).toBe(
+      'removed prod-europe; prod-europe was protected: added again, it will not be (pla config protect prod-europe)\n',
+    );
+    await run(['config', 'set-url', 'http://127.0.0.1:3', '-e', 'prod-europe']);
+    expect((await run(['config', 'remove', 'prod-europe'])).stderr).toBe('removed prod-europe\n');
     await run(['config', 'set-url', 'http://127.0.0.1:3', '-e', 'prod-europe']);
     expect((await protection())['prod-europe']).toBe(false);
 
@@ -76,6 +80,11 @@ describe('protected environments in config.json', () => {
     await run(['config', 'unprotect', 'prod-old']);
     await run(['config', 'rename', 'scratch', 'production']);
     expect(await protection()).toMatchObject({ production: true, 'prod-old': false });
+
+    // Production keeps its default: removed while unprotected, it is protected again.
+    await run(['config', 'unprotect', 'production']);
+    expect((await run(['config', 'remove', 'production'])).stderr).toBe('removed production; production is protected again, by default\n');
+    expect((await protection()).production).toBe(true);
   });
 
   it('export and import into a fresh config keep protection; an import never unprotects, and says so', async () => {

@@ -82,6 +82,8 @@ export interface RunOptions {
   /** Text fed to stdin (stdin is a pipe, never a terminal). */
   input?: string;
   env?: Record<string, string>;
+  /** Run as this user id (and the group of the same number): a test run as root acting as `nobody` (65534). */
+  uid?: number;
 }
 
 /** Runs `pla args…`; never throws on a non-zero exit. */
@@ -94,7 +96,14 @@ export async function pla(args: string[], options: RunOptions): Promise<CliRun> 
     ...(options.server ? { PLA_BASE_URL: options.server.url, PLA_API_KEY: TEST_KEY } : {}),
     ...options.env,
   };
-  const result: Result = await execa('node', [BIN, ...args], { env, extendEnv: false, reject: false, stripFinalNewline: false, input: options.input ?? '' });
+  const result: Result = await execa('node', [BIN, ...args], {
+    env,
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    input: options.input ?? '',
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+  });
   return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 

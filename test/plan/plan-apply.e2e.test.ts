@@ -260,6 +260,41 @@ describe('protected environments', () => {
     }
   });
 
+  it('refuse a record whose id cannot be read before it changes, and send the others with their records before', async () => {
+    const seed = await ndjson('spelled.ndjson', [{ ref: 'spelled-1', amount: 1 }, { ref: 'spelled-2', amount: 2 }]);
+    const created = await pla(['determinations', 'create', '--file', seed, '-o', 'ndjson']);
+    expect(created.exitCode, String(created.stderr)).toBe(0);
+    const ids = String(created.stdout).split('\n').filter(Boolean).map((line) => Number((JSON.parse(line) as Row).id));
+    expect((await pla(['config', 'protect', 'local'])).exitCode).toBe(0);
+    try {
+      const refused = await pla(['determinations', 'update', '--data', '{"id": "abc", "amount": 1}']);
+      expect([refused.exitCode, refused.stderr]).toEqual([2, expect.stringContaining('error: refused: "abc" is not a record id, so the record before cannot be read, and local is protected')]);
+
+      const sheet = await ndjson('spelled-ids.ndjson', [
+        { id: ids[0], ref: 'spelled-1', amount: 10 },
+        { id: 'abc', ref: 'no-id', amount: 40 },
+        { id: ids[1], ref: 'spelled-2', amount: 20 },
+      ]);
+      const rejects = temp.path('spelled-rejects.ndjson');
+      const many = await pla(['determinations', 'upsert', '--file', sheet, '--rejects', rejects]);
+      expect(many.exitCode, String(many.stderr)).toBe(9);
+      const receipt = await lastReceipt();
+      expect(receipt.records).toEqual([
+        expect.objectContaining({ action: 'update', id: ids[0], before: expect.objectContaining({ amount: 1 }), after: expect.objectContaining({ amount: 10 }) }),
+        expect.objectContaining({ action: 'update', id: ids[1], before: expect.objectContaining({ amount: 2 }), after: expect.objectContaining({ amount: 20 }) }),
+      ]);
+      expect(await readFile(rejects, 'utf8')).toContain('is not a record id, so the record before cannot be read, and local is protected');
+      expect((await exportAll()).filter((row) => row.ref === 'no-id')).toEqual([]);
+
+      // Undone from the records before, the two are as they were.
+      expect((await pla(['runs', 'undo', receipt.run, '--yes'])).exitCode).toBe(0);
+      const back = (await exportAll()).filter((row) => String(row.ref).startsWith('spelled-'));
+      expect(back.map((row) => row.amount).sort()).toEqual([1, 2]);
+    } finally {
+      expect((await pla(['config', 'unprotect', 'local'])).exitCode).toBe(0);
+    }
+  });
+
   it('go with the environment: renamed, it still records the records before; removed and added again, it does not', async () => {
     const inBooks = (env: string, args: string[]) => pla(['-e', env, ...args]);
     expect((await pla(['config', 'set-url', server.url, '-e', 'books'])).exitCode).toBe(0);

@@ -42,7 +42,7 @@ describe('--store-pool-size', () => {
     }
   });
 
-  it.each(['0', '-1', '2.5', 'ten', '100001'])('refuses %s with a clear error, before touching the database', async (value) => {
+  it.each(['0', '-1', '2.5', 'ten', '100001', '1e2', '0x10', '10.0', ' 10'])('refuses %s with a clear error (digits only), before touching the database', async (value) => {
     await expect(startLocalServer({ storeUrl: await postgres.createDatabase(), args: ['--store-pool-size', value] })).rejects.toThrow(
       `--store-pool-size must be a whole number from 1 to 1000, got ${value}`,
     );

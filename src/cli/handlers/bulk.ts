@@ -3,7 +3,8 @@ import type { Accepted } from '../../bulk/split.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
-import { type RunReceipt, withReceipt } from './receipts.js';
+import type { RecordId } from '../../contract/ids.js';
+import { idToRead, readBefores, receiptId, type RunReceipt, unreadableIdReason, withReceipt } from './receipts.js';
 import { asRecord } from '../../plan/record-diff.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
@@ -18,11 +19,16 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
 type AnyRecord = Record<string, unknown>;
 
 
-/** The id an item names: a bare id, or a record's `id`. */
-function itemId(item: SourceItem): number | undefined {
-  if (typeof item.value === 'number') return item.value;
-  const id = asRecord(item.value)?.id;
-  return typeof id === 'number' ? id : undefined;
+/** What an item names as its id: a bare id, or a record's `id` (as written: `"42"`, perhaps `"abc"`). */
+function namedId(item: SourceItem): unknown {
+  const record = asRecord(item.value);
+  return record ? record.id : item.value;
+}
+
+/** The id an item names, as the read by id takes it (`"42"` is 42), when it names one. */
+function itemId(item: SourceItem): RecordId | undefined {
+  const id = idToRead(namedId(item));
+  return id === 'none' || id === 'unreadable' ? undefined : id;
 }
 
 
@@ -45,16 +51,18 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
   return {
     ...(receipt.protected
       ? {
+          // An item whose id cannot be read is refused (to the rejects), never sent without its record before.
           screen: async (items: SourceItem[]) => {
-            const { readCurrentState, stateOf } = await import('../../plan/current-state.js');
-            const ids = items.map(itemId).filter((id): id is number => id !== undefined);
-            const current = await readCurrentState(await ctx.client(), stateOf(resource), ids, { signal: ctx.signal });
-            for (const item of items) {
+            const unreadable = items.filter((item) => idToRead(namedId(item)) === 'unreadable');
+            const send = items.filter((item) => !unreadable.includes(item));
+            const current = await readBefores(ctx, resource, send.map(itemId).filter((id): id is RecordId => id !== undefined));
+            for (const item of send) {
               const id = itemId(item);
-              const before = id === undefined ? undefined : current.get(id);
+              const before = id === undefined ? undefined : current.get(String(id));
               if (before) befores.set(item, before);
             }
-            return { send: items, refused: [] };
+            const { env } = await ctx.connection();
+            return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
           },
         }
       : {}),
@@ -64,7 +72,7 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
         answerPerItem(answers).map(({ item, result }) => {
           const before = befores.get(item);
           const after = asRecord(result);
-          const id = itemId(item) ?? (typeof after?.id === 'number' ? after.id : typeof item.value === 'bigint' ? String(item.value) : undefined);
+          const id = receiptId(itemId(item) ?? after?.id);
           return { action: actionOf(verb, item, before, after), ...(id !== undefined ? { id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
         }),
       );

@@ -115,8 +115,18 @@ export function remove(invocation: Invocation): Promise<void> {
     const env = String(ctx.args[0]);
     const config = await ctx.config('write');
     const wasCurrent = config.currentEnv() === env;
+    const { protectionOf } = await import('../../config/protection.js');
+    const wasProtected = protectionOf(env, config.get(env));
     await config.remove(env);
-    ctx.note(`removed ${env}${wasCurrent ? '; now using local' : ''}`);
+    // Protection goes with the environment: say so, since adding it again does not bring it back (production's default does).
+    const isProtectedNow = protectionOf(env, {});
+    const protection =
+      wasProtected && !isProtectedNow
+        ? `; ${env} was protected: added again, it will not be (pla config protect ${env})`
+        : !wasProtected && isProtectedNow
+          ? `; ${env} is protected again, by default`
+          : '';
+    ctx.note(`removed ${env}${protection}${wasCurrent ? '; now using local' : ''}`);
   });
 }
 

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { exitCodeOf } from '../../errors.js';
+import { INT64_MAX, parseRecordId, type RecordId } from '../../contract/ids.js';
+import { exitCodeOf, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
 import { asRecord } from '../../plan/record-diff.js';
@@ -71,20 +72,50 @@ export async function withReceipt<T>(ctx: CommandContext, resource: string, body
   }
 }
 
-/** The stored record `id` of `resource` names before it changes (a protected environment's receipt), or `undefined`. */
-export async function readBefore(ctx: CommandContext, resource: string, id: number): Promise<Record<string, unknown> | undefined> {
-  const { readCurrentState, stateOf } = await import('../../plan/current-state.js');
-  return (await readCurrentState(await ctx.client(), stateOf(resource), [id], { signal: ctx.signal })).get(id);
+/**
+ * The id a record or an argument names, as the resource's read by id takes it: a
+ * number, a BigInt past 2^53, the digits of `"42"` read as 42 (the contract's one
+ * id rule). `none` when nothing is named (a create); `unreadable` when what is named
+ * is no id the read accepts ("abc", 4.5, -1), so the record before cannot be read.
+ */
+export function idToRead(id: unknown): RecordId | 'none' | 'unreadable' {
+  if (id === undefined || id === null) return 'none';
+  if (typeof id === 'number') return Number.isSafeInteger(id) && id > 0 ? id : 'unreadable';
+  if (typeof id === 'bigint') return id > 0n && id <= INT64_MAX ? id : 'unreadable';
+  return (typeof id === 'string' ? parseRecordId(id) : undefined) ?? 'unreadable';
+}
+
+/** Why a protected environment's run refuses a record whose id cannot be read before it changes. */
+export function unreadableIdReason(id: unknown, env: string): string {
+  return `${JSON.stringify(typeof id === 'bigint' ? String(id) : id) ?? String(id)} is not a record id, so the record before cannot be read, and ${env} is protected: its runs keep every record before, so they can be undone`;
+}
+
+/** The stored records `ids` name before they change (a protected environment's receipt), keyed by decimal text. */
+export async function readBefores(ctx: CommandContext, resource: string, ids: readonly RecordId[]): Promise<Map<string, Record<string, unknown>>> {
+  const { readCurrentByText, stateOf } = await import('../../plan/current-state.js');
+  return readCurrentByText(await ctx.client(), stateOf(resource), ids, { signal: ctx.signal });
 }
 
 type AnyRecord = Record<string, unknown>;
 
 
-/** An id as a receipt keeps it: a number, or the digits of one past 2^53. */
-function receiptId(id: unknown): number | string | undefined {
-  if (typeof id === 'number') return id;
-  if (typeof id === 'bigint') return String(id);
+/** An id as a receipt keeps it: a number, or the digits of one past 2^53 (`"42"` is kept as 42). */
+export function receiptId(id: unknown): number | string | undefined {
+  const readable = idToRead(id);
+  if (typeof readable === 'number') return readable;
+  if (typeof readable === 'bigint') return String(readable);
   return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** The record `id` names before it changes; a protected run refuses (nothing sent) when the id cannot be read. */
+async function readOneBefore(ctx: CommandContext, resource: string, id: unknown): Promise<AnyRecord | undefined> {
+  const readable = idToRead(id);
+  if (readable === 'none') return undefined;
+  if (readable === 'unreadable') {
+    const { env } = await ctx.connection();
+    throw new UsageError(`refused: ${unreadableIdReason(id, env)}`, { hint: 'give the id as plain digits (42 or "42")' });
+  }
+  return (await readBefores(ctx, resource, [readable])).get(String(readable));
 }
 
 /**
@@ -100,7 +131,7 @@ export async function callWithReceipt<T extends { data: unknown }>(
   call: () => Promise<T>,
 ): Promise<T> {
   return withReceipt(ctx, resource, async (receipt) => {
-    const before = receipt.protected && typeof id === 'number' ? await readBefore(ctx, resource, id) : undefined;
+    const before = receipt.protected ? await readOneBefore(ctx, resource, id) : undefined;
     const answer = await call();
     const after = asRecord(answer.data);
     const shownId = receiptId(after?.id) ?? receiptId(id);
