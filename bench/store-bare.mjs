@@ -12,7 +12,7 @@ const COUNT = `SELECT COALESCE(sum(delta), 0)::float8 AS n, count(*)::int AS par
 // Pages as the store reads them (src/store/postgres/sql.ts, pageSql): the page's ids
 // from the index alone, then those records.
 const BY_ID = `SELECT t.doc FROM unnest(ARRAY(SELECT id FROM determinations  ORDER BY id ASC LIMIT $1 OFFSET $2)) WITH ORDINALITY AS page(id, n) JOIN determinations t ON t.id = page.id ORDER BY page.n`;
-const BY_UPDATED = `SELECT t.doc FROM unnest(ARRAY(SELECT id FROM determinations  ORDER BY updated_at_kind DESC, updated_at DESC, id DESC LIMIT $1 OFFSET $2)) WITH ORDINALITY AS page(id, n) JOIN determinations t ON t.id = page.id ORDER BY page.n`;
+const BY_UPDATED = `SELECT t.doc FROM unnest(ARRAY(SELECT id FROM determinations  ORDER BY updated_at_kind DESC, updated_at_text DESC, updated_at DESC, id DESC LIMIT $1 OFFSET $2)) WITH ORDINALITY AS page(id, n) JOIN determinations t ON t.id = page.id ORDER BY page.n`;
 const GET = `SELECT doc FROM determinations WHERE id = $1`;
 const NEXT_IDS = `SELECT nextval('determinations_id_seq') AS id FROM generate_series(1, $1::int) ORDER BY 1`;
 const LOCK_MANY = `SELECT doc FROM determinations WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;

@@ -15,7 +15,8 @@ import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { tempDir } from './temp-dirs.js';
 
 let postgres: TestPostgres;
-const stores: Record<'json-file' | 'postgres', Store> = {} as Record<'json-file' | 'postgres', Store>;
+/** The file store, and PostgreSQL on a database of the C locale and on one of a language's collation (ICU en-US), where jsonb alone would sort `a, arr, B`. */
+const stores: Record<'json-file' | 'postgres' | 'postgres-icu', Store> = {} as Record<'json-file' | 'postgres' | 'postgres-icu', Store>;
 
 /** Records with mixed, missing and nested values, so that the rules at the edges are compared too. */
 const RECORDS: Array<Record<string, unknown>> = [
@@ -31,6 +32,10 @@ const RECORDS: Array<Record<string, unknown>> = [
   { code: 'i', createdAt: '2024-02-01T00:00:00.000Z', owner: null },
   { code: 'j', amount: null, updatedAt: null, createdAt: '2024-02-01T00:00:00.000Z', owner: { level: 2 } },
   { code: 'k', createdAt: null },
+  // strings that a language's collation orders otherwise than code order
+  { code: 'l', service: 'arr', updatedAt: 'B', createdAt: 'a' },
+  { code: 'm', service: 'B', updatedAt: 'arr', createdAt: 'B' },
+  { code: 'n', service: 'a', updatedAt: 'a', createdAt: 'arr' },
 ];
 
 const QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>]> = [
@@ -61,11 +66,17 @@ const QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>]> = [
   ['sort column, null and missing, desc', { sort: [{ field: 'createdAt', direction: 'desc' }] }],
   ['sort column asc, then a field with null and missing', { sort: [{ field: 'createdAt', direction: 'asc' }, { field: 'amount', direction: 'desc' }] }],
   ['nested field, null and missing, desc', { sort: [{ field: 'owner.level', direction: 'desc' }] }],
+  // Upper and lower case, prefixes: code order (B, a, arr) whatever the database's collation.
+  ['strings by code point asc', { sort: [{ field: 'service', direction: 'asc' }] }],
+  ['strings by code point desc, in a sort column', { sort: [{ field: 'updatedAt', direction: 'desc' }] }],
+  ['string range by code point', { where: [{ field: 'service', range: { from: 'M', before: 'a' } }] }],
+  ['string range by code point, in a sort column', { where: [{ field: 'updatedAt', range: { from: 'B' } }] }],
 ];
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
   stores['postgres'] = await openPostgresStore({ url: await postgres.createDatabase() });
+  stores['postgres-icu'] = await openPostgresStore({ url: await postgres.createDatabase("TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'") });
   stores['json-file'] = await openJsonStore({ dir: await tempDir(), warn: () => {} });
   for (const store of Object.values(stores)) {
     await store.transaction(async (tx) => {
@@ -96,8 +107,8 @@ describe('the same answers on both backends', () => {
       const count = await store.count('determinations', query.where);
       answers.push({ all: codes(all), pages, count });
     }
-    const [json, pg] = answers;
-    expect(pg).toEqual(json);
+    const [json, ...postgresAnswers] = answers;
+    for (const answer of postgresAnswers) expect(answer).toEqual(json);
     expect(json?.count).toBe(json?.all.length);
     for (const page of json?.pages ?? []) {
       expect(page.total).toBe(json?.all.length);
@@ -109,10 +120,12 @@ describe('the same answers on both backends', () => {
     const store = stores['postgres'];
     expect(codes(await store.find('determinations', { where: [{ field: 'service', equalsIgnoreCase: 'mobile' }] }))).toEqual(['b', 'c']);
     expect(codes(await store.find('determinations', { where: [{ field: 'owner.name', equals: 'Zoe' }] }))).toEqual(['b', 'g']);
-    // Ascending: values, then null (h, j), then missing (e, i, k); descending: missing, then null, then values.
-    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual(['f', 'a', 'b', 'c', 'g', 'd', 'h', 'j', 'e', 'i', 'k']);
-    expect(codes(await store.find('determinations', { sort: [{ field: 'createdAt', direction: 'desc' }] }))).toEqual(['g', 'f', 'e', 'd', 'c', 'a', 'b', 'k', 'h', 'j', 'i']);
-    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
+    // Ascending: values, then null (h, j), then missing (e, i, k, …); descending: missing, then null, then values.
+    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual(['f', 'a', 'b', 'c', 'g', 'd', 'h', 'j', 'e', 'i', 'k', 'l', 'm', 'n']);
+    expect(codes(await store.find('determinations', { sort: [{ field: 'createdAt', direction: 'desc' }] }))).toEqual(['g', 'f', 'e', 'd', 'c', 'a', 'b', 'k', 'h', 'n', 'l', 'm', 'j', 'i']);
+    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n']);
+    // Code order on a database of a language's collation too: B, MOBILE, Mobile, a, arr, web.
+    expect(codes(await stores['postgres-icu'].find('determinations', { sort: [{ field: 'service', direction: 'asc' }] }))).toEqual(['m', 'c', 'b', 'n', 'l', 'a', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
   });
 });
 
@@ -192,6 +205,11 @@ describe('PostgreSQL schema', () => {
       const lines = plan.map((row) => row['QUERY PLAN']).join('\n');
       expect(lines).toContain(`Index Only Scan Backward using determinations_${field === 'updatedAt' ? 'updated' : 'created'}_at on determinations`);
     }
+    // A user's notifications newest first (strings by code point since migration 5) still read in index order, without a sort.
+    const params = new Params();
+    const text = pageSql('notifications', { where: [{ field: 'forUserId', equals: 'u1' }], sort: [{ field: 'createdDate', direction: 'desc' }], offset: 0, limit: 20 }, params);
+    const plan = await postgres.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params.values, `${url}?options=${encodeURIComponent('-c enable_seqscan=off -c enable_sort=off')}`);
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan Backward using notifications_user_newest on notifications/);
   });
 
   it("the bench's bare reference (bench/store-bare.mjs) runs the very page SQL the store runs", async () => {
@@ -219,37 +237,5 @@ describe('PostgreSQL schema', () => {
     } finally {
       await store.close();
     }
-  });
-});
-
-describe("PostgreSQL string order and the database's collation", () => {
-  /** Opens a store on a new database created with `options`; answers the warnings it gave and its order of three codes. */
-  async function orderOn(options: string): Promise<{ warnings: string[]; order: unknown[] }> {
-    const url = await postgres.createDatabase(options);
-    const warnings: string[] = [];
-    const store = await openPostgresStore({ url, warn: (message) => warnings.push(message) });
-    try {
-      await store.transaction(async (tx) => {
-        const ids = await tx.allocateIds('topics', 3);
-        ['arr', 'B', 'a'].forEach((code, i) => tx.put('topics', { id: ids[i] as number, code }));
-      });
-      return { warnings, order: codes(await store.find('topics', { sort: [{ field: 'code', direction: 'asc' }] })) };
-    } finally {
-      await store.close();
-    }
-  }
-
-  it('a database ordering strings by code point (C locale, builtin provider) sorts as the file store does, without a word', async () => {
-    for (const options of ["TEMPLATE template0 LOCALE 'C'", "TEMPLATE template0 LOCALE_PROVIDER builtin BUILTIN_LOCALE 'C.UTF-8'"]) {
-      expect(await orderOn(options)).toEqual({ warnings: [], order: ['B', 'a', 'arr'] });
-    }
-  });
-
-  it('a database with a language collation (ICU en-US) sorts strings otherwise: opening it says so, naming the collation and the fix', async () => {
-    const { warnings, order } = await orderOn("TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'");
-    expect(order).toEqual(['a', 'arr', 'B']);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/sorts strings by its ICU locale en-US, not by code point as the JSON-file store does/);
-    expect(warnings[0]).toContain("LOCALE 'C'");
   });
 });

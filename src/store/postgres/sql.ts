@@ -5,7 +5,7 @@
  * parameters; field names become quoted JSON paths, never SQL text.
  */
 import type { CollectionName, Condition, PageQuery, Query, SortKey } from '../types.js';
-import { SORT_COLUMNS, tableOf } from './schema.js';
+import { SORT_COLUMNS, codeOrderText, tableOf } from './schema.js';
 
 /** A collection's sort columns (field → column), which stand for `record->'field'` wherever it appears. */
 type Columns = Readonly<Record<string, string>>;
@@ -44,10 +44,11 @@ export function fieldSql(field: string, columns: Columns = {}): string {
   return `COALESCE(${own}, record#>${literal(path)})`;
 }
 
-/** One range bound: only values of the bound's own kind (number or string) compare. */
+/** One range bound: only values of the bound's own kind (number or string) compare; strings by code point, as sorts do. */
 function boundSql(value: string, bound: unknown, operator: string, params: Params): string {
-  if (typeof bound !== 'number' && typeof bound !== 'string') return 'false';
-  return `(jsonb_typeof(${value}) = '${typeof bound}' AND ${value} ${operator} ${params.json(bound)})`;
+  if (typeof bound === 'string') return `(jsonb_typeof(${value}) = 'string' AND ${codeOrderText(value)} ${operator} ${params.add(bound)})`;
+  if (typeof bound !== 'number') return 'false';
+  return `(jsonb_typeof(${value}) = 'number' AND ${value} ${operator} ${params.json(bound)})`;
 }
 
 function conditionSql(condition: Condition, params: Params, columns: Columns): string {
@@ -75,7 +76,8 @@ export function whereSql(collection: CollectionName, where: readonly Condition[]
 
 /**
  * `ORDER BY …`: each key by its kind first (booleans, numbers, strings, objects,
- * then null and missing), then its value: JSON `null` comes before SQL NULL (the
+ * then null and missing), then a string's text by code point (`codeOrderText`), then
+ * its value: JSON `null` comes before SQL NULL (the
  * missing value) ascending, by ORDER BY's default NULLS LAST, and after it
  * descending (NULLS FIRST); the file store orders them the same. Ties broken by id
  * in the first key's direction. Keys after an `id` key can decide nothing and are dropped.
@@ -92,10 +94,10 @@ export function orderSql(collection: CollectionName, sort: readonly SortKey[] | 
       terms.push(`id ${direction}`);
     } else if (Object.hasOwn(columns, key.field)) {
       const column = columns[key.field];
-      terms.push(`${column}_kind ${direction}`, `${column} ${direction}`);
+      terms.push(`${column}_kind ${direction}`, `${column}_text ${direction}`, `${column} ${direction}`);
     } else {
       const value = fieldSql(key.field);
-      terms.push(`pla_kind(${value}) ${direction}`, `${value} ${direction}`);
+      terms.push(`pla_kind(${value}) ${direction}`, `${codeOrderText(value)} ${direction}`, `${value} ${direction}`);
     }
   }
   if (idAt === -1) terms.push(`id ${keys[0]?.direction === 'desc' ? 'DESC' : 'ASC'}`);
