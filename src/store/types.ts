@@ -38,7 +38,10 @@ export type Change =
   | { op: 'delete'; collection: CollectionName; id: number };
 
 export interface SortKey {
-  /** A field name; a dotted name (`owner.name`) reads a nested field. */
+  /**
+   * A field name; a dotted name (`owner.name`) reads a nested field. A field holding
+   * objects or arrays is no sort key: the two backends order those differently (docs/store.md).
+   */
   field: string;
   direction: 'asc' | 'desc';
 }

@@ -109,7 +109,16 @@ describe('the store URL in the pla config', () => {
     const migrated = await pla(['server', 'migrate']);
     expect(migrated.exitCode).toBe(0);
     expect(migrated.stderr).toMatch(/applied migration\(s\) [\d, ]+ to postgres:\/\/pla:••••@\S+ \(from the pla config/);
+    expect(migrated.stderr).not.toContain('sorts strings'); // the tests' databases use the C locale
     expect(await migrationsOf(configured)).toBeGreaterThan(0);
+  });
+
+  it('pla server migrate warns on a database whose collation orders strings otherwise than the JSON-file store, and still migrates it', async () => {
+    const icu = withPassword(await postgres.createDatabase("TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'"));
+    const migrated = await pla(['server', 'migrate', '--store', icu]);
+    expect(migrated.exitCode).toBe(0);
+    expect(migrated.stderr).toMatch(/store: database pla_test_\w+ sorts strings by its ICU locale en-US, not by code point/);
+    expect(await migrationsOf(icu)).toBeGreaterThan(0);
   });
 
   it('PLA_STORE_URL outranks the config, and --store outranks both', async () => {

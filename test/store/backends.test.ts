@@ -221,3 +221,35 @@ describe('PostgreSQL schema', () => {
     }
   });
 });
+
+describe("PostgreSQL string order and the database's collation", () => {
+  /** Opens a store on a new database created with `options`; answers the warnings it gave and its order of three codes. */
+  async function orderOn(options: string): Promise<{ warnings: string[]; order: unknown[] }> {
+    const url = await postgres.createDatabase(options);
+    const warnings: string[] = [];
+    const store = await openPostgresStore({ url, warn: (message) => warnings.push(message) });
+    try {
+      await store.transaction(async (tx) => {
+        const ids = await tx.allocateIds('topics', 3);
+        ['arr', 'B', 'a'].forEach((code, i) => tx.put('topics', { id: ids[i] as number, code }));
+      });
+      return { warnings, order: codes(await store.find('topics', { sort: [{ field: 'code', direction: 'asc' }] })) };
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('a database ordering strings by code point (C locale, builtin provider) sorts as the file store does, without a word', async () => {
+    for (const options of ["TEMPLATE template0 LOCALE 'C'", "TEMPLATE template0 LOCALE_PROVIDER builtin BUILTIN_LOCALE 'C.UTF-8'"]) {
+      expect(await orderOn(options)).toEqual({ warnings: [], order: ['B', 'a', 'arr'] });
+    }
+  });
+
+  it('a database with a language collation (ICU en-US) sorts strings otherwise: opening it says so, naming the collation and the fix', async () => {
+    const { warnings, order } = await orderOn("TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'");
+    expect(order).toEqual(['a', 'arr', 'B']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/sorts strings by its ICU locale en-US, not by code point as the JSON-file store does/);
+    expect(warnings[0]).toContain("LOCALE 'C'");
+  });
+});

@@ -13,8 +13,8 @@ import { setDefaultStore } from './local-server.js';
 
 export interface TestPostgres {
   cluster: LocalPostgres;
-  /** A new, empty database; returns its URL. */
-  createDatabase(): Promise<string>;
+  /** A new, empty database (`options`: what follows `CREATE DATABASE name`, e.g. a locale); returns its URL. */
+  createDatabase(options?: string): Promise<string>;
   /** A new database as an older pla left it: migrations up to `version` applied and recorded; returns its URL. */
   createDatabaseAt(version: number): Promise<string>;
   /** Runs one statement on a database (the cluster's `postgres` one by default). */
@@ -36,9 +36,9 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await client.end();
     }
   };
-  const createDatabase = async () => {
+  const createDatabase = async (options = '') => {
     const name = `pla_test_${process.pid}_${++databases}`;
-    await query(`CREATE DATABASE ${name}`);
+    await query(`CREATE DATABASE ${name} ${options}`);
     return cluster.url(name);
   };
   return {

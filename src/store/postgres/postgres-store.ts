@@ -29,6 +29,7 @@ import { maskUrl } from '../../contract/secrets.js';
 import { isUnavailable } from './connection.js';
 import { migrate, sequenceOf, tableOf } from './schema.js';
 import { Params, pageSql, selectSql, whereSql } from './sql.js';
+import { stringOrderWarning } from './string-order.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -76,12 +77,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool(config);
   // An idle connection the database dropped (restart, network): the pool replaces it; nothing to do here.
   pool.on('error', () => {});
-  const store = new PostgresStore(pool, options.url, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
+  const warn = options.warn ?? ((message) => process.stderr.write(`${message}\n`));
+  const store = new PostgresStore(pool, options.url, warn);
   try {
     if (options.migrate !== false) await store.migrate();
     else await store.health().then((health) => {
       if (health.state !== 'ok') throw new StoreUnavailableError(health.problem ?? 'unavailable');
     });
+    const stringOrder = await stringOrderWarning((text) => pool.query(text)).catch((error: unknown) => fail(error, options.url));
+    if (stringOrder !== undefined) warn(stringOrder);
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
