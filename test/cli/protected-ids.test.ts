@@ -52,6 +52,14 @@ describe('the record before on a protected environment', () => {
     expect(await lastRecords()).toEqual([expect.objectContaining({ action: 'delete', id: '9007199254740993', before: expect.objectContaining({ name: 'alpha' }) })]);
   });
 
+  it('is not needed off a protected environment: an upsert of "7" that kept its id is an update, not a create (an undo must not delete record 7)', async () => {
+    expect((await pla(['config', 'unprotect', 'qa'], { configDir: config.path })).exitCode).toBe(0);
+    const upserted = await inQa(['determinations', 'upsert', '--data', '{"id": "7", "name": "renamed"}']);
+    expect(upserted.exitCode, upserted.stderr).toBe(0);
+    expect(calls()).toEqual(['PUT …/createOrUpdate']);
+    expect(await lastRecords()).toEqual([expect.objectContaining({ action: 'update', id: 7 })]);
+  });
+
   it('is read for ids "7" in a bulk upsert', async () => {
     const upserted = await inQa(['determinations', 'upsert', '--data', '[{"id": "7", "name": "a"}, {"id": "8", "name": "b"}]']);
     expect(upserted.exitCode, upserted.stderr).toBe(0);

@@ -18,7 +18,7 @@ import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { type RecordInput, readRecordInput } from './records-input.js';
 import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
-import { callWithReceipt, withReceipt } from './receipts.js';
+import { callWithReceipt, receiptId, withReceipt } from './receipts.js';
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
@@ -82,7 +82,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
       const verb = verbOf(spec.single) ?? 'done';
       // An upsert updated when the record it names existed (known before, or the answer kept the id).
       const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
-        verb !== 'upsert' ? verb : before !== undefined || (id !== undefined && after?.id === id) ? 'update' : 'create';
+        verb !== 'upsert' ? verb : before !== undefined || (id !== undefined && receiptId(after?.id) === receiptId(id)) ? 'update' : 'create';
       // Record resources (with a bulk endpoint) leave a receipt; the notification side's creates do not.
       const result = spec.bulk ? await callWithReceipt(ctx, operation(spec.single).resource, id, actionOf, () => callFor(record)) : await callFor(record);
       return present(ctx, spec.single, result, spec.done);
