@@ -39,8 +39,11 @@ export interface ImageFiles {
   discard(saved: SavedImage): Promise<void>;
   /** Removes the bytes of a hash no image refers to any more. */
   release(sha256: string): Promise<void>;
-  /** Removes every image file (admin reset). */
-  clear(): Promise<void>;
+  /**
+   * Removes the placed bytes no record refers to (after an admin reset); the temporary
+   * files of uploads in flight are theirs and stay. Answers how many went.
+   */
+  releaseUnreferenced(isReferenced: (sha256: string) => Promise<boolean>): Promise<number>;
   /**
    * At start-up: removes the temporary files of uploads a crash interrupted, and the
    * files of hashes no record refers to (a kill -9 between a delete and its release).
@@ -55,6 +58,15 @@ const SHA256 = /^[0-9a-f]{64}$/;
 /** The image files of a data folder (`<data>/images/`). */
 export function createImageFiles(dataDir: string): ImageFiles {
   const dir = join(dataDir, 'images');
+  const releaseUnreferenced = async (isReferenced: (sha256: string) => Promise<boolean>): Promise<number> => {
+    let released = 0;
+    for (const name of await readdir(dir).catch(() => [])) {
+      if (!SHA256.test(name) || (await isReferenced(name))) continue;
+      await rm(join(dir, name), { force: true });
+      released += 1;
+    }
+    return released;
+  };
   return {
     dir,
     async save(stream, limit) {
@@ -90,20 +102,15 @@ export function createImageFiles(dataDir: string): ImageFiles {
     async release(sha256) {
       await rm(join(dir, sha256), { force: true });
     },
-    async clear() {
-      await rm(dir, { recursive: true, force: true });
-    },
+    releaseUnreferenced,
     async sweep(isReferenced) {
-      const names = await readdir(dir).catch(() => []);
       let partial = 0;
-      let orphans = 0;
-      for (const name of names) {
-        if (name.startsWith(TEMP_PREFIX)) partial += 1;
-        else if (SHA256.test(name) && !(await isReferenced(name))) orphans += 1;
-        else continue;
+      for (const name of await readdir(dir).catch(() => [])) {
+        if (!name.startsWith(TEMP_PREFIX)) continue;
         await rm(join(dir, name), { force: true });
+        partial += 1;
       }
-      return { partial, orphans };
+      return { partial, orphans: await releaseUnreferenced(isReferenced) };
     },
   };
 }
@@ -145,7 +152,9 @@ export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
     },
     // The transaction that deleted the last record removed the bytes (a trigger); a reset's TRUNCATE did too.
     async release() {},
-    async clear() {},
+    async releaseUnreferenced() {
+      return 0;
+    },
     async sweep() {
       return { partial: 0, orphans: 0 }; // nothing is written but with its record
     },

@@ -20,6 +20,7 @@ import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
 import { createRouter } from './routes.js';
+import { resetStore } from './reset.js';
 import { seed } from './seed.js';
 import { startTaskSimulator } from './task-simulator.js';
 
@@ -121,15 +122,8 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     startedAt: Date.now(),
     warn,
     async reset() {
-      // One transaction clears and refills: requests in flight never find the keys gone,
-      // and a crash during the reset leaves the old store or the new one, never no keys.
-      await store.transaction(async (tx) => {
-        const keys = await tx.find('apiKeys');
-        tx.clear();
-        for (const record of keys) tx.put('apiKeys', record);
-        if (options.seed) await seed(tx);
-      });
-      await Promise.all([images.clear(), rm(join(dataDir, 'outbox'), { recursive: true, force: true })]);
+      await resetStore(store, images, options.seed ? seed : undefined);
+      await rm(join(dataDir, 'outbox'), { recursive: true, force: true });
       await idempotency.reload();
       runtime.keys.forget();
     },

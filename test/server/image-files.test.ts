@@ -5,9 +5,14 @@
  * file names are kept as sent. Through the real server.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImageFiles } from '../../src/server/image-files.js';
+import { resetStore } from '../../src/server/reset.js';
+import { openJsonStore } from '../../src/store/index.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
 let server: LocalServer;
@@ -74,5 +79,30 @@ describe('item 7: image bytes shared by hash', () => {
     expect(server.stderr()).toContain('removed 1 image file(s) no image refers to any more');
     expect(await exists(fileOf(sha256(orphan)))).toBe(false);
     expect(await exists(fileOf(sha256(kept)))).toBe(true);
+  });
+});
+
+describe('an admin reset racing an upload (JSON-file store)', () => {
+  it('the upload whose transaction comes right after the reset keeps its file with its record', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pla-reset-race-'));
+    const store = await openJsonStore({ dir, warn: () => {} });
+    const images = createImageFiles(dir);
+    try {
+      const bytes = 'png-uploaded-during-a-reset';
+      const saved = await images.save(Readable.from([Buffer.from(bytes)]), 1024);
+      // Queued in this order: the reset's transaction, then the upload's (place, then the record), then whatever the reset does next.
+      const resetting = resetStore(store, images);
+      const uploading = store.transaction(async (tx) => {
+        await images.place(saved, tx);
+        const [id] = await tx.allocateIds('images', 1);
+        tx.put('images', { id: id as number, sha256: saved.sha256 });
+      });
+      await Promise.all([resetting, uploading]);
+      expect(await store.count('images', [{ field: 'sha256', equals: sha256(bytes) }])).toBe(1);
+      expect(await exists(join(dir, 'images', sha256(bytes)))).toBe(true);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
