@@ -5,15 +5,31 @@
  * fails at once naming the file, never "locked by another pla run" after a wait.
  * Root can write anywhere, so the CLI runs as `nobody` in a folder root owns.
  */
-import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pla, tempDir } from './support.js';
+import { chmod, cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, pla, tempDir } from './support.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
 let config: Awaited<ReturnType<typeof tempDir>>;
+/**
+ * A copy of the built CLI that `nobody` can reach: the clone may sit in a folder
+ * only root can enter (a CI's temporary folder). The bundle needs no node_modules.
+ */
+let cli: Awaited<ReturnType<typeof tempDir>>;
+
+beforeAll(async () => {
+  cli = await tempDir('pla-cli-copy-');
+  const repository = dirname(dirname(BIN));
+  for (const part of ['bin', 'dist', 'package.json']) await cp(join(repository, part), join(cli.path, part), { recursive: true });
+  await chmod(cli.path, 0o755);
+});
+
+afterAll(async () => {
+  await cli.remove();
+});
 const CONFIG = JSON.stringify({ environments: { books: { baseUrl: 'http://127.0.0.1:1' } } });
 
 beforeEach(async () => {
@@ -27,7 +43,7 @@ afterEach(async () => {
   await config.remove();
 });
 
-const asNobody = (args: string[]) => pla(args, { configDir: config.path, uid: NOBODY });
+const asNobody = (args: string[]) => pla(args, { configDir: config.path, uid: NOBODY, bin: join(cli.path, 'bin', 'pla.js') });
 
 describe.skipIf(!asRoot)('a config folder this user cannot write', () => {
   it('still shows the environments, protected.json applied in memory, and leaves the files as they were', async () => {

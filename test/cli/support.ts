@@ -84,6 +84,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Run as this user id (and the group of the same number): a test run as root acting as `nobody` (65534). */
   uid?: number;
+  /** The CLI's launcher to run; default the repository's own (`BIN`). */
+  bin?: string;
 }
 
 /** Runs `pla args…`; never throws on a non-zero exit. */
@@ -96,7 +98,7 @@ export async function pla(args: string[], options: RunOptions): Promise<CliRun> 
     ...(options.server ? { PLA_BASE_URL: options.server.url, PLA_API_KEY: TEST_KEY } : {}),
     ...options.env,
   };
-  const result: Result = await execa('node', [BIN, ...args], {
+  const result: Result = await execa('node', [options.bin ?? BIN, ...args], {
     env,
     extendEnv: false,
     reject: false,
