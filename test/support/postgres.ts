@@ -5,11 +5,11 @@
  * other's data. `usePostgresStore()` makes every `startLocalServer` of the file run
  * on its own new database (`--store`).
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/local-postgres.mjs';
 import { MIGRATIONS } from '../../src/store/postgres/schema.js';
-import { setDefaultStore } from './local-server.js';
+import { setDefaultStore, startLocalServer } from './local-server.js';
 
 export interface TestPostgres {
   cluster: LocalPostgres;
@@ -78,4 +78,21 @@ export function usePostgresStore(): { current(): TestPostgres } {
       return postgres;
     },
   };
+}
+
+/**
+ * Runs the tests of another file (`load`, its dynamic import) on the PostgreSQL
+ * store, then checks that its servers really ran on PostgreSQL.
+ */
+export async function runOnPostgres(load: () => Promise<unknown>): Promise<void> {
+  usePostgresStore();
+  await load();
+  it('ran those servers on PostgreSQL', async () => {
+    const server = await startLocalServer();
+    try {
+      expect((await server.http('GET', '/_admin/health')).body).toMatchObject({ store: { backend: 'postgres', state: 'ok' } });
+    } finally {
+      await server.stop();
+    }
+  });
 }
