@@ -68,7 +68,8 @@ export function createIOStreams(parts: IOStreamsParts): IOStreams {
     stderrIsTTY,
     terminalColumns: stderrIsTTY || stdoutIsTTY ? columns : undefined,
     colorEnabled: stdoutIsTTY && parts.noColor !== true,
-    canPrompt: () => io.stdinIsTTY && stderrIsTTY,
+    // stderr first: a run whose stderr is not a terminal never needs stdin built to answer.
+    canPrompt: () => stderrIsTTY && io.stdinIsTTY,
   };
   return io;
 }
