@@ -4,6 +4,7 @@
  * the server code loads only when `pla server start` runs.
  */
 import { Command } from 'commander';
+import { WIRE_PROFILES } from '../src/contract/wire-profile.js';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
 import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
@@ -29,7 +30,8 @@ function addStartCommand(tree: Command): void {
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
-    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`);
+    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
+    .option('--wire <profile>', `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, or a JSON profile file (default pla; docs/real-service.md)`);
   examples(
     start,
     'pla server start',

@@ -5,6 +5,7 @@
  * command declarations read it at start-up.
  */
 import { DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
+import { WIRE_PROFILES, type FullWireProfile } from '../contract/wire-profile.js';
 
 export interface ServerOptions {
   port: number;
@@ -38,6 +39,8 @@ export interface ServerOptions {
   requestTimeoutMs: number;
   /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
   writeTimeoutMs: number;
+  /** The wire form answers take (`--wire`): envelope, refusals, bulk answers, missing records. */
+  wire: FullWireProfile;
 }
 
 /** What `pla server start` uses for every flag not given. */
@@ -58,6 +61,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   maxConnections: 256,
   requestTimeoutMs: 60_000,
   writeTimeoutMs: 30_000,
+  wire: WIRE_PROFILES.pla,
 };
 
 /** The largest `--store-pool-size` taken: beyond it a typo, not a plan (PostgreSQL's default max_connections is 100). */

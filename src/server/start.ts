@@ -9,6 +9,7 @@
 import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, MAX_STORE_POOL_SIZE, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
+import { describeWire, loadWireProfile } from './wire.js';
 import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
 import { maskUrl } from '../contract/secrets.js';
 import { isPlainDigits } from '../contract/ids.js';
@@ -32,6 +33,7 @@ export interface StartFlags {
   maxConnections?: string;
   requestTimeout?: string;
   writeTimeout?: string;
+  wire?: string;
 }
 
 function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -88,6 +90,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
+    wire: loadWireProfile(flags.wire),
   };
 }
 
@@ -184,6 +187,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     options.failRate ? `fail rate ${options.failRate}` : '',
     options.simulateTasksSeconds ? `tasks advance every ${options.simulateTasksSeconds} s` : '',
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
+    flags.wire !== undefined ? `wire form ${describeWire(flags.wire)}` : '',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
   output.stdout.write(`pla local server listening on ${server.url}\n`);
