@@ -123,6 +123,37 @@ export class ServerError extends ApiError {
   override readonly exitCode: number = EXIT_CODES.server;
 }
 
+/**
+ * Thrown when a 2xx answer is not one pla can read as the operation's result: an
+ * HTML page (a gateway's sign-in page answered 200), other text, or JSON of
+ * another shape than the operation gives. `saw` says what came. A read cannot
+ * show it; a write is not confirmed by it, so the CLI reads back before it says
+ * anything happened (exit 7 when it escapes).
+ */
+export class UnreadableAnswerError extends ApiError {
+  override readonly exitCode: number = EXIT_CODES.server;
+
+  constructor(
+    message: string,
+    status: number,
+    readonly saw: string,
+    problem?: unknown,
+    options?: { request?: FailedRequest },
+  ) {
+    super(message, status, problem, options);
+  }
+}
+
+/**
+ * Thrown when a change was sent and neither the service's answer nor reading the
+ * record back tells whether it was carried out. The records are in the
+ * unknown-outcome file (exit 9, as for a bulk run's records of unknown outcome).
+ */
+export class OutcomeUnknownError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.partial;
+  override outcomeUnknown = true;
+}
+
 /** Thrown when the service could not be reached or did not answer in time (exit 8). */
 export class NetworkError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.network;
@@ -188,7 +219,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
   [EXIT_CODES.network, 'network error, timeout, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file)'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or changes of unknown outcome, single or bulk (see the unknown-outcome file)'],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

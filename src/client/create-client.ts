@@ -4,11 +4,12 @@
  * come only from the contract table.
  */
 import { expandPath, operation, type OperationId } from '../contract/operations.js';
-import { PlaError, RejectedError } from '../errors.js';
+import { PlaError, ServerError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
-import { parseBody, unwrapEnvelope } from './envelope.js';
-import { httpError } from './error-mapping.js';
+import { readAnswer } from './answer.js';
+import { parseBody } from './envelope.js';
+import { httpError, statedFailureError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { toPage } from './page-shapes.js';
 import { chooseProxy, type ProxyChoice } from './proxy.js';
@@ -78,6 +79,15 @@ export function createClient(options: ClientOptions): PlaClient {
     return apiKey ? redactSecret(error, apiKey) : error;
   }
 
+  /** Runs `read`; an error it throws is scrubbed of the key like every error made from an answer. */
+  function scrubbedOnThrow<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw error instanceof PlaError ? scrubbed(error) : error;
+    }
+  }
+
   /** Sends a request and returns the parsed body; throws the mapped error on a non-2xx answer. */
   async function exchange(
     method: string,
@@ -129,15 +139,25 @@ export function createClient(options: ClientOptions): PlaClient {
       repeatable,
       idempotencyKey: callOptions.idempotencyKey,
     });
-    const unwrapped = unwrapEnvelope(parsed);
-    if (unwrapped.success === false) {
-      // A 2xx whose envelope says it failed is still a refusal.
-      throw scrubbed(new RejectedError(`the service reported a failure: ${unwrapped.message ?? 'no message'} (${op.method} ${prefix}${path})`, response.status, parsed));
-    }
+    const contentType = response.headers['content-type'];
+    const unwrapped = scrubbedOnThrow(() => readAnswer(parsed, {
+      op,
+      status: response.status,
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      where: `${op.method} ${prefix}${path}`,
+      ...(callOptions.params ? { params: callOptions.params } : {}),
+      failed: (failure, body) => {
+        const error = statedFailureError(response.status, failure, body, transport.label({ method: op.method, path: prefix + path, headers: {}, repeatable }, response.attempts));
+        // A 5xx stated inside a 200 says no more than a real one: the change may have been made.
+        if (error instanceof ServerError && !repeatable) error.outcomeUnknown = true;
+        return error;
+      },
+    }));
     return {
       status: response.status,
       data: unwrapped.data as T,
       ...(unwrapped.message !== undefined ? { message: unwrapped.message } : {}),
+      ...(unwrapped.success ? { success: true as const } : {}),
       headers: response.headers,
     };
   }

@@ -1,15 +1,16 @@
 /**
  * Response bodies: parsing and envelope unwrapping. The spec does not show the
- * envelope's fields, so anything shaped like `{data, success|message}` counts as one
- * and everything else is taken as the data itself; this also fits a service that
- * chose differently from the local server.
+ * envelope's fields, so any of the common families is read: the data under a
+ * `data`, `result`, `payload`, `content`, `body` or `items` key beside only
+ * envelope fields (`success`, `message`, `code`, `status`, `errors`, …), or no
+ * envelope at all (the body is the data). A record is never taken for an
+ * envelope: it has fields an envelope does not (its `id`).
  */
 import { PlaError } from '../errors.js';
+import { type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
+import { isObject } from './objects.js';
 
-/** True for a non-null, non-array object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject };
 
 /** Parses a response body: undefined when empty, JSON when it is JSON, else the text. */
 export function parseBody(body: Buffer, contentType: string | undefined, strict: boolean): unknown {
@@ -26,19 +27,40 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   }
 }
 
+/** Keys that hold an envelope's data, in the order they are looked for. */
+const DATA_KEYS = ['data', 'result', 'payload', 'content', 'body', 'items'] as const;
+
+/** Keys an envelope carries beside its data. */
+const ENVELOPE_FIELDS: ReadonlySet<string> = new Set([
+  'success', 'ok', 'failed', 'message', 'msg', 'code', 'errorCode', 'status', 'statusCode', 'errors', 'error', 'errorMessage',
+  'timestamp', 'time', 'path', 'traceId', 'requestId', 'detail', 'details',
+]);
+
 export interface Unwrapped {
   data: unknown;
   message?: string;
-  /** The envelope's `success` flag, when it has one. */
-  success?: boolean;
+  /** The envelope says outright that the call succeeded (`success: true`, code 0, status OK). */
+  success?: true;
+  /** The failure the envelope states inside a 2xx (`success: false`, `{"code": 500}`, `status: ERROR`, …). */
+  failure?: StatedFailure;
 }
 
-/** Splits an envelope into data and message; a body that is not an envelope is the data. */
-export function unwrapEnvelope(body: unknown): Unwrapped {
-  if (!isObject(body) || !('data' in body) || !('success' in body || 'message' in body)) return { data: body };
+/**
+ * Splits an envelope into data, message and verdict; a body that is not an
+ * envelope is the data. For a page `content` is the page's own field, not an
+ * envelope key (`inPage`).
+ */
+export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}): Unwrapped {
+  if (!isObject(body)) return { data: body };
+  const keys = options.inPage ? DATA_KEYS.filter((key) => key !== 'content') : DATA_KEYS;
+  const dataKey = keys.find((key) => key in body);
+  const envelopeOnly = Object.keys(body).every((name) => name === dataKey || ENVELOPE_FIELDS.has(name));
+  if (!envelopeOnly || Object.keys(body).length === 0) return { data: body };
+  const message = [body.message, body.msg].find((value): value is string => typeof value === 'string');
+  const failure = statedFailure(body);
   return {
-    data: body.data,
-    ...(typeof body.message === 'string' ? { message: body.message } : {}),
-    ...(typeof body.success === 'boolean' ? { success: body.success } : {}),
+    data: dataKey === undefined ? undefined : body[dataKey],
+    ...(message !== undefined ? { message } : {}),
+    ...(failure ? { failure } : statesSuccess(body) ? { success: true as const } : {}),
   };
 }

@@ -17,6 +17,7 @@ import {
   ServerError,
 } from '../errors.js';
 import { isObject } from './envelope.js';
+import type { StatedFailure } from './failure-signals.js';
 import { maskUrl } from '../contract/secrets.js';
 import type { ProxyChoice } from './proxy.js';
 import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
@@ -139,6 +140,22 @@ export function httpError(status: number, statusText: string, body: unknown, req
   if (status === 429) return new RateLimitError(message, status, body, options);
   if (status >= 500) return new ServerError(message, status, body, options);
   return new RejectedError(message, status, body, options);
+}
+
+/**
+ * The error for a failure the service states inside a 2xx (`{"success": false}`,
+ * `{"code": 409, "msg": …}`): the class its stated status calls for, else a
+ * refusal; the message says both what came and what it said.
+ */
+export function statedFailureError(status: number, failure: StatedFailure, body: unknown, request: RequestLabel): ApiError {
+  const message = `the service answered ${status} but reported a failure${failure.status ? ` (code ${failure.status})` : ''}: ${failure.message.replace(/\s+/g, ' ')} ${label(request)}`;
+  const options = { request: facts(request) };
+  const stated = failure.status ?? 400;
+  if (stated === 401 || stated === 403) return new AuthError(message, stated, body, options);
+  if (stated === 404) return new NotFoundError(message, stated, body, options);
+  if (stated === 429) return new RateLimitError(message, stated, body, options);
+  if (stated >= 500) return new ServerError(message, stated, body, options);
+  return new RejectedError(message, stated, body, options);
 }
 
 /** Maps a failure to reach the service (or an abort) to its error class. */

@@ -23,6 +23,7 @@ import { present } from './present.js';
 import { confirmDestructive, requestLine } from './safety.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt } from './receipts.js';
+import { confirmedWrite } from './single-write.js';
 
 /** An id as a row shows it: an int64 past 2^53 (a BigInt) as its digits. */
 const shownId = (id: RecordId | string): number | string => (typeof id === 'bigint' ? String(id) : id);
@@ -106,7 +107,7 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
     const rows: RemovedRow[] = [];
     const resource = operation(spec.single).resource;
     for (const id of ids) {
-      const answer = await callWithReceipt(ctx, resource, id, () => 'remove', () => client.call(spec.single, { params: { id }, signal: ctx.signal }));
+      const answer = await callWithReceipt(ctx, resource, id, () => 'remove', () => confirmedWrite(ctx, spec.single, { params: { id } }, id));
       rows.push(...(await outcomesOf([id], answer.message)));
     }
     await (rows.length === 1 ? renderRecord(rows[0], ctx.output) : renderRows(rows, ctx.output));
@@ -155,7 +156,7 @@ export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise
     if (spec.deleteOrDecommission) return removeReporting(ctx, client, spec, ids);
     const only = ids.length === 1 ? ids[0] : undefined;
     if (only !== undefined) {
-      const call = () => client.call(spec.single, { params: { id: only }, signal: ctx.signal });
+      const call = () => confirmedWrite(ctx, spec.single, { params: { id: only } }, only);
       const action = spec.single.split('.')[1] ?? spec.single;
       // Operations of the record resources leave a receipt; the notification side's do not.
       const result = spec.bulk ? await callWithReceipt(ctx, single.resource, only, () => action, call) : await call();

@@ -19,6 +19,7 @@ import { present } from './present.js';
 import { type RecordInput, readRecordInput } from './records-input.js';
 import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt, receiptId, withReceipt } from './receipts.js';
+import { confirmedWrite } from './single-write.js';
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
@@ -69,7 +70,8 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
         throw new UsageError('no id to update', { hint: 'give the id as an argument or an "id" field in the record' });
       }
       const params = needsId ? { id: id as number } : undefined;
-      return client.call(spec.single, { params, body: record, signal: ctx.signal });
+      // What reading back checks: the record with the id it was sent to.
+      return confirmedWrite(ctx, spec.single, { ...(params ? { params } : {}), body: record }, needsId ? { ...record, id } : record);
     };
 
     // A file that happens to hold one record still honours --rejects and
