@@ -142,6 +142,9 @@ export function httpError(status: number, statusText: string, body: unknown, req
   return new RejectedError(message, status, body, options);
 }
 
+/** How a failure without a status says that what it names does not exist. */
+const NOT_FOUND_WORDS = /\bnot found\b|\bdoes not exist\b|\bno such\b/i;
+
 /**
  * The error for a failure the service states inside a 2xx (`{"success": false}`,
  * `{"code": 409, "msg": …}`): the class its stated status calls for, else a
@@ -150,7 +153,8 @@ export function httpError(status: number, statusText: string, body: unknown, req
 export function statedFailureError(status: number, failure: StatedFailure, body: unknown, request: RequestLabel): ApiError {
   const message = `the service answered ${status} but reported a failure${failure.status ? ` (code ${failure.status})` : ''}: ${failure.message.replace(/\s+/g, ' ')} ${label(request)}`;
   const options = { request: facts(request) };
-  const stated = failure.status ?? 400;
+  // Without a status, the words are all there is: "determination 7 not found" is a 404 in any form.
+  const stated = failure.status ?? (NOT_FOUND_WORDS.test(failure.message) ? 404 : 400);
   if (stated === 401 || stated === 403) return new AuthError(message, stated, body, options);
   if (stated === 404) return new NotFoundError(message, stated, body, options);
   if (stated === 429) return new RateLimitError(message, stated, body, options);
