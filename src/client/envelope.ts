@@ -7,7 +7,7 @@
  * envelope: it has fields an envelope does not (its `id`).
  */
 import { PlaError } from '../errors.js';
-import { type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
+import { RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
 import { isObject } from './objects.js';
 
 export { isObject };
@@ -30,12 +30,6 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
 /** Keys that hold an envelope's data, in the order they are looked for. */
 const DATA_KEYS = ['data', 'result', 'payload', 'content', 'body', 'items'] as const;
 
-/** Keys an envelope carries beside its data. */
-const ENVELOPE_FIELDS: ReadonlySet<string> = new Set([
-  'success', 'ok', 'failed', 'message', 'msg', 'code', 'errorCode', 'status', 'statusCode', 'errors', 'error', 'errorMessage',
-  'timestamp', 'time', 'path', 'traceId', 'requestId', 'detail', 'details',
-]);
-
 export interface Unwrapped {
   data: unknown;
   message?: string;
@@ -54,7 +48,7 @@ export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}
   if (!isObject(body)) return { data: body };
   const keys = options.inPage ? DATA_KEYS.filter((key) => key !== 'content') : DATA_KEYS;
   const dataKey = keys.find((key) => key in body);
-  const envelopeOnly = Object.keys(body).every((name) => name === dataKey || ENVELOPE_FIELDS.has(name));
+  const envelopeOnly = Object.keys(body).every((name) => name === dataKey || RESULT_FIELDS.has(name));
   if (!envelopeOnly || Object.keys(body).length === 0) return { data: body };
   const message = [body.message, body.msg].find((value): value is string => typeof value === 'string');
   const failure = statedFailure(body);

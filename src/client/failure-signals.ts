@@ -7,6 +7,12 @@
  */
 import { isObject } from './objects.js';
 
+/** Fields an envelope or a per-item result carries beside its data: anything else makes a body a record. */
+export const RESULT_FIELDS: ReadonlySet<string> = new Set([
+  'success', 'ok', 'failed', 'message', 'msg', 'reason', 'code', 'errorCode', 'status', 'statusCode', 'errors', 'error', 'errorMessage',
+  'timestamp', 'time', 'path', 'traceId', 'requestId', 'detail', 'details', 'title', 'type', 'instance',
+]);
+
 /** Status words that mean the call failed (compared upper-cased). */
 const FAILED_STATUSES: ReadonlySet<string> = new Set(['ERROR', 'FAILED', 'FAIL', 'FAILURE', 'REJECTED']);
 
@@ -53,18 +59,23 @@ export interface StatedFailure {
 
 /**
  * The failure `body` states, if it states one. `sent` is what the caller itself
- * sent for this item, when it was a record: a field it sent (a task record set to
- * FAILED) is the record's own, not a verdict on the call.
+ * sent for this item, when it was a record: a field it sent is the record's own,
+ * not a verdict on the call. `record` when `body` is a record rather than an
+ * envelope or a per-item result (it has fields of its own).
  */
-export function statedFailure(body: Record<string, unknown>, sent?: Record<string, unknown>): StatedFailure | undefined {
+export function statedFailure(body: Record<string, unknown>, options: { sent?: Record<string, unknown>; record?: boolean } = {}): StatedFailure | undefined {
+  const { sent } = options;
   const say = (status?: number) => ({ message: failureWords(body) ?? 'no message', ...(status !== undefined ? { status } : {}) });
   const own = (field: string) => sent !== undefined && field in sent && sent[field] === body[field];
   if (flag(body.success) === false || flag(body.ok) === false || flag(body.failed) === true) return say();
-  const code = own('code') ? undefined : codeVerdict(body.code ?? body.errorCode);
-  if (code?.failed) return say(code.status);
-  const { status } = body;
-  if (typeof status === 'number' && status >= 400 && status <= 599 && !own('status')) return say(status);
-  if (typeof status === 'string' && FAILED_STATUSES.has(status.toUpperCase()) && !own('status')) return say();
+  // A record's `code` and `status` are its own fields (a determination's code, a FAILED task): verdicts only in an envelope or a result.
+  if (!options.record) {
+    const code = own('code') ? undefined : codeVerdict(body.code ?? body.errorCode);
+    if (code?.failed) return say(code.status);
+    const { status } = body;
+    if (typeof status === 'number' && status >= 400 && status <= 599 && !own('status')) return say(status);
+    if (typeof status === 'string' && FAILED_STATUSES.has(status.toUpperCase()) && !own('status')) return say();
+  }
   if (Array.isArray(body.errors) && body.errors.length > 0 && !own('errors')) return say();
   for (const field of ['error', 'errorMessage']) {
     const value = body[field];

@@ -7,7 +7,7 @@
  * answer does not account for is `missing` (to be read back).
  */
 import type { CallResult } from '../client/types.js';
-import { failureWords, flag, statedFailure } from '../client/failure-signals.js';
+import { failureWords, flag, RESULT_FIELDS, statedFailure } from '../client/failure-signals.js';
 import { isObject } from '../client/objects.js';
 import { type Operation, verbOf } from '../contract/operations.js';
 import { asRecord } from '../plan/record-diff.js';
@@ -28,7 +28,9 @@ function judgeElement(op: Operation, sent: unknown, element: unknown): ItemResul
   if (flag(element) === true) return { kind: 'confirmed' };
   if (flag(element) === false) return { kind: 'failed', reason: `not ${done} (the service answered false)` };
   if (!isObject(element)) return { kind: 'confirmed' };
-  const failure = statedFailure(element, asRecord(sent));
+  const sentRecord = asRecord(sent);
+  const record = Object.keys(element).some((field) => !RESULT_FIELDS.has(field) && field !== 'id' && field !== done && field !== 'data' && field !== 'record');
+  const failure = statedFailure(element, { ...(sentRecord ? { sent: sentRecord } : {}), record });
   if (failure) return { kind: 'failed', reason: failure.message };
   // `cancelled: false`, `deleted: false`: the operation's own word for it.
   if (flag(element[done]) === false) return { kind: 'failed', reason: failureWords(element) ?? `not ${done}` };

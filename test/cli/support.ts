@@ -57,6 +57,19 @@ function replyFor(op: Operation): FakeReply {
   return { status: op.status, body: bodies[op.response], headers };
 }
 
+/**
+ * The answer of a bulk write that answers records: one per item sent, with the
+ * item's id (the client matches answers to items by id, and reads back any it
+ * cannot match).
+ */
+function bulkAnswer(op: Operation, req: LoggedRequest): FakeReply | undefined {
+  if (op.response !== 'list' || !Array.isArray(req.body)) return undefined;
+  const records = (req.body as unknown[]).map((item, i) =>
+    typeof item === 'number' ? { ...RECORD, id: item, status: 'DECOMMISSIONED' } : { ...RECORD, ...(item as object), id: (item as { id?: unknown }).id ?? 100 + i },
+  );
+  return { status: op.status, body: { success: true, message: 'ok', data: records } };
+}
+
 /** A fake service answering every contract operation (404 problem for anything else). */
 export function startContractServer(): Promise<FakeServer> {
   return startFakeServer([
@@ -64,7 +77,7 @@ export function startContractServer(): Promise<FakeServer> {
       path: /.*/,
       reply: (req) => {
         const op = operationFor(req);
-        return op ? replyFor(op) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
+        return op ? (bulkAnswer(op, req) ?? replyFor(op)) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },
   ]);
