@@ -111,7 +111,9 @@ export function createClient(options: ClientOptions): PlaClient {
     const response = await transport.send(request);
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
-    const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
+    // Read leniently: a success that is not JSON (an HTML page, even one labelled JSON) is the
+    // operation's reader's to name (answer.ts), as an answer that confirms nothing.
+    const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
       // A 5xx says the service received the request, not whether it was carried out.
