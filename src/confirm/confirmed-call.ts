@@ -7,12 +7,14 @@
 import type { CallOptions, CallResult, PlaClient } from '../client/types.js';
 import { operation, type OperationId } from '../contract/operations.js';
 import { OutcomeUnknownError, RejectedError, UnreadableAnswerError } from '../errors.js';
+import { judgeElement } from './item-results.js';
 import { readBack } from './read-back.js';
 
 /** Calls the write `operationId`; `sent` is the id or record it changes (what reading back checks). */
 export async function confirmedCall(client: PlaClient, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
+  let result: CallResult;
   try {
-    return await client.call(operationId, options);
+    result = await client.call(operationId, options);
   } catch (error) {
     const done = operation(operationId).done;
     if (!(error instanceof UnreadableAnswerError) || done === undefined) throw error;
@@ -26,4 +28,9 @@ export async function confirmedCall(client: PlaClient, operationId: OperationId,
         throw new OutcomeUnknownError(`outcome unknown: ${error.message}; ${verdict.reason}`, { detail: error.problem });
     }
   }
+  // The answer may be a result rather than an envelope (`{"id": 7, "cancelled": false, "reason": …}`): read it as one.
+  const op = operation(operationId);
+  const said = op.done === undefined || result.data === undefined ? undefined : judgeElement(op, sent, result.data);
+  if (said?.kind === 'failed') throw new RejectedError(`not ${String(op.done)}: the service answered ${result.status}: ${said.reason}`, result.status, result.data);
+  return result;
 }

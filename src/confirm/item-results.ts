@@ -22,8 +22,8 @@ function elementId(element: unknown): string | undefined {
   return id === undefined ? undefined : String(id);
 }
 
-/** What one element of the answer says of the item `sent`. */
-function judgeElement(op: Operation, sent: unknown, element: unknown): ItemResult {
+/** What one element of the answer (or a single write's whole answer) says of the item `sent`. */
+export function judgeElement(op: Operation, sent: unknown, element: unknown): ItemResult {
   const done = op.done ?? 'done';
   if (flag(element) === true) return { kind: 'confirmed' };
   if (flag(element) === false) return { kind: 'failed', reason: `not ${done} (the service answered false)` };

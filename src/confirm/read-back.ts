@@ -6,7 +6,7 @@
  * names no record), nor can anything when the read fails: those are unknown.
  */
 import type { PlaClient } from '../client/types.js';
-import { operation, verbOf, type Operation, type OperationId } from '../contract/operations.js';
+import { operation, verbOf, type OperationId } from '../contract/operations.js';
 import { NotFoundError, PlaError } from '../errors.js';
 import { parseId, type RecordId } from '../io/input/typed-ids.js';
 import { asRecord, changedFields } from '../plan/record-diff.js';
@@ -62,11 +62,6 @@ function judge(verb: string, sent: unknown, current: Record<string, unknown> | u
   }
 }
 
-/** The read that checks a write of `op`, when there is one. */
-function readOf(op: Operation): OperationId | undefined {
-  return op.read;
-}
-
 /**
  * Reads back what a write of `operationId` did to the item `sent` (an id, or a
  * record). Never throws for the item's sake: a read that fails leaves it unknown.
@@ -74,7 +69,7 @@ function readOf(op: Operation): OperationId | undefined {
 export async function readBack(client: PlaClient, operationId: OperationId, sent: unknown, signal?: AbortSignal): Promise<Verdict> {
   const op = operation(operationId);
   const verb = verbOf(op.id) ?? op.id;
-  const read = readOf(op);
+  const { read } = op;
   const id = itemId(sent);
   if (read === undefined) return { kind: 'unknown', reason: `there is no read to check a ${verb} with` };
   if (id === undefined) return { kind: 'unknown', reason: `a ${verb} of a record without an id cannot be read back` };

@@ -93,6 +93,27 @@ describe('failures inside a 200 are failures', () => {
     expect(svc.record('determinations', 3)).toBeDefined();
   });
 
+  it('a single write answered with a per-item result that says no is refused: nothing printed, nothing changed', async () => {
+    const svc = await serve({
+      write: (request) =>
+        request.verb === 'cancel'
+          ? { body: { id: request.id, cancelled: false, reason: 'already COMPLETED' } }
+          : request.verb === 'update'
+            ? { body: { id: request.id, success: false, message: 'record is locked by another user' } }
+            : plainAnswer(request),
+    });
+    const cancel = await run(['tasks', 'cancel', '10', '--yes']);
+    expect(cancel.exitCode).toBe(5);
+    expect(cancel.stderr).toContain('not cancelled: the service answered 200: already COMPLETED');
+    expect(svc.record('tasks', 10)?.status).toBe('PENDING');
+
+    const update = await run(['det', 'update', '3', '--data', '{"code":"NEW"}', '-o', 'json']);
+    expect(update.exitCode).toBe(5);
+    expect(update.stdout).toBe('');
+    expect(update.stderr).toContain('record is locked by another user');
+    expect(svc.record('determinations', 3)?.code).toBe('ATD-TRF');
+  });
+
   it('{"code": 500, "msg"} is a server error (exit 7), not a delete', async () => {
     const svc = await serve({ write: answering('delete', { body: { code: 500, msg: 'database connection lost' } }, false) });
     const result = await run(['det', 'delete', '4', '--yes']);

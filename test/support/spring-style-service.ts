@@ -103,6 +103,10 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
     if (!record) throw new Refusal(404, `${collection === 'tasks' ? 'task' : 'determination'} ${id} not found`);
     return record;
   };
+  const cancellable = (id: number) => {
+    const { status } = existing('tasks', id);
+    if (status !== 'PENDING' && status !== 'RUNNING') throw new Refusal(409, `task ${id} is already ${String(status)}`);
+  };
   const verbs = {
     delete: (c: Collection, id: number) => void (existing(c, id), held[c].delete(id)),
     update: (c: Collection, id: number, body: Record<string, unknown>) => {
@@ -121,9 +125,8 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
       else held.determinations.delete(id);
     },
     cancel: (id: number) => {
-      const task = existing('tasks', id);
-      if (task.status !== 'PENDING' && task.status !== 'RUNNING') throw new Refusal(409, `task ${id} is already ${String(task.status)}`);
-      held.tasks.set(id, { ...task, status: 'CANCELLED' });
+      cancellable(id);
+      held.tasks.set(id, { ...existing('tasks', id), status: 'CANCELLED' });
     },
   };
 
@@ -159,19 +162,21 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
       if (method === 'DELETE' && one) return write('delete', collection, undefined, () => verbs.delete(collection, Number(one[1])), Number(one[1]));
       if (method === 'PUT' && one) return write('update', collection, body, () => verbs.update(collection, Number(one[1]), body), Number(one[1]));
       if (method === 'POST' && rest === '') return write('create', collection, body, () => verbs.create(collection, body));
-      if (method === 'DELETE' && rest === '/bulk') {
-        return write(
-          'deleteBulk',
+      /** A bulk request of ids, all or nothing: every id checked by `check` before `each` runs on any. */
+      const idsBulk = (verb: string, check: (id: number) => void, each: (id: number) => unknown) =>
+        write(
+          verb,
           collection,
           req.body,
           () => {
-            for (const id of ids(req.body)) existing(collection, id);
-            for (const id of ids(req.body)) held[collection].delete(id);
+            for (const id of ids(req.body)) check(id);
+            for (const id of ids(req.body)) each(id);
           },
           undefined,
-          itemsOf(req.body, (id: number) => verbs.delete(collection, id)),
+          itemsOf(req.body, each),
         );
-      }
+      const exists = (id: number) => void existing(collection, id);
+      if (method === 'DELETE' && rest === '/bulk') return idsBulk('deleteBulk', exists, (id) => verbs.delete(collection, id));
       if (method === 'PUT' && rest === '/createOrUpdate/bulk') {
         const records = Array.isArray(req.body) ? (req.body as Array<Record<string, unknown>>) : [];
         const upsert = (r: Record<string, unknown>) => (typeof r.id === 'number' && held[collection].has(r.id) ? verbs.update(collection, r.id, r) : verbs.create(collection, r));
@@ -179,38 +184,10 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
       }
       const removeOne = /^\/remove\/(\d+)$/.exec(rest);
       if (method === 'PUT' && removeOne) return write('remove', collection, undefined, () => verbs.remove(Number(removeOne[1])), Number(removeOne[1]));
-      if (method === 'PUT' && rest === '/remove/bulk') {
-        return write(
-          'removeBulk',
-          collection,
-          req.body,
-          () => {
-            for (const id of ids(req.body)) existing(collection, id);
-            for (const id of ids(req.body)) verbs.remove(id);
-          },
-          undefined,
-          itemsOf(req.body, (id: number) => verbs.remove(id)),
-        );
-      }
+      if (method === 'PUT' && rest === '/remove/bulk') return idsBulk('removeBulk', exists, (id) => verbs.remove(id));
       const cancelOne = /^\/cancel\/(\d+)$/.exec(rest);
       if (method === 'POST' && cancelOne) return write('cancel', collection, undefined, () => verbs.cancel(Number(cancelOne[1])), Number(cancelOne[1]));
-      if (method === 'POST' && rest === '/cancel/bulk') {
-        return write(
-          'cancelBulk',
-          collection,
-          req.body,
-          () => {
-            // All or nothing: every task must be cancellable before any is cancelled.
-            for (const id of ids(req.body)) {
-              const status = existing('tasks', id).status;
-              if (status !== 'PENDING' && status !== 'RUNNING') throw new Refusal(409, `task ${id} is already ${String(status)}`);
-            }
-            for (const id of ids(req.body)) verbs.cancel(id);
-          },
-          undefined,
-          itemsOf(req.body, (id: number) => verbs.cancel(id)),
-        );
-      }
+      if (method === 'POST' && rest === '/cancel/bulk') return idsBulk('cancelBulk', cancellable, (id) => verbs.cancel(id));
     }
     return { status: 404, body: { message: `no route ${method} ${path}` } };
   };
