@@ -46,8 +46,10 @@ function fits(op: Operation, data: unknown, success: boolean): boolean {
     case 'array':
       return Array.isArray(data) || (writes(op) && (success || isObject(data)));
     case 'count-map':
+      // `{"count": 3}`, counts by type, or a bare count.
+      return isObject(data) || (typeof data === 'number' && Number.isInteger(data));
     case 'schema':
-      return isObject(data);
+      return data !== undefined && data !== null;
     case 'void':
     case 'none':
     case 'page':

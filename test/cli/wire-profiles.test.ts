@@ -107,16 +107,21 @@ describe('a profile file', () => {
   it('extends a named profile with fields of its own', async () => {
     const dir = await tempDir('pla-wire-file-');
     const file = join(dir.path, 'wire.json');
-    await writeFile(file, JSON.stringify({ extends: 'code-msg', envelope: { key: 'body', code: true } }));
+    await writeFile(file, JSON.stringify({ extends: 'code-msg', envelope: { key: 'body', code: true }, failure: 'status-error' }));
     const server = await startLocalServer({ args: ['--wire', file] });
     try {
       const raw = await server.http('GET', `${DET}/1`);
       expect(raw.body).toMatchObject({ code: 0, body: { id: 1 } });
       const got = await server.pla(['det', 'get', '1', '-q']);
       expect([got.exitCode, got.stdout]).toEqual([0, '1']);
+      const raw409 = await server.http('PUT', `${TASKS}/4`, { body: { status: 'PENDING' } });
+      expect([raw409.status, (raw409.body as { status: string }).status]).toEqual([200, 'ERROR']);
       const refused = await server.pla(['tasks', 'update', '4', '--data', '{"status":"PENDING"}']);
       expect(refused.exitCode).toBe(5);
-      expect(refused.stderr).toContain('code 409');
+      expect(refused.stderr).toContain('task 4 cannot go from COMPLETED to PENDING');
+      // A missing id answers 200 {"code": 0, "body": null} (soft 404): not found.
+      const missing = await server.pla(['det', 'get', '999999']);
+      expect(missing.exitCode).toBe(4);
     } finally {
       await server.stop();
       await dir.remove();
