@@ -80,6 +80,22 @@ describe.each(Object.keys(WIRE_PROFILES) as WireProfileName[])('--wire %s', (pro
     expect(heldRecord(profile, await server.http('GET', `${TASKS}/1`))).toMatchObject({ status: 'CANCELLED' });
     expect(heldRecord(profile, await server.http('GET', `${TASKS}/4`))).toMatchObject({ status: 'COMPLETED' });
   });
+
+  it('a bulk update with one refused record: the others updated, the refused one in the rejects and unchanged', async () => {
+    const rejects = join(dir.path, 'update-rejects.ndjson');
+    const records = [{ id: 2, note: 'a' }, { id: 5, status: 'PENDING', note: 'x' }, { id: 3, note: 'b' }];
+    const result = await server.pla(['tasks', 'update', '--data', JSON.stringify(records), '--rejects', rejects, '-o', 'json']);
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toMatch(/updated 2, failed 1/);
+    expect((JSON.parse(result.stdout) as Array<{ id: number }>).map((task) => task.id)).toEqual([2, 3]);
+    const [rejected] = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rejected).toMatchObject({ id: 5, status: 'PENDING' });
+    expect(heldRecord(profile, await server.http('GET', `${TASKS}/2`))).toMatchObject({ note: 'a' });
+    expect(heldRecord(profile, await server.http('GET', `${TASKS}/3`))).toMatchObject({ note: 'b' });
+    const five = heldRecord(profile, await server.http('GET', `${TASKS}/5`));
+    expect(five).toMatchObject({ status: 'FAILED' });
+    expect(five).not.toHaveProperty('note');
+  });
 });
 
 describe('the forms the server speaks', () => {
