@@ -30,6 +30,9 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
 /** Keys that hold an envelope's data, in the order they are looked for. */
 const DATA_KEYS = ['data', 'result', 'payload', 'content', 'body', 'items'] as const;
 
+/** Fields only an envelope carries beside its data: one of them and a data key make an envelope whatever else it holds. */
+const ENVELOPE_MARKERS = ['success', 'ok', 'code', 'msg', 'message', 'status', 'errors', 'error'] as const;
+
 export interface Unwrapped {
   data: unknown;
   message?: string;
@@ -48,8 +51,11 @@ export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}
   if (!isObject(body)) return { data: body };
   const keys = options.inPage ? DATA_KEYS.filter((key) => key !== 'content') : DATA_KEYS;
   const dataKey = keys.find((key) => key in body);
-  const envelopeOnly = Object.keys(body).every((name) => name === dataKey || RESULT_FIELDS.has(name));
-  if (!envelopeOnly || Object.keys(body).length === 0) return { data: body };
+  const names = Object.keys(body);
+  const envelopeOnly = names.every((name) => name === dataKey || RESULT_FIELDS.has(name));
+  // Beside a data key and a verdict field an envelope may carry extras of its own (`meta`, `version`); a record has its `id`.
+  const markedEnvelope = dataKey !== undefined && !('id' in body) && ENVELOPE_MARKERS.some((name) => name in body);
+  if (names.length === 0 || !(envelopeOnly || markedEnvelope)) return { data: body };
   const message = [body.message, body.msg].find((value): value is string => typeof value === 'string');
   const failure = statedFailure(body);
   return {

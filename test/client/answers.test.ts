@@ -22,6 +22,7 @@ describe('answers', () => {
     ['payload', { payload: RECORD }],
     ['body with code 0 and msg', { code: 0, msg: 'ok', body: RECORD }],
     ['content', { content: RECORD, timestamp: '2026-01-01T00:00:00Z' }],
+    ['data with extras of the envelope', { success: true, data: RECORD, meta: { version: 2 }, apiVersion: '1.4' }],
     ['no envelope', RECORD],
   ])('reads the record inside %s', async (_name, body) => {
     fake.server().setRoutes([{ path: `${DET}/7`, reply: { body } }]);
