@@ -41,11 +41,14 @@ export function judgeElement(op: Operation, sent: unknown, element: unknown): It
   return { kind: 'confirmed', answer: wrapped ?? element };
 }
 
-/** The answer's elements matched to the items sent, by id when both sides carry ids, else by position. */
-function matched(sent: readonly unknown[], elements: readonly unknown[]): Array<unknown | typeof MISSING> {
+/**
+ * The answer's elements matched to the items sent, by id when both sides carry ids
+ * (not for a create: the service gives the ids), else by position.
+ */
+function matched(op: Operation, sent: readonly unknown[], elements: readonly unknown[]): Array<unknown | typeof MISSING> {
   const sentIds = sent.map(itemId);
   const elementIds = elements.map(elementId);
-  if (sentIds.every((id) => id !== undefined) && elementIds.every((id) => id !== undefined)) {
+  if (verbOf(op.id) !== 'create' && sentIds.every((id) => id !== undefined) && elementIds.every((id) => id !== undefined)) {
     const byId = new Map<string, unknown>();
     for (const [i, element] of elements.entries()) byId.set(elementIds[i] as string, element);
     return sentIds.map((id) => (byId.has(String(id)) ? byId.get(String(id)) : MISSING));
@@ -64,7 +67,7 @@ const MISSING = Symbol('missing');
 export function itemResults(op: Operation, sent: readonly unknown[], result: CallResult): ItemResult[] {
   const { data } = result;
   if (Array.isArray(data)) {
-    return matched(sent, data).map((element, i) => (element === MISSING ? { kind: 'missing' } : judgeElement(op, sent[i], element)));
+    return matched(op, sent, data).map((element, i) => (element === MISSING ? { kind: 'missing' } : judgeElement(op, sent[i], element)));
   }
   const appliedWhole = result.success === true || op.response === 'void' || op.response === 'none';
   return sent.map(() => (appliedWhole ? { kind: 'confirmed' } : { kind: 'missing' }));
