@@ -5,75 +5,54 @@
  * bodies: the envelope around data, a refusal's answer, a missing record's
  * answer. The dispatcher decides when each applies.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
-  type EnvelopeForm,
   type FullWireProfile,
   type WireProfile,
   WIRE_PROFILES,
+  WireProfileError,
+  checkWireProfile,
   fullProfile,
   isWireProfileName,
+  parseWireSettings,
 } from '../contract/wire-profile.js';
 import { ServerSetupError } from './errors.js';
 import type { HttpProblem } from './problem.js';
 import { jsonReply, problemReply, type Reply } from './reply.js';
 
-const FAILURE_FORMS = ['problem', 'success-false', 'status-error', 'code-msg'] as const;
-const BULK_FORMS = ['all-or-nothing', 'per-item'] as const;
+const NAMES = Object.keys(WIRE_PROFILES).join(', ');
 
-/** What a profile file may hold, checked field by field: a typo must not start a server in another form than asked. */
-function checkedProfile(value: unknown, file: string): WireProfile {
-  const wrong = (what: string) => new ServerSetupError(`--wire ${file}: ${what}`, { hint: `a JSON object with any of envelope, failure, bulkItems, softNotFound; or a name: ${Object.keys(WIRE_PROFILES).join(', ')}` });
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('not a JSON object');
-  const { extends: base, ...fields } = value as Record<string, unknown>;
-  const known = new Set(['envelope', 'failure', 'bulkItems', 'softNotFound']);
-  const unknown = Object.keys(fields).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw wrong(`unknown field ${unknown.join(', ')}`);
-  const profile: WireProfile = {};
-  if (base !== undefined) {
-    if (typeof base !== 'string' || !isWireProfileName(base)) throw wrong(`extends must name a profile (${Object.keys(WIRE_PROFILES).join(', ')})`);
-    Object.assign(profile, WIRE_PROFILES[base]);
-  }
-  const { envelope, failure, bulkItems, softNotFound } = fields;
-  if (envelope !== undefined) {
-    const valid =
-      envelope === 'none' ||
-      (typeof envelope === 'object' && envelope !== null && typeof (envelope as { key?: unknown }).key === 'string' && (envelope as { key: string }).key !== '');
-    if (!valid) throw wrong('envelope must be "none" or {"key": "data", "success": true, "message": true, "code": false}');
-    profile.envelope = envelope as EnvelopeForm;
-  }
-  if (failure !== undefined) {
-    if (!FAILURE_FORMS.includes(failure as never)) throw wrong(`failure must be one of ${FAILURE_FORMS.join(', ')}`);
-    profile.failure = failure as FullWireProfile['failure'];
-  }
-  if (bulkItems !== undefined) {
-    if (!BULK_FORMS.includes(bulkItems as never)) throw wrong(`bulkItems must be one of ${BULK_FORMS.join(', ')}`);
-    profile.bulkItems = bulkItems as FullWireProfile['bulkItems'];
-  }
-  if (softNotFound !== undefined) {
-    if (typeof softNotFound !== 'boolean') throw wrong('softNotFound must be true or false');
-    profile.softNotFound = softNotFound;
-  }
-  return profile;
+/** A JSON profile file: fields of a profile, and `extends` naming the profile they change. */
+function profileFile(text: string): WireProfile {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return checkWireProfile(parsed);
+  const { extends: base, ...fields } = parsed as Record<string, unknown>;
+  if (base !== undefined && (typeof base !== 'string' || !isWireProfileName(base))) throw new WireProfileError(`extends must name a profile: ${NAMES}`);
+  const own = Object.keys(fields).length > 0 ? checkWireProfile(fields) : {};
+  return base === undefined ? own : { ...WIRE_PROFILES[base], ...own };
 }
 
-/** The profile `--wire` names: a built-in name, or a JSON file (`extends` a name, then fields of its own). */
+/** Settings as text, perhaps after a profile's name: `soft-fail,page.base=1`. */
+function profileText(text: string): WireProfile {
+  const [first = '', ...rest] = text.split(/[\s,]+/).filter(Boolean);
+  if (isWireProfileName(first)) return rest.length > 0 ? parseWireSettings(rest, WIRE_PROFILES[first]) : WIRE_PROFILES[first];
+  if (!first.includes('=')) throw new WireProfileError(`no such profile, and no file of that name: use one of ${NAMES}, a JSON profile file, or settings such as failure=success-false`);
+  return parseWireSettings(text);
+}
+
+/**
+ * The profile `--wire` names: a built-in name, a JSON file (`extends` a name,
+ * then fields of its own), or settings as text (`soft-fail,page.base=1`).
+ */
 export function loadWireProfile(spec: string | undefined): FullWireProfile {
   if (spec === undefined) return WIRE_PROFILES.pla;
-  if (isWireProfileName(spec)) return WIRE_PROFILES[spec];
-  let text: string;
   try {
-    text = readFileSync(spec, 'utf8');
-  } catch {
-    throw new ServerSetupError(`--wire ${spec}: no such profile, and no file of that name`, { hint: `use one of ${Object.keys(WIRE_PROFILES).join(', ')}, or a JSON profile file` });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
+    return fullProfile(existsSync(spec) ? profileFile(readFileSync(spec, 'utf8')) : profileText(spec));
   } catch (error) {
-    throw new ServerSetupError(`--wire ${spec}: not valid JSON (${(error as Error).message})`);
+    throw new ServerSetupError(`--wire ${spec}: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: `a profile (${NAMES}), a JSON profile file, or settings such as envelope.key=result,failure=success-false (docs/real-service.md)`,
+    });
   }
-  return fullProfile(checkedProfile(parsed, spec));
 }
 
 /** The profile's name or `custom`, for the start-up line. */

@@ -144,13 +144,24 @@ describe('a profile file', () => {
     }
   });
 
+  it('settings as text change a named profile: soft-fail with its data under result', async () => {
+    const server = await startLocalServer({ args: ['--wire', 'soft-fail,envelope.key=result'] });
+    try {
+      expect((await server.http('GET', `${DET}/1`)).body).toMatchObject({ success: true, result: { id: 1 } });
+      const got = await server.pla(['det', 'get', '1', '-q']);
+      expect([got.exitCode, got.stdout]).toEqual([0, '1']);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('a profile that is neither a name nor a readable file stops the start with a clear error', async () => {
     const dir = await tempDir('pla-wire-bad-');
     const file = join(dir.path, 'wire.json');
     await writeFile(file, JSON.stringify({ envelope: { key: 'data' }, failure: 'quietly' }));
     try {
       await expect(startLocalServer({ args: ['--wire', 'nope'] })).rejects.toThrow(/--wire nope: no such profile/);
-      await expect(startLocalServer({ args: ['--wire', file] })).rejects.toThrow(/failure must be one of problem, success-false, status-error, code-msg/);
+      await expect(startLocalServer({ args: ['--wire', file] })).rejects.toThrow(/failure=quietly: expected problem \| success-false \| status-error \| code-msg/);
     } finally {
       await dir.remove();
     }
