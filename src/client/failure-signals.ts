@@ -61,16 +61,19 @@ export interface StatedFailure {
  * The failure `body` states, if it states one. `sent` is what the caller itself
  * sent for this item, when it was a record: a field it sent is the record's own,
  * not a verdict on the call. `record` when `body` is a record rather than an
- * envelope or a per-item result (it has fields of its own).
+ * envelope or a per-item result (it has fields of its own); `item` when it is one
+ * element of a bulk answer.
  */
-export function statedFailure(body: Record<string, unknown>, options: { sent?: Record<string, unknown>; record?: boolean } = {}): StatedFailure | undefined {
+export function statedFailure(body: Record<string, unknown>, options: { sent?: Record<string, unknown>; record?: boolean; item?: boolean } = {}): StatedFailure | undefined {
   const { sent } = options;
   const say = (status?: number) => ({ message: failureWords(body) ?? 'no message', ...(status !== undefined ? { status } : {}) });
   const own = (field: string) => sent !== undefined && field in sent && sent[field] === body[field];
   if (flag(body.success) === false || flag(body.ok) === false || flag(body.failed) === true) return say();
   // A record's `code` and `status` are its own fields (a determination's code, a FAILED task): verdicts only in an envelope or a result.
   if (!options.record) {
-    const code = own('code') ? undefined : codeVerdict(body.code ?? body.errorCode);
+    const raw = body.code ?? body.errorCode;
+    // An item's text code may be its own (a determination's `ATD-ACQ`): only a number is a verdict there.
+    const code = own('code') || (options.item && typeof raw === 'string' && !/^-?\d+$/.test(raw.trim())) ? undefined : codeVerdict(raw);
     if (code?.failed) return say(code.status);
     const { status } = body;
     if (typeof status === 'number' && status >= 400 && status <= 599 && !own('status')) return say(status);

@@ -30,7 +30,7 @@ export function judgeElement(op: Operation, sent: unknown, element: unknown): It
   if (!isObject(element)) return { kind: 'confirmed' };
   const sentRecord = asRecord(sent);
   const record = Object.keys(element).some((field) => !RESULT_FIELDS.has(field) && field !== 'id' && field !== done && field !== 'data' && field !== 'record');
-  const failure = statedFailure(element, { ...(sentRecord ? { sent: sentRecord } : {}), record });
+  const failure = statedFailure(element, { ...(sentRecord ? { sent: sentRecord } : {}), record, item: true });
   if (failure) return { kind: 'failed', reason: failure.message };
   // `cancelled: false`, `deleted: false`: the operation's own word for it.
   if (flag(element[done]) === false) return { kind: 'failed', reason: failureWords(element) ?? `not ${done}` };
