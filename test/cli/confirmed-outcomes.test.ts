@@ -198,6 +198,39 @@ describe('soft 404s', () => {
   });
 });
 
+describe('remove says only what reading back shows', () => {
+  it('a remove answered success that left the record ACTIVE is "not removed": exit 5, not in the receipt', async () => {
+    const svc = await serve({ write: (request) => (request.verb === 'remove' ? { body: { success: true } } : plainAnswer(request)) });
+    const result = await run(['det', 'remove', '3', '--yes', '-o', 'json']);
+    expect(result.exitCode).toBe(5);
+    expect(JSON.parse(result.stdout)).toEqual({ id: 3, outcome: 'not removed' });
+    expect(result.stderr).toContain('not removed: 3 is still there and not decommissioned');
+    expect(svc.record('determinations', 3)?.status).toBe('ACTIVE');
+    const lines = await receipt();
+    expect(lines.filter((line) => line.type === 'record')).toEqual([]);
+    expect(lines.at(-1)).toMatchObject({ exitCode: 5 });
+  });
+
+  it('a bulk remove that left some records ACTIVE exits 9 naming them', async () => {
+    const svc = await serve({
+      write: (request) => {
+        if (request.verb !== 'removeBulk' || !request.items) return plainAnswer(request);
+        request.items[0]?.apply();
+        return { body: { success: true, data: null } };
+      },
+    });
+    const result = await run(['det', 'remove', '2', '3', '--yes', '-o', 'json']);
+    expect(result.exitCode).toBe(9);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 2, outcome: 'deleted' },
+      { id: 3, outcome: 'not removed' },
+    ]);
+    expect(result.stderr).toContain('not removed: 3 is still there');
+    expect(svc.record('determinations', 2)).toBeUndefined();
+    expect(svc.record('determinations', 3)?.status).toBe('ACTIVE');
+  });
+});
+
 describe('bulk answers item by item', () => {
   /** A per-item service: each item carried out alone, the answer one result per item. */
   const perItem =

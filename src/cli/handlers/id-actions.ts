@@ -100,19 +100,33 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[]
  * id: a row per id on stdout (one id: one record), the counts on stderr.
  */
 async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
-  const { removeOutcomes, outcomeCounts } = await import('./remove-outcomes.js');
+  const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
   const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined) => removeOutcomes(client, spec.lookup, sent, message, ctx.signal);
   const only = ids.length === 1 ? ids[0] : undefined;
   if (only !== undefined || !spec.bulk) {
     const rows: RemovedRow[] = [];
     const resource = operation(spec.single).resource;
-    for (const id of ids) {
-      const answer = await callWithReceipt(ctx, resource, id, () => 'remove', () => confirmedWrite(ctx, spec.single, { params: { id } }, id));
-      rows.push(...(await outcomesOf([id], answer.message)));
+    const show = async () => {
+      await (rows.length === 1 ? renderRecord(rows[0], ctx.output) : renderRows(rows, ctx.output));
+      ctx.note(`${spec.done} ${counted(rows.length, spec.noun)}: ${outcomeCounts(rows)}`);
+    };
+    try {
+      for (const id of ids) {
+        // Read back inside the receipt's call: an id still there and not decommissioned is not receipted as removed.
+        await callWithReceipt(ctx, resource, id, () => 'remove', async () => {
+          const answer = await confirmedWrite(ctx, spec.single, { params: { id } }, id);
+          const outcome = await outcomesOf([id], answer.message);
+          rows.push(...outcome);
+          const notRemoved = notRemovedError(outcome);
+          if (notRemoved) throw notRemoved;
+          return answer;
+        });
+      }
+    } catch (error) {
+      if (rows.length > 0) await show();
+      throw error;
     }
-    await (rows.length === 1 ? renderRecord(rows[0], ctx.output) : renderRows(rows, ctx.output));
-    ctx.note(`${spec.done} ${counted(rows.length, spec.noun)}: ${outcomeCounts(rows)}`);
-    return;
+    return show();
   }
   const writer = await createRowWriter(ctx.output);
   const rows: RemovedRow[] = [];
@@ -137,6 +151,8 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
     throw error;
   }
   await finish();
+  const notRemoved = notRemovedError(rows);
+  if (notRemoved) throw notRemoved;
 }
 
 /** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
