@@ -72,11 +72,17 @@ function bulkAnswer(op: Operation, req: LoggedRequest): FakeReply | undefined {
 
 /** A fake service answering every contract operation (404 problem for anything else). */
 export function startContractServer(): Promise<FakeServer> {
+  // Ids a remove was sent for read back as decommissioned: what the remove answered, the read confirms.
+  const removed = new Set<string>();
   return startFakeServer([
     {
       path: /.*/,
       reply: (req) => {
         const op = operationFor(req);
+        if (op?.id === 'determinations.remove') removed.add(req.path.split('/').at(-1) ?? '');
+        if (op?.id === 'determinations.removeBulk' && Array.isArray(req.body)) for (const id of req.body as unknown[]) removed.add(String(id));
+        const id = req.path.split('/').at(-1) ?? '';
+        if (op?.id === 'determinations.get' && removed.has(id)) return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
         return op ? (bulkAnswer(op, req) ?? replyFor(op)) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },
