@@ -23,7 +23,7 @@ export function describeAnswer(body: unknown, contentType: string | undefined): 
   if (body === null) return 'JSON null';
   if (Array.isArray(body)) return `a JSON array of ${body.length}`;
   if (isObject(body)) return `an object with ${Object.keys(body).slice(0, 6).join(', ') || 'no fields'}`;
-  return `JSON ${typeof body} ${JSON.stringify(body)}`.slice(0, 80);
+  return `JSON ${typeof body} ${String(body)}`.slice(0, 80);
 }
 
 /** Whether `op` reads one record by id (its answer with no record is a soft 404). */
