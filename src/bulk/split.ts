@@ -94,8 +94,7 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
 async function confirmed(client: PlaClient, operationId: OperationId, items: SourceItem[], answer: CallResult | UnreadableAnswerError): Promise<SendResult> {
   const sorted = await confirmItems(client, operationId, items, (item) => item.value, answer);
   const accepted = sorted.confirmed.map(({ item }) => item);
-  const result: CallResult =
-    'saw' in answer ? { status: answer.status, data: undefined, headers: {} } : answer;
+  const result: CallResult = answer instanceof UnreadableAnswerError ? { status: answer.status, data: undefined, headers: {} } : answer;
   // Only an operation that answers records prints them; a per-item list of `{"id", "deleted": true}` is not one.
   const answersRecords = operation(operationId).response === 'list' && sorted.confirmed.every(({ answer: value }) => value !== undefined);
   const perItem: CallResult = { ...result, data: answersRecords ? sorted.confirmed.map(({ answer: value }) => value) : Array.isArray(result.data) ? null : result.data };

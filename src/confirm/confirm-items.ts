@@ -9,7 +9,7 @@ import { BULK_DEFAULTS } from '../bulk/defaults.js';
 import { TaskPool } from '../bulk/pool.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import { operation, type OperationId } from '../contract/operations.js';
-import type { UnreadableAnswerError } from '../errors.js';
+import { UnreadableAnswerError } from '../errors.js';
 import { itemResults, type ItemResult } from './item-results.js';
 import { readBack, type Verdict } from './read-back.js';
 
@@ -53,10 +53,11 @@ export async function confirmItems<T>(
   signal?: AbortSignal,
 ): Promise<ConfirmedItems<T>> {
   const values = items.map(valueOf);
-  const results: ItemResult[] = 'saw' in answer ? items.map(() => ({ kind: 'missing' })) : itemResults(operation(operationId), values, answer);
+  const unreadable = answer instanceof UnreadableAnswerError;
+  const results: ItemResult[] = unreadable ? items.map(() => ({ kind: 'missing' })) : itemResults(operation(operationId), values, answer);
   const missing = results.flatMap((result, i) => (result.kind === 'missing' ? [i] : []));
   const verdicts = await readBackAll(client, operationId, values, missing, signal);
-  const unanswered = 'saw' in answer ? `the answer was ${answer.saw}` : 'the answer left it out';
+  const unanswered = unreadable ? `the answer was ${answer.saw}` : 'the answer left it out';
   const sorted: ConfirmedItems<T> = { confirmed: [], refused: [], unknown: [] };
   for (const [i, item] of items.entries()) {
     const result = results[i] as ItemResult;
