@@ -64,12 +64,16 @@ export function describeWire(spec: string | undefined): string {
 export function envelopeBody(profile: FullWireProfile, data: unknown, message: string): unknown {
   const form = profile.envelope;
   if (form === 'none') return data ?? undefined;
-  return {
-    ...(form.code ? { code: 0, msg: message } : {}),
-    ...(form.success ? { success: true } : {}),
-    ...(form.message ? { message } : {}),
-    [form.key]: data ?? null,
-  };
+  // Built field by field, no spreads: every reply of the server's hot path passes here.
+  const body: Record<string, unknown> = {};
+  if (form.code) {
+    body.code = 0;
+    body.msg = message;
+  }
+  if (form.success) body.success = true;
+  if (form.message) body.message = message;
+  body[form.key] = data ?? null;
+  return body;
 }
 
 /** A success reply in the profile's envelope (200 with no body when there is nothing to send bare). */
