@@ -149,6 +149,19 @@ describe('an answer pla cannot read', () => {
     expect(kept.record('determinations', 2)).toBeDefined();
   });
 
+  it("a cancel answered with a sign-in page is decided by the task's state read back", async () => {
+    // The gateway lets the cancel of 11 through, not that of 10; both are answered with its page.
+    const svc = await serve({ write: answering('cancel', (request) => (request.id === 11 ? (request.apply(), SIGN_IN_PAGE) : SIGN_IN_PAGE), false) });
+    const done = await run(['tasks', 'cancel', '11', '--yes']);
+    expect(done.exitCode).toBe(0);
+    expect(done.stderr).toContain('read back: CANCELLED');
+    expect(svc.record('tasks', 11)?.status).toBe('CANCELLED');
+    const notDone = await run(['tasks', 'cancel', '10', '--yes']);
+    expect(notDone.exitCode).toBe(5);
+    expect(notDone.stderr).toContain('read back: the task is PENDING');
+    expect(svc.record('tasks', 10)?.status).toBe('PENDING');
+  });
+
   it('an update answered with a sign-in page is confirmed by its fields read back', async () => {
     const svc = await serve({ write: answering('update', SIGN_IN_PAGE, true) });
     const result = await run(['det', 'update', '3', '--data', '{"code":"NEW"}', '-o', 'json']);
