@@ -9,6 +9,44 @@ import type { OperationId } from '../../contract/operations.js';
 import { OutcomeUnknownError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
+/** The unknown-outcome file of one command: its path, and the chain of writes to it (one at a time). */
+interface UnknownFile {
+  path: string;
+  written: Promise<void>;
+  started: boolean;
+}
+
+const unknownFiles = new WeakMap<CommandContext, UnknownFile>();
+
+/**
+ * Adds `sent` to the command's unknown-outcome file (several single writes of one
+ * command share it: the notification side sends one call per record) and returns
+ * its path.
+ */
+async function keepUnknown(ctx: CommandContext, sent: unknown, error: Error): Promise<string> {
+  const [{ RejectsFile }, { formatFromPath }, { newRunId }] = await Promise.all([
+    import('../../bulk/rejects.js'),
+    import('../../io/input/format.js'),
+    import('../../runs/receipt-writer.js'),
+  ]);
+  let kept = unknownFiles.get(ctx);
+  if (!kept) {
+    kept = { path: (ctx.opts.unknownOutcome as string | undefined) ?? `unknown-outcome-${newRunId()}.ndjson`, written: Promise.resolve(), started: false };
+    unknownFiles.set(ctx, kept);
+  }
+  const { path } = kept;
+  const resume = kept.started;
+  kept.started = true;
+  kept.written = kept.written.then(async () => {
+    const file = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
+    await file.open(resume);
+    await file.write([{ value: sent, error: error.message }]);
+    await file.close();
+  });
+  await kept.written;
+  return path;
+}
+
 /** Sends one write of `sent` (an id or a record) and returns what the service confirmed. */
 export async function confirmedWrite(ctx: CommandContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
   const { confirmedCall } = await import('../../confirm/confirmed-call.js');
@@ -16,16 +54,7 @@ export async function confirmedWrite(ctx: CommandContext, operationId: Operation
     return await confirmedCall(await ctx.client(), operationId, { ...options, signal: ctx.signal }, sent);
   } catch (error) {
     if (!(error instanceof OutcomeUnknownError)) throw error;
-    const [{ RejectsFile }, { formatFromPath }, { newRunId }] = await Promise.all([
-      import('../../bulk/rejects.js'),
-      import('../../io/input/format.js'),
-      import('../../runs/receipt-writer.js'),
-    ]);
-    const path = (ctx.opts.unknownOutcome as string | undefined) ?? `unknown-outcome-${newRunId()}.ndjson`;
-    const file = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
-    await file.open(false);
-    await file.write([{ value: sent, error: error.message }]);
-    await file.close();
+    const path = await keepUnknown(ctx, sent, error);
     error.hint = `it is in ${path}: check it (\`pla … get\`, or --plan --file ${path}) before sending it again`;
     throw error;
   }
