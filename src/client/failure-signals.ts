@@ -10,7 +10,7 @@ import { isObject } from './objects.js';
 /** Fields an envelope or a per-item result carries beside its data: anything else makes a body a record. */
 export const RESULT_FIELDS: ReadonlySet<string> = new Set([
   'success', 'ok', 'failed', 'message', 'msg', 'reason', 'code', 'errorCode', 'status', 'statusCode', 'errors', 'error', 'errorMessage',
-  'timestamp', 'time', 'path', 'traceId', 'requestId', 'detail', 'details', 'title', 'type', 'instance',
+  'timestamp', 'time', 'path', 'traceId', 'requestId', 'detail', 'details',
 ]);
 
 /** Status words that mean the call failed (compared upper-cased). */
