@@ -8,6 +8,10 @@ import type { CallOptions, CallResult } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
 import { OutcomeUnknownError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
+import type { BulkOptions } from './bulk.js';
+
+/** The one option a single write reads: where its unknown outcomes go (`--unknown-outcome`, on commands that have it). */
+type WriteContext = CommandContext<Pick<BulkOptions, 'unknownOutcome'>>;
 
 /** The unknown-outcome file of one command: its path, and the chain of writes to it (one at a time). */
 interface UnknownFile {
@@ -16,14 +20,14 @@ interface UnknownFile {
   started: boolean;
 }
 
-const unknownFiles = new WeakMap<CommandContext, UnknownFile>();
+const unknownFiles = new WeakMap<WriteContext, UnknownFile>();
 
 /**
  * Adds `sent` to the command's unknown-outcome file (several single writes of one
  * command share it: the notification side sends one call per record) and returns
  * its path.
  */
-async function keepUnknown(ctx: CommandContext, sent: unknown, error: Error): Promise<string> {
+async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Promise<string> {
   const [{ RejectsFile }, { formatFromPath }, { newRunId }] = await Promise.all([
     import('../../bulk/rejects.js'),
     import('../../io/input/format.js'),
@@ -31,7 +35,7 @@ async function keepUnknown(ctx: CommandContext, sent: unknown, error: Error): Pr
   ]);
   let kept = unknownFiles.get(ctx);
   if (!kept) {
-    kept = { path: (ctx.opts.unknownOutcome as string | undefined) ?? `unknown-outcome-${newRunId()}.ndjson`, written: Promise.resolve(), started: false };
+    kept = { path: ctx.opts.unknownOutcome ?? `unknown-outcome-${newRunId()}.ndjson`, written: Promise.resolve(), started: false };
     unknownFiles.set(ctx, kept);
   }
   const { path } = kept;
@@ -48,7 +52,7 @@ async function keepUnknown(ctx: CommandContext, sent: unknown, error: Error): Pr
 }
 
 /** Sends one write of `sent` (an id or a record) and returns what the service confirmed. */
-export async function confirmedWrite(ctx: CommandContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
+export async function confirmedWrite(ctx: WriteContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
   const { confirmedCall } = await import('../../confirm/confirmed-call.js');
   try {
     return await confirmedCall(await ctx.client(), operationId, { ...options, signal: ctx.signal }, sent);
