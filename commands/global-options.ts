@@ -5,7 +5,7 @@
 import { type Command, Option } from 'commander';
 import { CLIENT_DEFAULTS } from '../src/client/defaults.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../src/io/output/types.js';
-import { commaList, seconds, wholeNumber } from './option-parsers.js';
+import { byteSize, commaList, seconds, wholeNumber } from './option-parsers.js';
 
 /** The global options as commander hands them over. */
 export interface GlobalOptions {
@@ -20,6 +20,8 @@ export interface GlobalOptions {
   retries?: number;
   retryUnsafe?: boolean;
   timeout?: number;
+  /** Bytes. */
+  maxAnswerSize?: number;
   verbose?: boolean;
   /** false with --no-color. */
   color: boolean;
@@ -37,7 +39,8 @@ export function addGlobalOptions(program: Command): Command {
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
-    .option('--timeout <seconds>', `per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
+    .option('--timeout <seconds>', `deadline of each attempt, whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
+    .option('--max-answer-size <size>', `largest answer accepted, e.g. 200MB (default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`, byteSize)
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }

@@ -81,7 +81,14 @@ export interface FailedRequest {
 }
 
 /** Why a network failure happened, when the client can tell more than "no connection". */
-export type NetworkFailure = { kind: 'certificate' } | { kind: 'tls-handshake' } | { kind: 'proxy-refused'; status: number };
+export type NetworkFailure =
+  | { kind: 'certificate' }
+  | { kind: 'tls-handshake' }
+  | { kind: 'proxy-refused'; status: number }
+  /** The answer passed `--max-answer-size`. */
+  | { kind: 'answer-too-large'; limitBytes: number }
+  /** The answer was still arriving when the attempt's `--timeout` ran out. */
+  | { kind: 'answer-deadline' };
 
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {

@@ -181,6 +181,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           retries: opts.retries,
           retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+          maxAnswerBytes: opts.maxAnswerSize,
           trace: opts.verbose ? human : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });

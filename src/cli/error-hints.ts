@@ -44,6 +44,10 @@ function networkFailureHint(error: NetworkError): string | undefined {
     }
     case 'tls-handshake':
       return 'does the service speak https on this port? try http:// in the base URL (`pla config show`); `pla doctor` checks each step';
+    case 'answer-too-large':
+      return 'if the answer is expected to be this large, allow it with --max-answer-size (e.g. 512MB); for lists, ask for pages (--size) instead';
+    case 'answer-deadline':
+      return 'the answer kept arriving past the deadline: allow more time with --timeout, or ask for less at a time (--size)';
     case 'proxy-refused':
       return error.failure.status === 407
         ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'

@@ -62,6 +62,7 @@ export function createClient(options: ClientOptions): PlaClient {
     origin: base.origin,
     retries: options.retries ?? CLIENT_DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
+    maxAnswerBytes: options.maxAnswerBytes ?? CLIENT_DEFAULTS.maxAnswerBytes,
     ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),

@@ -16,6 +16,7 @@ import {
   RejectedError,
   ServerError,
 } from '../errors.js';
+import { ANSWER_TOO_LARGE, AnswerBoundError, formatBytes } from './answer-bounds.js';
 import { isObject } from './envelope.js';
 import { maskUrl } from '../contract/secrets.js';
 import type { ProxyChoice } from './proxy.js';
@@ -150,6 +151,16 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
     return new NetworkError(`${what} for ${request.origin}${viaProxy(request)}: ${(error as Error).message} (${code}) ${label(request)}`, {
       cause: error,
       failure: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? { kind: 'tls-handshake' } : { kind: 'certificate' },
+      request: facts(request),
+    });
+  }
+  if (error instanceof AnswerBoundError) {
+    const tooLarge = error.code === ANSWER_TOO_LARGE;
+    const what = tooLarge ? `is larger than ${formatBytes(error.limit)}: stopped reading it` : `did not end within ${error.limit / 1000} s`;
+    return new NetworkError(`the answer from ${request.origin} ${what} ${label(request)}`, {
+      cause: error,
+      timedOut: !tooLarge,
+      failure: tooLarge ? { kind: 'answer-too-large', limitBytes: error.limit } : { kind: 'answer-deadline' },
       request: facts(request),
     });
   }

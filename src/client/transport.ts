@@ -10,6 +10,7 @@ import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
 import RetryHandler from 'undici/lib/handler/retry-handler.js';
 import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
 import { maskUrl } from '../contract/secrets.js';
+import { createAnswerBounds } from './answer-bounds.js';
 import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import type { ProxyChoice } from './proxy.js';
@@ -40,7 +41,10 @@ export interface RawResponse {
 export interface TransportOptions {
   origin: string;
   retries: number;
+  /** Deadline of each attempt, headers and whole body (src/client/answer-bounds.ts). */
   timeoutMs: number;
+  /** Most bytes an answer's body may have. */
+  maxAnswerBytes: number;
   dispatcher?: unknown;
   /** The proxy to send through (ignored with an injected dispatcher). */
   proxy?: ProxyChoice;
@@ -125,7 +129,8 @@ export function createTransport(options: TransportOptions): Transport {
       let attempts = 1;
       /** Whether the current attempt's request was written (reset by each attempt). */
       let sent = false;
-      const dispatch = dispatchNoting(dispatcher, () => (sent = true));
+      const bounds = createAnswerBounds({ maxBytes: options.maxAnswerBytes, deadlineMs: options.timeoutMs });
+      const dispatch = bounds.attempt(dispatchNoting(dispatcher, () => (sent = true)));
       let responseStarted = false;
       let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
@@ -139,6 +144,7 @@ export function createTransport(options: TransportOptions): Transport {
         controller?.abort(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       const settle = (outcome: () => void) => {
+        bounds.done();
         signal?.removeEventListener('abort', onAbort);
         outcome();
       };
@@ -152,14 +158,15 @@ export function createTransport(options: TransportOptions): Transport {
         onRequestStart(c) {
           controller = c;
         },
-        onResponseStart(_c, code, responseHeaders, message) {
+        onResponseStart(c, code, responseHeaders, message) {
           responseStarted = true;
+          bounds.started(c, responseHeaders);
           status = code;
           statusText = message ?? '';
           headers = responseHeaders;
         },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
+        onResponseData(c, chunk) {
+          if (bounds.data(c, chunk)) chunks.push(chunk);
         },
         onResponseEnd() {
           settle(() =>
