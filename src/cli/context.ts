@@ -8,6 +8,7 @@ import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
+import { terminalSafe } from '../io/terminal-text.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
@@ -100,7 +101,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
 
   // The progress bar on stderr, while one is shown: lines for a person go above it.
   let bar: Progress | undefined;
-  const human = (line: string) => (bar ? bar.above(line) : writeLine(io, line));
+  const human = (line: string) => (bar ? bar.above(terminalSafe(line)) : writeLine(io, line));
   // stdout on the same terminal as the bar: its output goes above the bar too, a
   // whole line at a time (a part line would end up beside the bar).
   let partLine = '';
