@@ -23,6 +23,8 @@ export interface GlobalOptions {
   /** Bytes. */
   maxAnswerSize?: number;
   verbose?: boolean;
+  /** csv cells as they are, both ways: no formula guard. */
+  csvRaw?: boolean;
   /** false with --no-color. */
   color: boolean;
 }
@@ -41,6 +43,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
     .option('--timeout <seconds>', `deadline of each attempt, whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
     .option('--max-answer-size <size>', `largest answer accepted, e.g. 200MB (default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`, byteSize)
+    .option('--csv-raw', "csv cells as they are: no ' before a cell starting with = + - @ (written), none removed (read)")
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }

@@ -19,8 +19,8 @@ function toRow(reject: Reject): Record<string, unknown> {
 
 /** Rejects as csv lines, typed as the csv reader reads them back (io/input/csv-cells). */
 async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean): Promise<string> {
-  const [{ stringify }, { csvCast }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
-  const headerLine = header ? stringify([columns]) : '';
+  const [{ stringify }, { csvCast, csvHeaderRow }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
+  const headerLine = header ? stringify([csvHeaderRow(columns)]) : '';
   return headerLine + stringify(rows.map((row) => columns.map((column) => row[column])), { cast: csvCast });
 }
 
@@ -58,8 +58,8 @@ export class RejectsFile {
       this.started = !body.endsWith('[');
       if (!this.started) await rm(this.path, { force: true });
     } else if (this.format === 'csv') {
-      const { parse } = await import('csv-parse/sync');
-      this.columns = (parse(text.split('\n', 1)[0] ?? '', { bom: true }) as string[][])[0];
+      const [{ parse }, { unguardFormula }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
+      this.columns = (parse(text.split('\n', 1)[0] ?? '', { bom: true }) as string[][])[0]?.map(unguardFormula);
     }
   }
 
@@ -96,10 +96,10 @@ export class RejectsFile {
    * stays a number, a quoted "007" stays text and a nested object an object.
    */
   private async widenCsv(columns: string[]): Promise<void> {
-    const [{ parse }, { typeCell }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
+    const [{ parse }, { typeCell, unguardFormula }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
     const earlier = parse(await readFile(this.path, 'utf8'), {
       bom: true,
-      columns: true,
+      columns: (names: string[]) => names.map(unguardFormula),
       cast: (value, context) => (context.header ? value : typeCell(value, context.quoting)),
     }) as Array<Record<string, unknown>>;
     this.columns = columns;

@@ -133,6 +133,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       // Tables fit the terminal stdout is on (not stderr's when only that is one).
       ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
       wide: opts.wide === true,
+      csvRaw: opts.csvRaw === true,
       warn: human,
     },
     interactive: io.stderrIsTTY,

@@ -24,6 +24,7 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
     {
       format: ctx.opts.format as InputFormat | undefined,
       raw: ctx.opts.raw === true,
+      csvRaw: ctx.opts.csvRaw === true,
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.
       strict: ctx.opts.strict === true || data !== undefined,
