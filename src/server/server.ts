@@ -95,7 +95,8 @@ function listenProblem(error: unknown, port: number, host: string): unknown {
  */
 export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+  // Records and (hashed) keys: the data folder is its owner's only.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;

@@ -32,7 +32,8 @@ const cells = (row: Row, columns: readonly string[]): unknown[] => columns.map((
 class Spool {
   private readonly dir = mkdtempSync(join(tmpdir(), 'pla-csv-'));
   private readonly path = join(this.dir, 'rows.ndjson');
-  private readonly out: WriteStream = createWriteStream(this.path);
+  // Records: readable by their owner only (the folder is mkdtemp's, 0700, already).
+  private readonly out: WriteStream = createWriteStream(this.path, { mode: 0o600 });
   private readonly removeAtExit = () => this.remove();
 
   constructor() {
