@@ -104,7 +104,7 @@ export function createClient(options: ClientOptions): PlaClient {
     const contentType = response.headers['content-type'];
     const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
     if (!ok) {
-      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
+      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
       if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
       throw error;

@@ -11,7 +11,7 @@ import { ServerSetupError } from './errors.js';
 import { openStore } from '../store/open.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
-import { guardConnections } from './connection-guard.js';
+import { guardConnections, refuseConnect } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
 import { createImageFiles, createStoredImageFiles } from './image-files.js';
@@ -147,6 +147,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     else void listener(req, res);
   });
   const refused = guardConnections(server, options);
+  refuseConnect(server);
   let url = '';
   try {
     await new Promise<void>((resolveListen, reject) => {
