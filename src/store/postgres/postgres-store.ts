@@ -76,6 +76,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool(config);
   // An idle connection the database dropped (restart, network): the pool replaces it; nothing to do here.
   pool.on('error', () => {});
+  // A connection lost while checked out (in a transaction when the database stops)
+  // emits 'error' on its client, which the pool listens to only while the client is
+  // idle: without a listener of its own that event ended the process. The statement
+  // in flight fails with it (503), and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const store = new PostgresStore(pool, options.url, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
   try {
     if (options.migrate !== false) await store.migrate();
