@@ -247,9 +247,9 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
   return runtime.keys.authenticate(req.headers['x-api-key']).then((key) => {
     notes.key = key;
     authorize(key, permission);
-    runtime.limiter.take(key.id);
-    if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req, key);
-    return proceedWith(runtime, req, method, url, target.op, params, notes, key);
+    return andThen(runtime.limiter.take(key.id), () =>
+      target.kind === 'admin' ? runAdmin(runtime, target.name, params, url, req, key) : proceedWith(runtime, req, method, url, target.op, params, notes, key),
+    );
   });
 }
 

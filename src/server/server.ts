@@ -116,7 +116,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     mailer,
     images,
     router: createRouter(),
-    limiter: new RateLimiter(options.rateLimit),
+    limiter: new RateLimiter(options.rateLimit, store.buckets),
     keys: new KeyRing(store),
     idempotency,
     log: new RequestLog(),

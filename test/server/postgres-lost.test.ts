@@ -4,6 +4,7 @@
  * in the middle of transactions, as a crash), then started again. Both servers keep
  * running, answer 503 with Retry-After meanwhile, serve again once it is back
  * without a restart, and every write they acknowledged is in the database, whole.
+ * And the rate limit, kept in the database, holds for both servers together.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
@@ -91,5 +92,31 @@ describe('PostgreSQL lost under write load from two servers', () => {
     const stored = new Map(rows.map((row) => [row.batch, Number(row.n)]));
     for (const batch of acknowledged) expect(stored.get(batch), batch).toBe(BATCH);
     for (const [batch, n] of stored) expect(n, `${batch} is whole`).toBe(BATCH);
+  });
+});
+
+describe('--rate-limit shared by every server on the database', () => {
+  it('two servers with --rate-limit 5 let through what one would, together', async () => {
+    const url = await postgres.createDatabase();
+    const first = await startLocalServer({ storeUrl: url, seed: false, args: ['--rate-limit', '5'] });
+    const second = await startLocalServer({ storeUrl: url, seed: false, configDir: first.configDir, args: ['--rate-limit', '5'] });
+    try {
+      const started = performance.now();
+      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? second : first).http('GET', '/api/topics/lease').then((reply) => ({ server: i % 2, reply }))));
+      const seconds = (performance.now() - started) / 1000;
+      const ok = replies.filter(({ reply }) => reply.status === 200).length;
+      // A burst of 5 and 5 a second for the time the requests took, for both servers together
+      // (per process it would be twice that); at least the burst.
+      expect(ok).toBeGreaterThanOrEqual(5);
+      expect(ok, `${ok} answered in ${seconds.toFixed(2)} s`).toBeLessThanOrEqual(5 + Math.ceil(5 * seconds));
+      for (const server of [0, 1]) {
+        const limited = replies.filter((r) => r.server === server && r.reply.status === 429);
+        expect(limited.length, `server ${server}`).toBeGreaterThan(0);
+        expect(limited[0]?.reply.headers['retry-after']).toMatch(/^\d+$/);
+      }
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
   });
 });
