@@ -9,8 +9,13 @@
  * link. Either way the run stops and says which file.
  */
 import { constants, lstatSync, mkdirSync } from 'node:fs';
-import { lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+
+/**
+ * node:fs/promises, taken only when a file is written: the config store imports this
+ * module on every run, and fs/promises brings readline with it (startup-modules test).
+ */
+const fsPromises = () => process.getBuiltinModule('node:fs/promises');
 
 /** Mode of a file holding records or keys. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -53,7 +58,7 @@ export function makePrivateDir(dir: string, what: string): void {
 export async function writePrivateFile(path: string, data: string, options: { what: string; append?: boolean }): Promise<void> {
   const flag = O_WRONLY | O_CREAT | O_NOFOLLOW | (options.append ? O_APPEND : O_TRUNC);
   try {
-    await writeFile(path, data, { flag, mode: PRIVATE_FILE_MODE });
+    await fsPromises().writeFile(path, data, { flag, mode: PRIVATE_FILE_MODE });
   } catch (error) {
     throw linkRefusal(error, options.what, path);
   }
@@ -64,6 +69,7 @@ export async function writePrivateFile(path: string, data: string, options: { wh
  * opened through a link), then a rename; refuses when `path` is a link.
  */
 export async function replacePrivateFile(path: string, data: string, options: { what: string }): Promise<void> {
+  const { lstat, rename, rm, writeFile } = fsPromises();
   if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw new SymlinkRefusedError(options.what, path);
   const temporary = `${path}.${process.pid}.tmp`;
   await rm(temporary, { force: true });
