@@ -31,3 +31,27 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, visible);
 }
 
+
+/** What JSON leaves raw that a terminal may still obey: DEL, C1 controls, bidirectional controls. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text safe for a terminal and still the same JSON: JSON.stringify escapes C0
+ * controls itself; the characters it leaves raw are written as `\u009b` escapes
+ * (they can only stand inside strings, so the data read back is exact).
+ */
+export function jsonTerminalSafe(text: string): string {
+  return text.replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * How stdout's text is made safe when stdout is a terminal, by output format: json
+ * and ndjson with JSON escapes (still exact), csv and ids visibly (a person is
+ * reading them), tables not at all (their cells are made safe as they are laid out,
+ * and their colours are pla's own escapes).
+ */
+export function terminalShield(format: 'table' | 'json' | 'ndjson' | 'csv', quiet: boolean): ((text: string) => string) | undefined {
+  if (quiet || format === 'csv') return terminalSafe;
+  if (format === 'json' || format === 'ndjson') return jsonTerminalSafe;
+  return undefined;
+}

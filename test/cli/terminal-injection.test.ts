@@ -72,6 +72,19 @@ describe('escape sequences from a service on a real terminal', () => {
     expect(shown(run.lines)).toContain('error: 400 Bad Request: refused^[[2J^[[1A^[[2K all good^[]0;pwned^G (GET');
   });
 
+  it('json and csv on a terminal: shown safe too, json still the same data', async () => {
+    const json = await runInTerminal(['determinations', 'get', id, '-o', 'json'], { columns: 200, env: { PLA_CONFIG_DIR: server.configDir } });
+    expect(json.exitCode, shown(json.lines)).toBe(0);
+    for (const sequence of INJECTED) expect(json.raw).not.toContain(sequence);
+    // JSON's own escapes: the text parses back to the exact value.
+    const text = json.lines.map((l) => l.text).join('\n');
+    expect((JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { name: string }).name).toBe(HOSTILE_NAME);
+    const csv = await runInTerminal(['determinations', 'get', id, '-o', 'csv'], { columns: 200, env: { PLA_CONFIG_DIR: server.configDir } });
+    expect(csv.exitCode, shown(csv.lines)).toBe(0);
+    for (const sequence of INJECTED) expect(csv.raw).not.toContain(sequence);
+    expect(shown(csv.lines)).toContain('^[]0;pwned^GLedger^[[2J');
+  });
+
   it('json keeps the value exact', async () => {
     const run = await server.pla(['determinations', 'get', id, '-o', 'json']);
     expect(run.exitCode).toBe(0);
