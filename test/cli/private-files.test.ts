@@ -5,7 +5,7 @@
  * and a message naming it, the file it points to left as it was. The built CLI
  * against the real local server.
  */
-import { lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../bulk/helpers.js';
@@ -121,5 +121,23 @@ describe('symbolic links pla does not write through', () => {
     expect(String(result.stderr)).toMatch(/error: plan file .*linked-plan\.json is a symbolic link/);
     expect(await readFile(target, 'utf8')).toBe('keep me\n');
     expect((await lstat(plan)).isSymbolicLink()).toBe(true);
+  });
+
+  it('a receipts folder that is a link: refused before anything is sent', async () => {
+    const elsewhere = temp.path('receipts-elsewhere');
+    await mkdir(elsewhere);
+    const runs = join(server.configDir, 'runs');
+    await rename(runs, `${runs}.kept`);
+    await symlink(elsewhere, runs);
+    try {
+      const result = await server.pla(['determinations', 'create', '--data', '{"code": "L-4"}']);
+      expect(result.exitCode, String(result.stderr)).toBe(2);
+      expect(String(result.stderr)).toMatch(/error: receipts folder .*runs is a symbolic link/);
+      expect(await readdir(elsewhere)).toEqual([]);
+      expect((await stored()).filter((r) => r.code === 'L-4')).toEqual([]);
+    } finally {
+      await rm(runs);
+      await rename(`${runs}.kept`, runs);
+    }
   });
 });
