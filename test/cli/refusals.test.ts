@@ -54,6 +54,10 @@ describe('refusals the CLI reads', () => {
     expect(result.exitCode, result.stderr).toBe(11);
     expect(result.stderr).toMatch(/error: the service answered invalid JSON/);
     expect(result.stderr).toMatch(/hint: the service sent a success pla cannot read/);
+    // A create answered so may have been carried out: said, not assumed either way.
+    const create = await pla(['determinations', 'create', '--data', '{"code": "X"}'], { server: fake, configDir });
+    expect(create.exitCode, create.stderr).toBe(11);
+    expect(create.stderr).toMatch(/hint: the service may have carried it out/);
     const help = await pla(['help', 'exit-codes'], { configDir });
     expect(help.stdout).toMatch(/11\s+the service answered something pla cannot read/);
   });
