@@ -102,6 +102,34 @@ describe('bad input', () => {
     await refused(() => server.http('POST', `${DET}/bulk`, { body: huge, key: null }), 401);
   });
 
+  it('a 20 MB body sent chunked (no length announced) is answered 413 after it was read: no reset while sending', async () => {
+    const { request } = await import('node:http');
+    const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
+      const req = request(new URL(`${DET}/bulk`, server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': server.adminKey } });
+      let status: number | undefined;
+      let failure: string | undefined;
+      req.on('response', (res) => {
+        status = res.statusCode;
+        res.resume();
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => (failure = error.code ?? error.message));
+      // Once the request is over, sent whole or failed: what the client saw.
+      req.on('close', () => resolve({ ...(status === undefined ? {} : { status }), ...(failure === undefined ? {} : { error: failure }) }));
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 20 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end('"}]');
+      };
+      req.write('[{"code": "');
+      pump();
+    });
+    expect(outcome).toEqual({ status: 413 });
+  });
+
   it('HEAD works wherever GET does: the GET answer without its body', async () => {
     const get = await server.http('GET', `${DET}/1`);
     const head = await server.http('HEAD', `${DET}/1`);
