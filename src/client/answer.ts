@@ -16,6 +16,8 @@ export function describeAnswer(body: unknown, contentType: string | undefined): 
   if (body === undefined) return 'no body';
   if (typeof body === 'string') {
     const type = contentType?.split(';')[0]?.trim() || 'text';
+    // Labelled JSON and not JSON (the body is read leniently, so it came as text).
+    if (type.includes('json')) return `invalid JSON (${type}: "${body.replace(/\s+/g, ' ').trim().slice(0, 60)}")`;
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
     const words = (title ?? body.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 80);
     return words ? `${type} ("${words}")` : type;
@@ -79,7 +81,7 @@ export interface AnswerContext {
 export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
   const { op, status, where } = context;
   const unreadable = (what: string) =>
-    new UnreadableAnswerError(`the service answered ${status} with ${what}, not ${op.summary.toLowerCase()}'s answer (${where})`, status, what, body);
+    new UnreadableAnswerError(`the service answered ${what} (status ${status}), not ${op.summary.toLowerCase()}'s answer (${where})`, status, what, body);
   // Text where JSON is expected: a gateway's sign-in page, a proxy's notice. Never a confirmation.
   if (typeof body === 'string') throw unreadable(describeAnswer(body, context.contentType));
   const unwrapped = unwrapEnvelope(body, { inPage: op.paging !== undefined });

@@ -63,6 +63,7 @@ export function createClient(options: ClientOptions): PlaClient {
     origin: base.origin,
     retries: options.retries ?? CLIENT_DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
+    maxAnswerBytes: options.maxAnswerBytes ?? CLIENT_DEFAULTS.maxAnswerBytes,
     ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
@@ -115,7 +116,7 @@ export function createClient(options: ClientOptions): PlaClient {
     // operation's reader's to name (answer.ts), as an answer that confirms nothing.
     const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
-      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
+      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
       if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
       throw error;

@@ -6,7 +6,7 @@
  * envelope at all (the body is the data). A record is never taken for an
  * envelope: it has fields an envelope does not (its `id`).
  */
-import { PlaError } from '../errors.js';
+import { InvalidAnswerError } from '../errors.js';
 import { RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
 import { isObject } from './objects.js';
 
@@ -21,7 +21,7 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   } catch (error) {
     // A success that claims JSON and is not is the service's fault; error bodies are read leniently.
     if (strict && contentType?.includes('json')) {
-      throw new PlaError(`the service answered invalid JSON: ${(error as Error).message}`, { detail: text.slice(0, 2000) });
+      throw new InvalidAnswerError(`the service answered invalid JSON: ${(error as Error).message}`, { detail: text.slice(0, 2000) });
     }
     return text;
   }

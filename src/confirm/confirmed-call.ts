@@ -2,11 +2,11 @@
  * One write, confirmed: its answer when the answer confirms it; else (an answer
  * pla cannot read, such as a sign-in page answered 200, or no record where one
  * was due) the record read back decides: done as asked, not done (a refusal), or
- * unknown (`OutcomeUnknownError`). Never "done" on an answer that did not say so.
+ * unknown (the error, marked `outcomeUnknown`). Never "done" on an answer that did not say so.
  */
 import type { CallOptions, CallResult, PlaClient } from '../client/types.js';
 import { operation, type OperationId } from '../contract/operations.js';
-import { OutcomeUnknownError, RejectedError, UnreadableAnswerError } from '../errors.js';
+import { RejectedError, UnreadableAnswerError } from '../errors.js';
 import { judgeElement } from './item-results.js';
 import { readBack } from './read-back.js';
 
@@ -24,8 +24,12 @@ export async function confirmedCall(client: PlaClient, operationId: OperationId,
         return { status: error.status, data: verdict.record, message: `the answer was ${error.saw}; ${verdict.how}`, headers: {} };
       case 'not-applied':
         throw new RejectedError(`not ${done}: ${error.message}; ${verdict.reason}`, error.status, error.problem, error.request ? { request: error.request } : undefined);
-      case 'unknown':
-        throw new OutcomeUnknownError(`outcome unknown: ${error.message}; ${verdict.reason}`, { detail: error.problem });
+      case 'unknown': {
+        // Still the unreadable answer (its exit code says why), now also of unknown outcome.
+        const unknown = new UnreadableAnswerError(`${error.message}; outcome unknown: ${verdict.reason}`, error.status, error.saw, error.problem, error.request ? { request: error.request } : undefined);
+        unknown.outcomeUnknown = true;
+        throw unknown;
+      }
     }
   }
   // The answer may be a result rather than an envelope (`{"id": 7, "cancelled": false, "reason": …}`): read it as one.

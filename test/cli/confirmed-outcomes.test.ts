@@ -124,13 +124,13 @@ describe('failures inside a 200 are failures', () => {
 });
 
 describe('an answer pla cannot read', () => {
-  it('a read answered with a sign-in page is an error naming what came (exit 7)', async () => {
+  it('a read answered with a sign-in page is an error naming what came (exit 11)', async () => {
     await serve({});
     (service as SpringStyleService).server.setRoutes([{ path: /.*/, reply: SIGN_IN_PAGE }]);
     const result = await run(['det', 'get', '1', '-q']);
-    expect(result.exitCode).toBe(7);
+    expect(result.exitCode).toBe(11);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('text/html ("Sign in - Corporate SSO")');
+    expect(result.stderr).toContain('the service answered text/html ("Sign in - Corporate SSO") (status 200)');
   });
 
   it('a delete answered with a sign-in page is read back: gone is deleted (exit 0), still there is not (exit 5)', async () => {
@@ -170,11 +170,11 @@ describe('an answer pla cannot read', () => {
     expect(svc.record('determinations', 3)?.code).toBe('NEW');
   });
 
-  it('a create answered with a sign-in page cannot be read back: unknown outcome, in the file, exit 9', async () => {
+  it('a create answered with a sign-in page cannot be read back: unknown outcome, in the file, exit 11', async () => {
     const svc = await serve({ write: answering('create', SIGN_IN_PAGE, true) });
     const unknownFile = join(dir.path, 'unknown.ndjson');
     const result = await run(['det', 'create', '--data', '{"code":"ATD-NEW"}', '--unknown-outcome', unknownFile, '-q']);
-    expect(result.exitCode).toBe(9);
+    expect(result.exitCode).toBe(11);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('outcome unknown');
     expect(result.stderr).toContain(unknownFile);
@@ -185,7 +185,7 @@ describe('an answer pla cannot read', () => {
     expect(svc.records('determinations').filter((r) => r.code === 'ATD-NEW')).toHaveLength(1);
     const lines = await receipt();
     expect(lines.filter((line) => line.type === 'record')).toEqual([]);
-    expect(lines.at(-1)).toMatchObject({ type: 'end', exitCode: 9, counts: { unknown: 1 } });
+    expect(lines.at(-1)).toMatchObject({ type: 'end', exitCode: 11, counts: { unknown: 1 } });
   });
 });
 

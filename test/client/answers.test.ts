@@ -79,7 +79,7 @@ describe('answers', () => {
     expect(html.saw).toBe('text/html ("Sign in")');
 
     fake.server().setRoutes([{ path: `${DET}/7`, reply: { headers: { 'content-type': 'application/json' }, body: '<html>oops</html>' } }]);
-    expect((await rejectionOf(client.call('determinations.get', { params: { id: 7 } }))).saw).toBe('application/json ("oops")');
+    expect((await rejectionOf(client.call('determinations.get', { params: { id: 7 } }))).saw).toBe('invalid JSON (application/json: "<html>oops</html>")');
 
     fake.server().setRoutes([{ path: `${DET}/7`, reply: { body: { data: [RECORD] } } }]);
     expect((await rejectionOf(client.call('determinations.get', { params: { id: 7 } }))).saw).toBe('a JSON array of 1');

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { INT64_MAX, parseRecordId, type RecordId } from '../../contract/ids.js';
-import { exitCodeOf, OutcomeUnknownError, UsageError } from '../../errors.js';
+import { exitCodeOf, PlaError, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
 import { asRecord } from '../../plan/record-diff.js';
@@ -134,7 +134,7 @@ export async function callWithReceipt<T extends { data: unknown }>(
     const before = receipt.protected ? await readOneBefore(ctx, resource, id) : undefined;
     const answer = await call().catch((error: unknown) => {
       // Neither done nor refused: the receipt counts it apart (the record is in the unknown-outcome file).
-      if (error instanceof OutcomeUnknownError) receipt.writer.count('unknown', 1);
+      if (error instanceof PlaError && error.outcomeUnknown) receipt.writer.count('unknown', 1);
       throw error;
     });
     const after = asRecord(answer.data);

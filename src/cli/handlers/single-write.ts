@@ -6,7 +6,7 @@
  */
 import type { CallOptions, CallResult } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
-import { OutcomeUnknownError } from '../../errors.js';
+import { PlaError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import type { BulkOptions } from './bulk.js';
 
@@ -28,14 +28,17 @@ const unknownFiles = new WeakMap<WriteContext, UnknownFile>();
  * its path.
  */
 async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Promise<string> {
-  const [{ RejectsFile }, { formatFromPath }, { newRunId }] = await Promise.all([
+  const [{ RejectsFile }, { formatFromPath }, { newRunId }, { runsDir }, { join }] = await Promise.all([
     import('../../bulk/rejects.js'),
     import('../../io/input/format.js'),
     import('../../runs/receipt-writer.js'),
+    import('../../runs/receipt-store.js'),
+    import('node:path'),
   ]);
   let kept = unknownFiles.get(ctx);
   if (!kept) {
-    kept = { path: ctx.opts.unknownOutcome ?? `unknown-outcome-${newRunId()}.ndjson`, written: Promise.resolve(), started: false };
+    // Beside the run's receipt by default: a single write has no checkpoint or rejects file to sit beside.
+    kept = { path: ctx.opts.unknownOutcome ?? join(runsDir(), `unknown-outcome-${newRunId()}.ndjson`), written: Promise.resolve(), started: false };
     unknownFiles.set(ctx, kept);
   }
   const { path } = kept;
@@ -57,9 +60,11 @@ export async function confirmedWrite(ctx: WriteContext, operationId: OperationId
   try {
     return await confirmedCall(await ctx.client(), operationId, { ...options, signal: ctx.signal }, sent);
   } catch (error) {
-    if (!(error instanceof OutcomeUnknownError)) throw error;
-    const path = await keepUnknown(ctx, sent, error);
-    error.hint = `it is in ${path}: check it (\`pla … get\`, or --plan --file ${path}) before sending it again`;
+    // Sent, and neither its answer nor a read back tells whether it was carried out (a 5xx or a timeout on a create too).
+    if (!(error instanceof PlaError) || !error.outcomeUnknown) throw error;
+    // The file is a help, not the outcome: a folder that cannot take it leaves the error as it is.
+    const path = await keepUnknown(ctx, sent, error).catch(() => undefined);
+    if (path !== undefined) error.hint = `the service may have carried it out: it is in ${path}; check it (\`pla … get\`, or --plan --file ${path}) before sending it again`;
     throw error;
   }
 }
