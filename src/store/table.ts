@@ -1,6 +1,7 @@
 import { EqualityIndex, indexEquals } from './equality-index.js';
-import { byIdAscending, comparatorFor, fieldValue, sortSignature } from './record-order.js';
+import { comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
+import type { Entry, PackedRecords } from './packed-records.js';
 import { SortedList } from './sorted-list.js';
 import type { PageResult, SortKey, StoredRecord } from './types.js';
 
@@ -43,16 +44,21 @@ function inView(view: SortedView, record: StoredRecord): boolean {
 /** Read access to records in some order without copying them. */
 interface Ordered {
   readonly length: number;
+  /** The record at a position (kept decoded a while: a page read again decodes nothing). */
   at(position: number): StoredRecord;
+  /** The same, not kept: for scans through the whole order. */
+  peek(position: number): StoredRecord;
 }
 
 function ascending(items: readonly StoredRecord[]): Ordered {
-  return { length: items.length, at: (position) => items[position] as StoredRecord };
+  const at = (position: number) => items[position] as StoredRecord;
+  return { length: items.length, at, peek: at };
 }
 
 function descending(items: readonly StoredRecord[]): Ordered {
   const last = items.length - 1;
-  return { length: items.length, at: (position) => items[last - position] as StoredRecord };
+  const at = (position: number) => items[last - position] as StoredRecord;
+  return { length: items.length, at, peek: at };
 }
 
 function isIdSort(sort: readonly SortKey[]): boolean {
@@ -60,71 +66,108 @@ function isIdSort(sort: readonly SortKey[]): boolean {
 }
 
 /**
- * One collection in memory: records by id, in id (= creation) order, grouped by each
- * indexed field, and in each recently requested sort order. Every order is maintained
- * on write, so a page read costs the page, not the table; only `where` filters scan.
+ * One collection in memory: records in id (= creation) order, grouped by each indexed
+ * field, and in each recently requested sort order. Every order is maintained on
+ * write, so a page read costs the page, not the table; only `where` filters scan.
+ *
+ * The id order is the table's rows: entries of the snapshot's pack (`packed-records.ts`,
+ * decoded when read) or records in memory. A record is found by id with a binary
+ * search of the rows (ids increase along them), which costs no memory per record.
+ * Equality indexes and sorted orders need every record's fields: they hold decoded
+ * records, and a table with equality indexes decodes its records as they load.
  */
 export class Table {
-  private readonly byId = new Map<number, StoredRecord>();
-  private readonly rows = new SortedList(byIdAscending);
+  private readonly rows: Entry[] = [];
   private readonly indexes = new Map<string, EqualityIndex>();
   private readonly sortedViews = new Map<string, SortedView>();
 
-  constructor(indexedFields: readonly string[] = []) {
+  constructor(
+    private readonly packed: PackedRecords,
+    indexedFields: readonly string[] = [],
+  ) {
     for (const field of indexedFields) this.indexes.set(field, new EqualityIndex(field));
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.rows.length;
   }
 
-  get(id: number): StoredRecord | undefined {
-    return this.byId.get(id);
+  get(id: StoredRecord['id']): StoredRecord | undefined {
+    const at = this.lowerBound(id);
+    return at < this.rows.length && this.idAt(at) === id ? this.packed.recordOf(this.rows[at] as Entry) : undefined;
+  }
+
+  /**
+   * Adds an entry whose id is above every id in the table (loading a snapshot, whose
+   * records come in id order; putting back a captured table).
+   */
+  append(entry: Entry): void {
+    if (this.indexes.size === 0 && this.sortedViews.size === 0) {
+      this.rows.push(entry);
+      return;
+    }
+    const record = this.packed.peek(entry);
+    this.rows.push(record);
+    for (const index of this.indexes.values()) index.add(record);
+    for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(record);
   }
 
   put(record: StoredRecord): void {
-    const previous = this.byId.get(record.id);
-    this.byId.set(record.id, record);
-    if (previous === undefined) {
-      this.rows.insert(record);
+    const rows = this.rows;
+    const at = this.lowerBound(record.id);
+    if (at === rows.length || this.idAt(at) !== record.id) {
+      if (at === rows.length) rows.push(record);
+      else rows.splice(at, 0, record);
       for (const index of this.indexes.values()) index.add(record);
       for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(record);
-    } else {
-      this.rows.replace(previous, record);
-      for (const index of this.indexes.values()) index.replace(previous, record);
-      for (const view of this.sortedViews.values()) {
-        const was = inView(view, previous);
-        const is = inView(view, record);
-        if (was && is) view.list.replace(previous, record);
-        else if (was) view.list.remove(previous);
-        else if (is) view.list.insert(record);
-      }
+      return;
+    }
+    const replaced = rows[at] as Entry;
+    rows[at] = record;
+    if (this.indexes.size === 0 && this.sortedViews.size === 0) return;
+    const previous = this.packed.peek(replaced);
+    for (const index of this.indexes.values()) index.replace(previous, record);
+    for (const view of this.sortedViews.values()) {
+      const was = inView(view, previous);
+      const is = inView(view, record);
+      if (was && is) view.list.replace(previous, record);
+      else if (was) view.list.remove(previous);
+      else if (is) view.list.insert(record);
     }
   }
 
-  delete(id: number): void {
-    const previous = this.byId.get(id);
-    if (previous === undefined) return;
-    this.byId.delete(id);
-    this.rows.remove(previous);
+  delete(id: StoredRecord['id']): void {
+    const at = this.lowerBound(id);
+    if (at === this.rows.length || this.idAt(at) !== id) return;
+    const [removed] = this.rows.splice(at, 1) as [Entry];
+    if (this.indexes.size === 0 && this.sortedViews.size === 0) return;
+    const previous = this.packed.peek(removed);
     for (const index of this.indexes.values()) index.remove(previous);
     for (const view of this.sortedViews.values()) if (inView(view, previous)) view.list.remove(previous);
   }
 
   /** Deletes many records; unknown ids are skipped. */
-  deleteMany(ids: Iterable<number>): void {
-    const doomed = new Set<StoredRecord>();
+  deleteMany(ids: Iterable<StoredRecord['id']>): void {
+    const doomed = new Set<StoredRecord['id']>();
     for (const id of ids) {
-      const previous = this.byId.get(id);
-      if (previous !== undefined) doomed.add(previous);
+      const at = this.lowerBound(id);
+      if (at < this.rows.length && this.idAt(at) === id) doomed.add(id);
     }
     if (doomed.size < BATCH_DELETES) {
-      for (const record of doomed) this.delete(record.id);
+      for (const id of doomed) this.delete(id);
       return;
     }
-    for (const record of doomed) this.byId.delete(record.id);
-    this.rows.removeAll(doomed);
-    for (const index of this.indexes.values()) index.removeAll(doomed);
+    const rows = this.rows;
+    const removed: StoredRecord[] = [];
+    const keepsOrders = this.indexes.size > 0 || this.sortedViews.size > 0;
+    let kept = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const entry = rows[i] as Entry;
+      if (!doomed.has(this.packed.idOf(entry))) rows[kept++] = entry;
+      else if (keepsOrders) removed.push(this.packed.peek(entry));
+    }
+    rows.length = kept;
+    for (const index of this.indexes.values()) index.removeAll(removed, doomed);
     for (const view of this.sortedViews.values()) view.list.removeAll(doomed);
   }
 
@@ -134,21 +177,30 @@ export class Table {
   }
 
   clear(): void {
-    this.byId.clear();
-    this.rows.items.length = 0;
+    this.rows.length = 0;
     for (const index of this.indexes.values()) index.clear();
     this.sortedViews.clear();
   }
 
-  /** The table's own id-ordered array; callers copy it before the next write if they keep it. */
-  inIdOrder(): readonly StoredRecord[] {
-    return this.rows.items;
+  /** The table's own id-ordered rows; callers copy them before the next write if they keep them. */
+  entries(): readonly Entry[] {
+    return this.rows;
+  }
+
+  /** Every record in id order, decoded (mind the size: for transactions that staged changes, and tests). */
+  records(): StoredRecord[] {
+    return this.rows.map((entry) => this.packed.peek(entry));
   }
 
   findBy(field: string, value: unknown): StoredRecord[] {
     const index = this.indexes.get(field);
     if (index !== undefined) return index.lookup(value).slice();
-    return this.rows.items.filter((record) => indexEquals(fieldValue(record, field), value));
+    const found: StoredRecord[] = [];
+    for (const entry of this.rows) {
+      const record = this.packed.peek(entry);
+      if (indexEquals(fieldValue(record, field), value)) found.push(record);
+    }
+    return found;
   }
 
   page(query: TableQuery): PageResult {
@@ -164,7 +216,7 @@ export class Table {
     const items: StoredRecord[] = [];
     let total = 0;
     for (let position = 0; position < ordered.length; position++) {
-      const record = ordered.at(position);
+      const record = ordered.peek(position);
       if (!where(record)) continue;
       if (total >= offset && items.length < limit) items.push(record);
       total++;
@@ -179,7 +231,7 @@ export class Table {
       const group = index !== undefined ? index.lookup(match.value) : this.findBy(match.field, match.value);
       return idDescending ? descending(group) : ascending(group);
     }
-    if (match === undefined && isIdSort(sort)) return idDescending ? descending(this.rows.items) : ascending(this.rows.items);
+    if (match === undefined && isIdSort(sort)) return this.rowsOrdered(idDescending);
     // A descending sort is kept in reverse and read backwards: a new record (highest id,
     // often the newest date) then lands at the array's end, a push rather than a splice at 0.
     const reversed = sort[0]?.direction === 'desc';
@@ -201,7 +253,7 @@ export class Table {
     } else {
       const forward = comparatorFor(sort);
       const compare: RecordComparator = reversed ? (a, b) => forward(b, a) : forward;
-      const records = group === undefined ? this.rows.items.slice() : this.findBy(group.field, group.value);
+      const records = group === undefined ? this.records() : this.findBy(group.field, group.value);
       view = { list: new SortedList(compare, records), ...(group !== undefined ? { group: { field: group.field, value: group.value } } : {}) };
       if (this.sortedViews.size >= MAX_SORTED_VIEWS) {
         const oldest = this.sortedViews.keys().next();
@@ -210,5 +262,33 @@ export class Table {
     }
     this.sortedViews.set(signature, view);
     return view.list;
+  }
+
+  /** The rows in id order, ascending or descending, decoded as they are read. */
+  private rowsOrdered(reversed: boolean): Ordered {
+    const { rows, packed } = this;
+    const last = rows.length - 1;
+    const slot = reversed ? (position: number) => rows[last - position] as Entry : (position: number) => rows[position] as Entry;
+    return { length: rows.length, at: (position) => packed.recordOf(slot(position)), peek: (position) => packed.peek(slot(position)) };
+  }
+
+  private idAt(position: number): StoredRecord['id'] {
+    return this.packed.idOf(this.rows[position] as Entry);
+  }
+
+  /** Where `id` is in the rows, or where it would go. */
+  private lowerBound(id: StoredRecord['id']): number {
+    const rows = this.rows;
+    const last = rows.length - 1;
+    // Writes mostly go to the newest ids: the end first.
+    if (last < 0 || this.idAt(last) < id) return rows.length;
+    let low = 0;
+    let high = last;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.idAt(mid) < id) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 }
