@@ -8,6 +8,8 @@
 //   - durable creates at 10 connections against a bare append + fdatasync loop on
 //     the same disk.
 // Needs `npm run build` first. BENCH_SECONDS sets each load phase (default 6).
+// BENCH_BASELINE=<another checkout, built> measures that pla too, in the same run and
+// on its own data folder filled by its own store: before and after a change, side by side.
 import { rmSync } from 'node:fs';
 import { readFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,10 @@ const TAIL = Number(process.env.BENCH_TAIL ?? 50_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const DET = '/api/v1/asset-transaction-type-determinations';
 const work = await mkdtemp(join(tmpdir(), 'pla-bench-million-'));
-const data = join(work, 'data');
+const plas = [{ name: 'pla', root }, ...(process.env.BENCH_BASELINE ? [{ name: 'baseline', root: process.env.BENCH_BASELINE }] : [])].map((pla) => ({
+  ...pla,
+  data: join(work, `data-${pla.name}`),
+}));
 const log = (line) => process.stderr.write(`${line}\n`);
 const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 
@@ -49,11 +54,11 @@ async function memoryMb(pid) {
   return { hwm: kb('VmHWM'), rss: kb('VmRSS') };
 }
 
-async function startPla() {
+async function startPla({ name, root: plaRoot, data }) {
   let key;
   const started = performance.now();
-  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed'], {
-    env: { PLA_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' },
+  const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed'], {
+    env: { PLA_CONFIG_DIR: join(work, `config-${name}`), NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
     watch: (line) => {
       key ??= /New admin key: (\S+)/.exec(line)?.[1];
@@ -78,71 +83,81 @@ process.once('SIGINT', () => {
 });
 
 try {
-  log(`filling a data folder with ${fmt(COUNT)} determinations + a journal of ${fmt(TAIL)} …`);
-  const bundle = join(work, 'store.mjs');
-  await bundleStore(root, bundle);
-  const filling = performance.now();
-  await runNode([here('./million-prepare.mjs'), bundle, data, String(COUNT), String(TAIL)]);
-  const fillSeconds = (performance.now() - filling) / 1000;
   const files = {};
-  for (const name of ['snapshot.json', 'snapshot.pla', 'journal.ndjson']) {
-    files[name] = await stat(join(data, name)).then((s) => s.size, () => undefined);
+  let fillSeconds = 0;
+  for (const pla of plas) {
+    log(`${pla.name}: filling a data folder with ${fmt(COUNT)} determinations + a journal of ${fmt(TAIL)} …`);
+    const bundle = join(work, `store-${pla.name}.mjs`);
+    await bundleStore(pla.root, bundle);
+    const filling = performance.now();
+    await runNode([here('./million-prepare.mjs'), bundle, pla.data, String(COUNT), String(TAIL)]);
+    fillSeconds = (performance.now() - filling) / 1000;
+    for (const name of ['snapshot.json', 'snapshot.pla', 'journal.ndjson']) {
+      const size = await stat(join(pla.data, name)).then((s) => s.size, () => undefined);
+      if (size !== undefined) files[`${pla.name} ${name}`] = size;
+    }
   }
 
   const loadAtStart = await loadavg();
-  log('starting pla server on it …');
-  const pla = await startPla();
-  const total = JSON.parse(pla.firstPage)?.page?.totalElements;
+  const started = [];
+  for (const pla of plas) {
+    log(`${pla.name}: starting the server …`);
+    started.push({ ...pla, ...(await startPla(pla)) });
+  }
+  const [first] = started;
+  const total = JSON.parse(first.firstPage)?.page?.totalElements;
 
-  await writeFile(join(work, 'page.json'), pla.firstPage);
+  await writeFile(join(work, 'page.json'), first.firstPage);
   const getPath = `${DET}/${Math.ceil(COUNT / 2)}`;
-  const getBody = await (await fetch(pla.url + getPath, { headers: pla.headers })).text();
+  const getBody = await (await fetch(first.url + getPath, { headers: first.headers })).text();
   await writeFile(join(work, 'get.json'), getBody);
   const barePage = await startNode([here('./server-bare.mjs'), join(work, 'page.json')], { ready: /listening on (http:\/\/\S+)/ });
   const bareGet = await startNode([here('./server-bare.mjs'), join(work, 'get.json')], { ready: /listening on (http:\/\/\S+)/ });
 
   const loadAtLoad = await loadavg();
-  log(`page of 20 and get by id, 2 × ${SECONDS / 2} s each side …`);
-  const reads = await compare({
-    page: () => load({ url: `${pla.url}${DET}?page=2500&size=20`, headers: pla.headers }),
-    barePage: () => load({ url: barePage.match[1] }),
-    get: () => load({ url: pla.url + getPath, headers: pla.headers }),
-    bareGet: () => load({ url: bareGet.match[1] }),
-  });
+  log(`page of 20 and get by id, 2 × ${SECONDS / 2} s each …`);
+  const readTargets = { barePage: () => load({ url: barePage.match[1] }), bareGet: () => load({ url: bareGet.match[1] }) };
+  for (const pla of started) {
+    readTargets[`${pla.name} page`] = () => load({ url: `${pla.url}${DET}?page=2500&size=20`, headers: pla.headers });
+    readTargets[`${pla.name} get`] = () => load({ url: pla.url + getPath, headers: pla.headers });
+  }
+  const reads = await compare(readTargets);
   log('durable creates at 10 connections, and a bare append + fdatasync loop …');
   const body = JSON.stringify({ name: 'bench', transactionType: 'LEASE', companyCode: 'C001', amount: 12.5 });
-  const writes = await compare({
-    create: () => load({ url: pla.url + DET, method: 'POST', body, headers: pla.headers }),
-    disk: async () => JSON.parse(await runNode([here('./disk-bare.mjs'), work, String(SECONDS / 2)])),
-  });
-  const after = await memoryMb(pla.server.child.pid);
+  const writeTargets = { disk: async () => JSON.parse(await runNode([here('./disk-bare.mjs'), work, String(SECONDS / 2)])) };
+  for (const pla of started) writeTargets[`${pla.name} create`] = () => load({ url: pla.url + DET, method: 'POST', body, headers: pla.headers });
+  const writes = await compare(writeTargets);
+  const after = {};
+  for (const pla of started) after[pla.name] = await memoryMb(pla.server.child.pid);
   const loadAtEnd = await loadavg();
-  await Promise.all([pla.server.stop('SIGKILL'), barePage.stop(), bareGet.stop()]);
+  await Promise.all([...started.map((pla) => pla.server.stop('SIGKILL')), barePage.stop(), bareGet.stop()]);
 
-  const mb = (bytes) => (bytes === undefined ? '—' : `${fmt(bytes / 1024 / 1024)} MB`);
-  const rows = [
-    ['figure', 'value', 'reference', 'ratio', 'goal'],
-    ['start to first answer', `${fmt(pla.firstAnswerMs)} ms`, '', '', `< 2,000 ms ${pla.firstAnswerMs < 2000 ? 'PASS' : 'MISS'}`],
-    ['resident at first answer: VmHWM / VmRSS', `${fmt(pla.memory.hwm)} / ${fmt(pla.memory.rss)} MB`, '', '', `< 300 MB ${pla.memory.hwm < 300 ? 'PASS' : 'MISS'}`],
-    ['resident after the loads: VmHWM / VmRSS', `${fmt(after.hwm)} / ${fmt(after.rss)} MB`, '', '', ''],
-  ];
+  const mb = (bytes) => `${fmt(bytes / 1024 / 1024)} MB`;
+  const rows = [['figure', 'value', 'reference', 'ratio', 'goal']];
   const ratio = (name, value, reference, goal) => {
     const r = value.perSecond / reference.perSecond;
     rows.push([name, `${fmt(value.perSecond)} /s`, `${fmt(reference.perSecond)} /s`, `${fmt(r * 100)} %`, goal ? `≥ ${goal} % ${r * 100 >= goal ? 'PASS' : 'MISS'}` : '']);
   };
-  ratio('page of 20 / bare node:http', reads.page, reads.barePage, 60);
-  ratio('get by id / bare node:http', reads.get, reads.bareGet);
-  ratio('durable create, 10 conn. / bare append+fdatasync', writes.create, writes.disk, 30);
+  for (const pla of started) {
+    const label = (text) => (started.length > 1 ? `${pla.name}: ${text}` : text);
+    rows.push(
+      [label('start to first answer'), `${fmt(pla.firstAnswerMs)} ms`, '', '', `< 2,000 ms ${pla.firstAnswerMs < 2000 ? 'PASS' : 'MISS'}`],
+      [label('resident at first answer: VmHWM / VmRSS'), `${fmt(pla.memory.hwm)} / ${fmt(pla.memory.rss)} MB`, '', '', `< 300 MB ${pla.memory.hwm < 300 ? 'PASS' : 'MISS'}`],
+      [label('resident after the loads: VmHWM / VmRSS'), `${fmt(after[pla.name].hwm)} / ${fmt(after[pla.name].rss)} MB`, '', '', ''],
+    );
+    ratio(label('page of 20 / bare node:http'), reads[`${pla.name} page`], reads.barePage, 60);
+    ratio(label('get by id / bare node:http'), reads[`${pla.name} get`], reads.bareGet);
+    ratio(label('durable create, 10 conn. / bare append+fdatasync'), writes[`${pla.name} create`], writes.disk, 30);
+  }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
   console.log(
     `\n${fmt(COUNT)} + ${fmt(TAIL)} determinations (filled in ${fmt(fillSeconds, 1)} s); files: ${Object.entries(files)
-      .filter(([, size]) => size !== undefined)
       .map(([name, size]) => `${name} ${mb(size)}`)
       .join(', ')}; the server counted ${fmt(total ?? NaN)}`,
   );
   console.log(`load average (1/5/15 min): at start ${loadAtStart}; before the loads ${loadAtLoad}; at the end ${loadAtEnd}`);
-  const non2xx = reads.page.non2xx + reads.get.non2xx + writes.create.non2xx;
+  const non2xx = Object.entries({ ...reads, ...writes }).reduce((sum, [, result]) => sum + (result.non2xx ?? 0), 0);
   if (non2xx > 0) console.log(`warning: ${non2xx} non-2xx answers`);
 } finally {
   killAll();

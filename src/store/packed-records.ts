@@ -57,19 +57,45 @@ export class PackedRecords {
   /** The record of an entry; a packed one is read and kept a while, so reads of the same page or id read once. */
   recordOf(entry: Entry): StoredRecord {
     if (typeof entry !== 'number') return entry;
-    let record = this.decoded.get(entry);
-    if (record === undefined) {
-      record = this.parse(this.read(entry));
-      if (this.decoded.size >= DECODED_CAPACITY) this.decoded = new Map();
-      this.decoded.set(entry, record);
-    }
+    return this.decoded.get(entry) ?? this.keep(entry, this.parse(this.read(entry)));
+  }
+
+  private keep(slot: number, record: StoredRecord): StoredRecord {
+    if (this.decoded.size >= DECODED_CAPACITY) this.decoded = new Map();
+    this.decoded.set(slot, record);
     return record;
+  }
+
+  /**
+   * The records of several entries (a page), as `recordOf`; packed ones not read yet
+   * that lie close together in the file (a page in id order) are read with one read.
+   */
+  recordsOf(entries: readonly Entry[]): StoredRecord[] {
+    let from = Infinity;
+    let to = 0;
+    let missing = 0;
+    for (const entry of entries) {
+      if (typeof entry !== 'number' || this.decoded.has(entry)) continue;
+      missing++;
+      from = Math.min(from, this.starts[entry] as number);
+      to = Math.max(to, (this.starts[entry] as number) + (this.lengths[entry] as number));
+    }
+    if (missing > 1 && to - from <= READ_AHEAD) {
+      const span = Buffer.allocUnsafe(to - from);
+      this.fill(span, span.length, from);
+      for (const entry of entries) {
+        if (typeof entry !== 'number' || this.decoded.has(entry)) continue;
+        const at = (this.starts[entry] as number) - from;
+        this.keep(entry, this.parse(span.toString('utf8', at, at + (this.lengths[entry] as number))));
+      }
+    }
+    return entries.map((entry) => this.recordOf(entry));
   }
 
   /** The record of an entry, not kept: for scans in file order (the file is read a megabyte at a time). */
   peek(entry: Entry): StoredRecord {
     if (typeof entry !== 'number') return entry;
-    return this.decoded.get(entry) ?? this.parse(this.readAhead(entry));
+    return this.decoded.get(entry) ?? (JSON.parse(this.readAhead(entry)) as StoredRecord);
   }
 
   /** The JSON text of an entry's record, for writing a snapshot (in file order, as `peek`). */
@@ -77,6 +103,7 @@ export class PackedRecords {
     return typeof entry === 'number' ? this.readAhead(entry) : recordText(entry);
   }
 
+  /** Parses a record to hand out, noting its text for the page it may be written in. */
   private parse(text: string): StoredRecord {
     const record = JSON.parse(text) as StoredRecord;
     rememberText(record, text);

@@ -48,17 +48,26 @@ interface Ordered {
   at(position: number): StoredRecord;
   /** The same, not kept: for scans through the whole order. */
   peek(position: number): StoredRecord;
+  /** The records from `start` to before `end`. */
+  slice(start: number, end: number): StoredRecord[];
+}
+
+function orderedBy(length: number, at: (position: number) => StoredRecord): Ordered {
+  const slice = (start: number, end: number) => {
+    const items: StoredRecord[] = [];
+    for (let position = start; position < end; position++) items.push(at(position));
+    return items;
+  };
+  return { length, at, peek: at, slice };
 }
 
 function ascending(items: readonly StoredRecord[]): Ordered {
-  const at = (position: number) => items[position] as StoredRecord;
-  return { length: items.length, at, peek: at };
+  return orderedBy(items.length, (position) => items[position] as StoredRecord);
 }
 
 function descending(items: readonly StoredRecord[]): Ordered {
   const last = items.length - 1;
-  const at = (position: number) => items[last - position] as StoredRecord;
-  return { length: items.length, at, peek: at };
+  return orderedBy(items.length, (position) => items[last - position] as StoredRecord);
 }
 
 function isIdSort(sort: readonly SortKey[]): boolean {
@@ -207,12 +216,7 @@ export class Table {
     const sort = query.sort ?? [];
     const ordered = this.orderedFor(sort, query.index);
     const { offset, limit, where } = query;
-    if (where === undefined) {
-      const end = Math.min(ordered.length, offset + limit);
-      const items: StoredRecord[] = [];
-      for (let position = offset; position < end; position++) items.push(ordered.at(position));
-      return { items, total: ordered.length };
-    }
+    if (where === undefined) return { items: ordered.slice(offset, Math.min(ordered.length, offset + limit)), total: ordered.length };
     const items: StoredRecord[] = [];
     let total = 0;
     for (let position = 0; position < ordered.length; position++) {
@@ -269,7 +273,16 @@ export class Table {
     const { rows, packed } = this;
     const last = rows.length - 1;
     const slot = reversed ? (position: number) => rows[last - position] as Entry : (position: number) => rows[position] as Entry;
-    return { length: rows.length, at: (position) => packed.recordOf(slot(position)), peek: (position) => packed.peek(slot(position)) };
+    return {
+      length: rows.length,
+      at: (position) => packed.recordOf(slot(position)),
+      peek: (position) => packed.peek(slot(position)),
+      slice: (start, end) => {
+        const entries: Entry[] = [];
+        for (let position = start; position < end; position++) entries.push(slot(position));
+        return packed.recordsOf(entries);
+      },
+    };
   }
 
   private idAt(position: number): StoredRecord['id'] {
