@@ -35,6 +35,29 @@ const BATCH_PUTS = 1000;
 interface SortedView {
   list: SortedList;
   group?: { field: string; value: unknown };
+  /** What the order keeps of a record, when not the record itself (see `projector`). */
+  project?: (record: StoredRecord) => StoredRecord;
+}
+
+/** What `view` keeps of a record. */
+function keptBy(view: SortedView, record: StoredRecord): StoredRecord {
+  return view.project === undefined ? record : view.project(record);
+}
+
+/**
+ * A record cut down to its id and the top-level fields the sort (and group) read: a
+ * sorted order of a table whose records stay in the snapshot file keeps these instead
+ * of every record decoded (a million records sorted by `updatedAt` cost their dates,
+ * not the records). Built without a prototype, so a `__proto__` field stays a field.
+ */
+function projector(fields: readonly string[]): (record: StoredRecord) => StoredRecord {
+  const names = [...new Set(fields.flatMap((field) => [field, field.split('.')[0] as string]))];
+  return (record) => {
+    const kept = Object.create(null) as StoredRecord;
+    kept.id = record.id;
+    for (const name of names) if (Object.hasOwn(record, name)) kept[name] = record[name];
+    return kept;
+  };
 }
 
 function inView(view: SortedView, record: StoredRecord): boolean {
@@ -116,9 +139,9 @@ export class Table {
       return;
     }
     const record = this.packed.peek(entry);
-    this.rows.push(record);
+    this.rows.push(this.indexes.size === 0 ? entry : record);
     for (const index of this.indexes.values()) index.add(record);
-    for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(record);
+    for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(keptBy(view, record));
   }
 
   put(record: StoredRecord): void {
@@ -128,7 +151,7 @@ export class Table {
       if (at === rows.length) rows.push(record);
       else rows.splice(at, 0, record);
       for (const index of this.indexes.values()) index.add(record);
-      for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(record);
+      for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(keptBy(view, record));
       return;
     }
     const replaced = rows[at] as Entry;
@@ -139,9 +162,9 @@ export class Table {
     for (const view of this.sortedViews.values()) {
       const was = inView(view, previous);
       const is = inView(view, record);
-      if (was && is) view.list.replace(previous, record);
-      else if (was) view.list.remove(previous);
-      else if (is) view.list.insert(record);
+      if (was && is) view.list.replace(keptBy(view, previous), keptBy(view, record));
+      else if (was) view.list.remove(keptBy(view, previous));
+      else if (is) view.list.insert(keptBy(view, record));
     }
   }
 
@@ -152,7 +175,7 @@ export class Table {
     if (this.indexes.size === 0 && this.sortedViews.size === 0) return;
     const previous = this.packed.peek(removed);
     for (const index of this.indexes.values()) index.remove(previous);
-    for (const view of this.sortedViews.values()) if (inView(view, previous)) view.list.remove(previous);
+    for (const view of this.sortedViews.values()) if (inView(view, previous)) view.list.remove(keptBy(view, previous));
   }
 
   /** Deletes many records; unknown ids are skipped. */
@@ -196,9 +219,10 @@ export class Table {
     return this.rows;
   }
 
-  /** Every record in id order, decoded (mind the size: for transactions that staged changes, and tests). */
-  records(): StoredRecord[] {
-    return this.rows.map((entry) => this.packed.peek(entry));
+  /** Every record in id order, decoded (mind the size: for transactions that staged changes, and tests), or what `project` keeps of each. */
+  records(project?: (record: StoredRecord) => StoredRecord): StoredRecord[] {
+    const { packed } = this;
+    return this.rows.map(project === undefined ? (entry) => packed.peek(entry) : (entry) => project(packed.peek(entry)));
   }
 
   findBy(field: string, value: unknown): StoredRecord[] {
@@ -239,15 +263,33 @@ export class Table {
     // A descending sort is kept in reverse and read backwards: a new record (highest id,
     // often the newest date) then lands at the array's end, a push rather than a splice at 0.
     const reversed = sort[0]?.direction === 'desc';
-    const items = this.sortedView(sort, reversed, match).items;
-    return reversed ? descending(items) : ascending(items);
+    const view = this.sortedView(sort, reversed, match);
+    const items = view.list.items;
+    if (view.project === undefined) return reversed ? descending(items) : ascending(items);
+    return this.byIdsOf(items, reversed);
+  }
+
+  /** An order of kept projections read as the records they stand for. */
+  private byIdsOf(items: readonly StoredRecord[], reversed: boolean): Ordered {
+    const last = items.length - 1;
+    const entry = (position: number) => this.rows[this.lowerBound((items[reversed ? last - position : position] as StoredRecord).id)] as Entry;
+    return {
+      length: items.length,
+      at: (position) => this.packed.recordOf(entry(position)),
+      peek: (position) => this.packed.peek(entry(position)),
+      slice: (start, end) => {
+        const entries: Entry[] = [];
+        for (let position = start; position < end; position++) entries.push(entry(position));
+        return this.packed.recordsOf(entries);
+      },
+    };
   }
 
   /**
    * The kept order for a sort, of the whole table or of one index group (a user with
    * 100,000 notifications must not cost a sort of them per page), built on first use.
    */
-  private sortedView(sort: readonly SortKey[], reversed: boolean, group: TableQuery['index']): SortedList {
+  private sortedView(sort: readonly SortKey[], reversed: boolean, group: TableQuery['index']): SortedView {
     let signature = sortSignature(sort);
     if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(JSON.stringify(group.value))}`;
     let view = this.sortedViews.get(signature);
@@ -257,15 +299,21 @@ export class Table {
     } else {
       const forward = comparatorFor(sort);
       const compare: RecordComparator = reversed ? (a, b) => forward(b, a) : forward;
-      const records = group === undefined ? this.records() : this.findBy(group.field, group.value);
-      view = { list: new SortedList(compare, records), ...(group !== undefined ? { group: { field: group.field, value: group.value } } : {}) };
+      // A table with equality indexes holds its records decoded: its orders share them.
+      const project = this.indexes.size === 0 ? projector([...sort.map((key) => key.field), ...(group ? [group.field] : [])]) : undefined;
+      const records = group === undefined ? this.records(project) : this.findBy(group.field, group.value).map((record) => project?.(record) ?? record);
+      view = {
+        list: new SortedList(compare, records),
+        ...(group !== undefined ? { group: { field: group.field, value: group.value } } : {}),
+        ...(project !== undefined ? { project } : {}),
+      };
       if (this.sortedViews.size >= MAX_SORTED_VIEWS) {
         const oldest = this.sortedViews.keys().next();
         if (oldest.done !== true) this.sortedViews.delete(oldest.value);
       }
     }
     this.sortedViews.set(signature, view);
-    return view.list;
+    return view;
   }
 
   /** The rows in id order, ascending or descending, decoded as they are read. */
