@@ -48,15 +48,15 @@ function keptBy(view: SortedView, record: StoredRecord): StoredRecord {
  * A record cut down to its id and the top-level fields the sort (and group) read: a
  * sorted order of a table whose records stay in the snapshot file keeps these instead
  * of every record decoded (a million records sorted by `updatedAt` cost their dates,
- * not the records). Built without a prototype, so a `__proto__` field stays a field.
+ * not the records). `Object.fromEntries` defines each field as the record's own, so a
+ * `__proto__` field stays a field.
  */
 function projector(fields: readonly string[]): (record: StoredRecord) => StoredRecord {
-  const names = [...new Set(fields.flatMap((field) => [field, field.split('.')[0] as string]))];
+  const names = [...new Set(fields.flatMap((field) => [field, field.split('.')[0] as string]))].filter((name) => name !== 'id');
   return (record) => {
-    const kept = Object.create(null) as StoredRecord;
-    kept.id = record.id;
-    for (const name of names) if (Object.hasOwn(record, name)) kept[name] = record[name];
-    return kept;
+    const kept: Array<[string, unknown]> = [['id', record.id]];
+    for (const name of names) if (Object.hasOwn(record, name)) kept.push([name, record[name]]);
+    return Object.fromEntries(kept) as StoredRecord;
   };
 }
 

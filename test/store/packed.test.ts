@@ -43,7 +43,7 @@ const SORTS: SortKey[][] = [
 ];
 
 /** Pages worked out from every record (`all`, the id order) and the sort rule itself: what the kept orders must give. */
-function expectedPages(store: FileTables): unknown {
+function expectedPages(store: FileTables): object {
   const all = [...store.all('determinations')];
   const pages = SORTS.flatMap((sort) => {
     const sorted = all.slice().sort(comparatorFor(sort));
@@ -53,7 +53,7 @@ function expectedPages(store: FileTables): unknown {
   return { pages, filtered: { items: sales.slice(3, 13), total: sales.length } };
 }
 
-function readAll(store: FileTables): unknown {
+function readAll(store: FileTables): object {
   return {
     pages: SORTS.flatMap((sort) => [0, 37, 280].map((offset) => store.page('determinations', { offset, limit: 20, sort }))),
     filtered: store.page('determinations', { offset: 3, limit: 10, sort: [{ field: 'amount', direction: 'asc' }], where: (r) => r.kind === 'SALE' }),
