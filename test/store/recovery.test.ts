@@ -79,13 +79,16 @@ describe('recovery at start-up', () => {
 
   it('removes a leftover temporary snapshot and journal with a warning', async () => {
     const dir = await journalOnly(2);
+    await writeFile(join(dir, 'snapshot.pla.tmp'), '{"format":"pla-store/2","seq":2,"nextIds":{},"coun');
+    // One an earlier pla's compaction left.
     await writeFile(join(dir, 'snapshot.json.tmp'), '{"format":"pla-store/1","seq":2,"nextIds":{},"coll');
     await writeFile(join(dir, 'journal.ndjson.tmp'), '');
     const { warnings, warn } = collectWarnings();
     const store = await openTestStore(dir, { warn });
     expect(store.count('tasks')).toBe(2);
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/snapshot\.json\.tmp.*interrupted compaction/);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/snapshot\.pla\.tmp.*interrupted compaction/);
+    expect(warnings[1]).toMatch(/snapshot\.json\.tmp.*interrupted compaction/);
   });
 
   it('skips journal entries the snapshot already holds (a crash between snapshot and journal swap)', async () => {
