@@ -14,6 +14,11 @@ import { closeSync, readSync } from 'node:fs';
 import { recordText, rememberText } from './record-text.js';
 import type { StoredRecord } from './types.js';
 
+/** A record's JSON text as the store parses it: the one place a snapshot's record becomes an object. */
+export function parseRecordText(text: string): unknown {
+  return JSON.parse(text) as unknown;
+}
+
 /** A row of a table: a packed record's slot, or a record in memory. */
 export type Entry = StoredRecord | number;
 
@@ -95,7 +100,7 @@ export class PackedRecords {
   /** The record of an entry, not kept: for scans in file order (the file is read a megabyte at a time). */
   peek(entry: Entry): StoredRecord {
     if (typeof entry !== 'number') return entry;
-    return this.decoded.get(entry) ?? (JSON.parse(this.readAhead(entry)) as StoredRecord);
+    return this.decoded.get(entry) ?? (parseRecordText(this.readAhead(entry)) as StoredRecord);
   }
 
   /** The JSON text of an entry's record, for writing a snapshot (in file order, as `peek`). */
@@ -105,7 +110,7 @@ export class PackedRecords {
 
   /** Parses a record to hand out, noting its text for the page it may be written in. */
   private parse(text: string): StoredRecord {
-    const record = JSON.parse(text) as StoredRecord;
+    const record = parseRecordText(text) as StoredRecord;
     rememberText(record, text);
     return record;
   }

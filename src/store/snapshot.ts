@@ -25,6 +25,7 @@ import { crc32 } from 'node:zlib';
 import { fsyncDir } from './durable-fs.js';
 import { StoreCorruptError } from './errors.js';
 import { isCollectionName, isStoredRecord } from './journal-entry.js';
+import { parseRecordText } from './packed-records.js';
 import type { SnapshotContent, StoreState } from './store-state.js';
 import type { CollectionName } from './types.js';
 
@@ -205,12 +206,13 @@ function loadSnapshot(fd: number, path: string, state: StoreState): void {
   let slot = 0;
   let line = 0;
   let collection: CollectionName | undefined;
-  let previousId = 0;
+  let previousId: number | bigint = 0;
   const finish = () => {
     if (collection === undefined) return;
     const table = state.table(collection);
     if (table.size !== header?.counts[collection]) fail(`${collection}: ${table.size} records where the header says ${String(header?.counts[collection])}`);
-    state.raiseNextId(collection, previousId + 1);
+    // (The header's counters cover ids past 2^53.)
+    if (typeof previousId === 'number') state.raiseNextId(collection, previousId + 1);
   };
   const crc = scanLines(fd, body, (bytes, from, to, offset) => {
     line++;
@@ -232,21 +234,22 @@ function loadSnapshot(fd: number, path: string, state: StoreState): void {
     }
     const { id, tab } = leadingId(bytes, from, to);
     if (collection === undefined || tab === -1) return fail(`line ${line}: unexpected line`);
-    if (id <= previousId) fail(`line ${line}: ids must increase (${bytes.toString('latin1', from, tab)} after ${previousId})`);
+    // Past 2^53 the digits are exact in the file but not in a double: compared exactly.
+    const exact = Number.isSafeInteger(id) ? id : BigInt(bytes.toString('latin1', from, tab));
+    if (exact <= previousId) fail(`line ${line}: ids must increase (${String(exact)} after ${String(previousId)})`);
     if (slot >= ids.length) fail(`line ${line}: more records than the header counts`);
     starts[slot] = offset + (tab + 1 - from);
     lengths[slot] = to - tab - 1;
     ids[slot] = id;
-    if (Number.isSafeInteger(id)) {
+    if (typeof exact === 'number') {
       state.table(collection).append(slot);
     } else {
-      // Past 2^53 the digits are exact in the file but not in `ids`: the record is
-      // parsed now, and kept in memory as it parses.
-      const record: unknown = JSON.parse(bytes.toString('utf8', tab + 1, to));
+      // `ids` cannot hold it exactly: the record is parsed now and kept in memory as it parses.
+      const record = parseRecordText(bytes.toString('utf8', tab + 1, to));
       if (!isStoredRecord(record)) return fail(`line ${line}: a record needs a positive integer id`);
       state.table(collection).append(record);
     }
-    previousId = id;
+    previousId = exact;
     slot++;
   });
   if (crcText(crc) !== end[1]) fail('damaged: its checksum does not match its content');
