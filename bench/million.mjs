@@ -48,10 +48,13 @@ async function compare(targets) {
   return best;
 }
 
+/** Resident memory (MB) and CPU time used so far (ms; user + system, from /proc/<pid>/stat in clock ticks of 10 ms). */
 async function memoryMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
-  return { hwm: kb('VmHWM'), rss: kb('VmRSS') };
+  // Fields after the command name (in parentheses): utime and stime are the 12th and 13th.
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return { hwm: kb('VmHWM'), rss: kb('VmRSS'), cpuMs: (Number(stat[11]) + Number(stat[12])) * 10 };
 }
 
 async function startPla({ name, root: plaRoot, data }) {
@@ -142,6 +145,7 @@ try {
     const label = (text) => (started.length > 1 ? `${pla.name}: ${text}` : text);
     rows.push(
       [label('start to first answer'), `${fmt(pla.firstAnswerMs)} ms`, '', '', `< 2,000 ms ${pla.firstAnswerMs < 2000 ? 'PASS' : 'MISS'}`],
+      [label('CPU time of the server by then (user + system)'), `${fmt(pla.memory.cpuMs)} ms`, '', '', ''],
       [label('resident at first answer: VmHWM / VmRSS'), `${fmt(pla.memory.hwm)} / ${fmt(pla.memory.rss)} MB`, '', '', `< 300 MB ${pla.memory.hwm < 300 ? 'PASS' : 'MISS'}`],
       [label('resident after the loads: VmHWM / VmRSS'), `${fmt(after[pla.name].hwm)} / ${fmt(after[pla.name].rss)} MB`, '', '', ''],
     );
