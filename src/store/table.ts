@@ -105,8 +105,9 @@ function isIdSort(sort: readonly SortKey[]): boolean {
  * The id order is the table's rows: entries of the snapshot's pack (`packed-records.ts`,
  * decoded when read) or records in memory. A record is found by id with a binary
  * search of the rows (ids increase along them), which costs no memory per record.
- * Equality indexes and sorted orders need every record's fields: they hold decoded
- * records, and a table with equality indexes decodes its records as they load.
+ * Equality indexes need every record's field: a table with equality indexes decodes
+ * its records as they load, and its sorted orders share them. Sorted orders of other
+ * tables keep, per record, its id and the fields they sort by (`projector`).
  */
 export class Table {
   private readonly rows: Entry[] = [];
