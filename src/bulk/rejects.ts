@@ -1,7 +1,7 @@
 import { appendFile, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
 import type { BadRow, InputFormat } from '../io/input/types.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 
 /** One input item the service refused, with what it said. */
 export interface Reject {

@@ -14,6 +14,12 @@ export type RecordId = number | bigint;
 /** Largest integer(int64). */
 export const INT64_MAX = 9223372036854775807n;
 
+/** Whether `value` is an id in its one form (see `canonicalId`): a positive int64. */
+export function isRecordId(value: unknown): value is RecordId {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0;
+  return typeof value === 'bigint' && value > BigInt(Number.MAX_SAFE_INTEGER) && value <= INT64_MAX;
+}
+
 /** Whether `text` is plain decimal digits: the only spelling of an id. */
 export function isPlainDigits(text: string): boolean {
   return /^\d+$/.test(text);
@@ -26,4 +32,23 @@ export function parseRecordId(text: string): RecordId | undefined {
   if (Number.isSafeInteger(id)) return id > 0 ? id : undefined;
   const exact = BigInt(text);
   return exact <= INT64_MAX ? exact : undefined;
+}
+
+/**
+ * An id in its one form: a number up to 2^53, a BigInt past it. A Set or Map tells
+ * 7 from 7n, so every id is kept in this form wherever ids are compared or keyed.
+ */
+export function canonicalId(id: number | bigint): RecordId {
+  if (typeof id === 'number') return id;
+  return id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(id) : id;
+}
+
+/** The id after `id` (id counters), exact past 2^53. */
+export function idAfter(id: RecordId): RecordId {
+  return typeof id === 'number' && id < Number.MAX_SAFE_INTEGER ? id + 1 : canonicalId(BigInt(id) + 1n);
+}
+
+/** Ids in ascending order, exactly (numbers and BigInts compare by value): a sort comparator. */
+export function compareIds(a: RecordId, b: RecordId): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

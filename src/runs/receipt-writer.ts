@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader } from './types.js';
 
 /** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */

@@ -148,7 +148,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     }
   } else if (op.body) {
     const { kind, required } = op.body;
-    return readJsonBody(req, runtime.options.maxBodyBytes, kind).then((raw) => {
+    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
       // An optional collection sent empty means what no body means (spec 4.3: bodies optional).
       if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');

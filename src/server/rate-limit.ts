@@ -3,6 +3,7 @@
  * least one, so a rate below one a second still lets requests through) and regains N
  * tokens a second. An empty bucket answers 429 with `Retry-After`.
  */
+import type { RecordId } from '../contract/ids.js';
 import { HttpProblem } from './problem.js';
 
 interface Bucket {
@@ -12,7 +13,7 @@ interface Bucket {
 
 /** The token buckets of one server, one per API key id. */
 export class RateLimiter {
-  private readonly buckets = new Map<number, Bucket>();
+  private readonly buckets = new Map<RecordId, Bucket>();
 
   private readonly burst: number;
 
@@ -21,7 +22,7 @@ export class RateLimiter {
   }
 
   /** Takes one token for `keyId`; throws a 429 problem when there is none. */
-  take(keyId: number, now = Date.now()): void {
+  take(keyId: RecordId, now = Date.now()): void {
     if (this.perSecond <= 0) return;
     const bucket = this.buckets.get(keyId) ?? { tokens: this.burst, at: now };
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);

@@ -1,5 +1,7 @@
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { idAfter, isRecordId } from '../contract/ids.js';
+import { jsonText, parseJson } from '../json/json-text.js';
 import { fsyncDir } from './durable-fs.js';
 import { StoreCorruptError } from './errors.js';
 import { isCollectionName, isStoredRecord } from './journal-entry.js';
@@ -41,14 +43,14 @@ export async function writeSnapshot(dir: string, content: SnapshotContent): Prom
   const handle = await open(temp, 'w');
   try {
     const header = { format: FORMAT, seq: content.seq, nextIds: content.nextIds, savedAt: new Date().toISOString() };
-    await handle.appendFile(`${JSON.stringify(header).slice(0, -1)}${COLLECTIONS_OPENER}\n`);
+    await handle.appendFile(`${jsonText(header).slice(0, -1)}${COLLECTIONS_OPENER}\n`);
     for (let c = 0; c < content.collections.length; c++) {
       const [name, records] = content.collections[c] as (typeof content.collections)[number];
       await handle.appendFile(`${JSON.stringify(name)}:[\n`);
       for (let start = 0; start < records.length; start += RECORDS_PER_CHUNK) {
         const end = Math.min(records.length, start + RECORDS_PER_CHUNK);
         let chunk = '';
-        for (let i = start; i < end; i++) chunk += `${JSON.stringify(records[i])}${i < records.length - 1 ? ',' : ''}\n`;
+        for (let i = start; i < end; i++) chunk += `${jsonText(records[i])}${i < records.length - 1 ? ',' : ''}\n`;
         await handle.appendFile(chunk);
       }
       await handle.appendFile(c < content.collections.length - 1 ? '],\n' : ']\n');
@@ -88,7 +90,7 @@ export async function readSnapshot(dir: string, state: StoreState): Promise<void
         const record = parseRecordLine(text);
         if (typeof record === 'string') return fail(number, record);
         state.table(collection).put(record);
-        state.raiseNextId(collection, record.id + 1);
+        state.raiseNextId(collection, idAfter(record.id));
       } else if (collection !== undefined && (text === ']' || text === '],')) {
         collection = undefined;
       } else if (collection === undefined && text.endsWith(':[')) {
@@ -112,7 +114,7 @@ export async function readSnapshot(dir: string, state: StoreState): Promise<void
 function parseRecordLine(text: string): StoredRecord | string {
   let record: unknown;
   try {
-    record = JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text);
+    record = parseJson(text.endsWith(',') ? text.slice(0, -1) : text);
   } catch (error) {
     return (error as Error).message;
   }
@@ -123,7 +125,7 @@ function readHeader(text: string, state: StoreState): boolean {
   if (!text.endsWith(COLLECTIONS_OPENER)) return false;
   let header: unknown;
   try {
-    header = JSON.parse(`${text.slice(0, -COLLECTIONS_OPENER.length)}}`);
+    header = parseJson(`${text.slice(0, -COLLECTIONS_OPENER.length)}}`);
   } catch {
     return false;
   }
@@ -131,7 +133,7 @@ function readHeader(text: string, state: StoreState): boolean {
   const { format, seq, nextIds } = header as { format?: unknown; seq?: unknown; nextIds?: unknown };
   if (format !== FORMAT || !Number.isSafeInteger(seq) || typeof nextIds !== 'object' || nextIds === null) return false;
   for (const [name, next] of Object.entries(nextIds)) {
-    if (isCollectionName(name) && Number.isSafeInteger(next)) state.raiseNextId(name, next as number);
+    if (isCollectionName(name) && isRecordId(next)) state.raiseNextId(name, next);
   }
   state.seq = seq as number;
   return true;

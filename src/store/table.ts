@@ -1,8 +1,9 @@
+import { jsonText } from '../json/json-text.js';
 import { EqualityIndex, indexEquals } from './equality-index.js';
 import { byIdAscending, comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
 import { SortedList } from './sorted-list.js';
-import type { PageResult, SortKey, StoredRecord } from './types.js';
+import type { PageResult, RecordId, SortKey, StoredRecord } from './types.js';
 
 /** A page of one table: the file store's form of a query (an index group, then a filter). */
 export interface TableQuery {
@@ -65,7 +66,7 @@ function isIdSort(sort: readonly SortKey[]): boolean {
  * on write, so a page read costs the page, not the table; only `where` filters scan.
  */
 export class Table {
-  private readonly byId = new Map<number, StoredRecord>();
+  private readonly byId = new Map<RecordId, StoredRecord>();
   private readonly rows = new SortedList(byIdAscending);
   private readonly indexes = new Map<string, EqualityIndex>();
   private readonly sortedViews = new Map<string, SortedView>();
@@ -78,7 +79,7 @@ export class Table {
     return this.byId.size;
   }
 
-  get(id: number): StoredRecord | undefined {
+  get(id: RecordId): StoredRecord | undefined {
     return this.byId.get(id);
   }
 
@@ -102,7 +103,7 @@ export class Table {
     }
   }
 
-  delete(id: number): void {
+  delete(id: RecordId): void {
     const previous = this.byId.get(id);
     if (previous === undefined) return;
     this.byId.delete(id);
@@ -112,7 +113,7 @@ export class Table {
   }
 
   /** Deletes many records; unknown ids are skipped. */
-  deleteMany(ids: Iterable<number>): void {
+  deleteMany(ids: Iterable<RecordId>): void {
     const doomed = new Set<StoredRecord>();
     for (const id of ids) {
       const previous = this.byId.get(id);
@@ -193,7 +194,7 @@ export class Table {
    */
   private sortedView(sort: readonly SortKey[], reversed: boolean, group: TableQuery['index']): SortedList {
     let signature = sortSignature(sort);
-    if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(JSON.stringify(group.value))}`;
+    if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(jsonText(group.value))}`;
     let view = this.sortedViews.get(signature);
     if (view !== undefined) {
       // Re-inserting marks it most recently used (Maps keep insertion order).

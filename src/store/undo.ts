@@ -6,11 +6,11 @@
  */
 import type { JournalEntry } from './journal-entry.js';
 import type { SnapshotContent, StoreState } from './store-state.js';
-import type { CollectionName, StoredRecord } from './types.js';
+import type { CollectionName, RecordId, StoredRecord } from './types.js';
 
 /** How to take one entry back: each record it touched as it was before (undefined = absent), or every table for a clear. */
 export interface Undo {
-  previous: Array<{ collection: CollectionName; id: number; record: StoredRecord | undefined }>;
+  previous: Array<{ collection: CollectionName; id: RecordId; record: StoredRecord | undefined }>;
   /** For a clearing entry: every table's records before it. */
   cleared?: SnapshotContent['collections'];
   /** Collections whose id counter the entry may have moved. */
@@ -60,7 +60,7 @@ export function applyUndo(state: StoreState, undo: Undo): void {
 }
 
 /** Index of `id` in an id-ordered array, or where it would go (as a negative: -(position) - 1). */
-function search(records: readonly StoredRecord[], id: number): number {
+function search(records: readonly StoredRecord[], id: RecordId): number {
   let low = 0;
   let high = records.length - 1;
   while (low <= high) {

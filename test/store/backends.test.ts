@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJsonStore } from '../../src/store/index.js';
-import type { PageQuery, Store, StoredRecord } from '../../src/store/index.js';
+import type { PageQuery, RecordId, Store, StoredRecord } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS } from '../../src/store/postgres/schema.js';
 import { Params, pageSql } from '../../src/store/postgres/sql.js';
@@ -179,7 +179,7 @@ describe.each(['json-file', 'postgres'] as const)('transactions on %s', (backend
   });
 });
 
-function codesOf(records: StoredRecord[]): number[] {
+function codesOf(records: StoredRecord[]): RecordId[] {
   return records.map((record) => record.id);
 }
 

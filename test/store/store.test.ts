@@ -73,7 +73,7 @@ describe('store basics', () => {
     await closeTestStore(store);
 
     const reopened = await openTestStore(dir);
-    expect(reopened.allocateId('notifications')).toBe(unused + 1);
+    expect(reopened.allocateId('notifications')).toBe(Number(unused) + 1);
     expect(reopened.allocateId('settings')).toBe(2);
     expect(reopened.allocateId('tasks')).toBe(1);
   });

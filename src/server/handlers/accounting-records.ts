@@ -4,6 +4,7 @@
  * JSON objects; the server owns `id`, `createdAt` and `updatedAt`. Resource rules
  * (status values, transitions) come in through `prepare`.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { capitalised, counted, type Noun } from '../../contract/wording.js';
 import type { CollectionName, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
@@ -43,7 +44,7 @@ export function recordHandlers(resource: RecordResource) {
   const prepare = resource.prepare ?? ((next: StoredRecord) => next);
 
   /** A new record of `body` under a new id (from `ids`, allocated for the whole request). */
-  const create = (set: ChangeSet, id: number, body: Body, at: string, call: OperationCall) => {
+  const create = (set: ChangeSet, id: RecordId, body: Body, at: string, call: OperationCall) => {
     const record = { id, ...clientFields(body), createdAt: call.now, updatedAt: call.now };
     return set.put(prepare(record, undefined, at, call.now));
   };
@@ -69,7 +70,7 @@ export function recordHandlers(resource: RecordResource) {
     const results: { record: StoredRecord; existed: boolean }[] = [];
     for (const [i, body] of bodies.entries()) {
       const existing = body.id !== undefined && known.has(body.id) ? await set.get(body.id) : undefined;
-      const record = existing ? update(set, existing, body, at(i), call) : create(set, ids.shift() as number, body, at(i), call);
+      const record = existing ? update(set, existing, body, at(i), call) : create(set, ids.shift() as RecordId, body, at(i), call);
       known.add(record.id);
       results.push({ record, existed: existing !== undefined });
     }
@@ -100,7 +101,7 @@ export function recordHandlers(resource: RecordResource) {
       write(ctx, async (set) => {
         const bodies = call.body as Body[];
         const ids = await set.newIds(bodies.length);
-        const records = bodies.map((body, i) => create(set, ids[i] as number, body, `body[${i}]`, call));
+        const records = bodies.map((body, i) => create(set, ids[i] as RecordId, body, `body[${i}]`, call));
         return { data: records, message: `${counted(records.length, noun)} created` };
       }),
 

@@ -1,0 +1,75 @@
+/**
+ * The one JSON text module of pla, for the client, the CLI's files and outputs,
+ * the local server and its stores: parse and write JSON without changing a number
+ * (see exact-number.ts for how numbers are held, and docs/exact-numbers.md).
+ *
+ * Parsing keeps `JSON.parse` on the fast path: only a text holding a run of 16
+ * digits (or 17 digits and dots, or a 3-digit exponent) can hold a number a double
+ * would change, and only such a text goes through lossless-json's parser.
+ */
+import { parse } from 'lossless-json';
+import { exactNumber, isLosslessNumber, type JsonNumber, unrepresentable } from './exact-number.js';
+
+/**
+ * Could hold a number a double changes: 16+ significant digits, or an exponent
+ * of 3 digits (1e400, 1e-400). A double holds every number of 15 digits.
+ */
+const MAY_BE_INEXACT = /\d{16}|\d[\d.]{16}|[eE][+-]?\d{3}/;
+
+/** Thrown when input holds a number no JSON reader could take as written (1e400). */
+export class UnrepresentableNumberError extends SyntaxError {}
+
+/** Reads a number of input, refusing one a double turns into Infinity or 0. */
+function inputNumber(text: string): JsonNumber {
+  const reason = unrepresentable(text);
+  if (reason !== undefined) throw new UnrepresentableNumberError(reason);
+  return exactNumber(text);
+}
+
+export interface ParseOptions {
+  /**
+   * Input to be sent (files, `--data`): a number a double cannot hold at all (1e400)
+   * throws `UnrepresentableNumberError` instead of being kept as text. Answers are
+   * read without it: what the service said is kept, exactly.
+   */
+  input?: boolean;
+}
+
+/**
+ * `JSON.parse`, with every number exact: integers past 2^53 as BigInts, other
+ * numbers a double would round as `LosslessNumber`s. Syntax errors are
+ * `JSON.parse`'s own (same messages on both paths).
+ */
+export function parseJson(text: string, options: ParseOptions = {}): unknown {
+  if (!MAY_BE_INEXACT.test(text)) return JSON.parse(text) as unknown;
+  try {
+    // A repeated key keeps its last value, as with `JSON.parse` (lossless-json would throw).
+    return parse(text, null, { parseNumber: options.input ? inputNumber : exactNumber, onDuplicateKey: ({ newValue }) => newValue });
+  } catch (error) {
+    if (error instanceof UnrepresentableNumberError) throw error;
+    JSON.parse(text); // the native message for the same syntax error
+    throw error;
+  }
+}
+
+/**
+ * Stands in for an exact number while stringifying; the nonce keeps a client's own
+ * string from looking like one (Math.random: node:crypto stays out of a `get`'s start-up).
+ */
+const MARK = `\u0000exact:${Math.random().toString(36).slice(2)}:`;
+const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '\\\\')}(-?[\\d.eE+-]+)"`, 'g');
+
+/** `JSON.stringify(value, null, indent)`, with BigInts and `LosslessNumber`s as the numbers they are. */
+export function jsonText(value: unknown, indent?: number): string {
+  let sawExact = false;
+  const text = JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      if (typeof v !== 'bigint' && !isLosslessNumber(v)) return v;
+      sawExact = true;
+      return `${MARK}${String(v)}`;
+    },
+    indent,
+  );
+  return sawExact ? text.replace(MARKED, '$1') : text;
+}
