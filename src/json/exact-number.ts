@@ -10,7 +10,7 @@
  *   `RecordId = number | bigint` already, so an id read from an answer, a file
  *   or a path is one type everywhere, and `Set`/`Map` compare BigInts by value);
  * - any other number a double would round (a decimal with too many digits,
- *   `1e400`): a `LosslessNumber` (lossless-json), which keeps its text. JS has
+ *   `1e400`): an `ExactDecimal`, a `LosslessNumber` (lossless-json), which keeps its text. JS has
  *   no exact decimal type, and pla never computes with amounts: it carries them,
  *   prints them and compares them, which the text does exactly.
  *
@@ -19,6 +19,31 @@
 import { compareNumber, getUnsafeNumberReason, isInteger, isLosslessNumber, LosslessNumber, UnsafeNumberReason } from 'lossless-json';
 
 export { isLosslessNumber, LosslessNumber };
+
+/** While `jsonText` writes: how an exact decimal is written (a marked string it then unquotes). */
+let writeMarked: ((text: string) => string) | undefined;
+
+/** For `jsonText` only: runs `write` with every `ExactDecimal` written as `mark(its text)`. */
+export function withExactDecimalsAs<T>(mark: (text: string) => string, write: () => T): T {
+  writeMarked = mark;
+  try {
+    return write();
+  } finally {
+    writeMarked = undefined;
+  }
+}
+
+/**
+ * A decimal a double would round, as its text. Plain `JSON.stringify` cannot write it
+ * as a number and throws, as it does for a BigInt, rather than write an object in
+ * its place: `jsonText` writes both.
+ */
+export class ExactDecimal extends LosslessNumber {
+  toJSON(): string {
+    if (writeMarked === undefined) throw new TypeError(`an exact number (${this.value}) is written by jsonText, not JSON.stringify`);
+    return writeMarked(this.value);
+  }
+}
 
 /** A JSON number as pla holds it (see the module comment). */
 export type JsonNumber = number | bigint | LosslessNumber;
@@ -29,7 +54,7 @@ export function exactNumber(text: string): JsonNumber {
     const number = Number(text);
     return Number.isSafeInteger(number) ? number : BigInt(text);
   }
-  return getUnsafeNumberReason(text) === undefined ? Number(text) : new LosslessNumber(text);
+  return getUnsafeNumberReason(text) === undefined ? Number(text) : new ExactDecimal(text);
 }
 
 /**

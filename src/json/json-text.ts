@@ -8,7 +8,7 @@
  * would change, and only such a text goes through lossless-json's parser.
  */
 import { parse } from 'lossless-json';
-import { exactNumber, isLosslessNumber, type JsonNumber, unrepresentable } from './exact-number.js';
+import { exactNumber, type JsonNumber, unrepresentable, withExactDecimalsAs } from './exact-number.js';
 
 /**
  * Could hold a number a double changes: 16+ significant digits, or an exponent
@@ -59,17 +59,21 @@ export function parseJson(text: string, options: ParseOptions = {}): unknown {
 const MARK = `\u0000exact:${Math.random().toString(36).slice(2)}:`;
 const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '\\\\')}(-?[\\d.eE+-]+)"`, 'g');
 
-/** `JSON.stringify(value, null, indent)`, with BigInts and `LosslessNumber`s as the numbers they are. */
+const mark = (text: string): string => `${MARK}${text}`;
+
+const markBigInt = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? mark(String(v)) : v);
+
+/**
+ * `JSON.stringify(value, null, indent)`, with BigInts and `ExactDecimal`s as the
+ * numbers they are. Plain `JSON.stringify` first: it throws a TypeError at the first
+ * exact number, and only then is the value written again with them marked (a
+ * replacer on every value would slow every page the server writes).
+ */
 export function jsonText(value: unknown, indent?: number): string {
-  let sawExact = false;
-  const text = JSON.stringify(
-    value,
-    (_key, v: unknown) => {
-      if (typeof v !== 'bigint' && !isLosslessNumber(v)) return v;
-      sawExact = true;
-      return `${MARK}${String(v)}`;
-    },
-    indent,
-  );
-  return sawExact ? text.replace(MARKED, '$1') : text;
+  try {
+    return JSON.stringify(value, null, indent);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+  return withExactDecimalsAs(mark, () => JSON.stringify(value, markBigInt, indent)).replace(MARKED, '$1');
 }

@@ -29,7 +29,7 @@ export interface RecordResource {
   prepare?: (next: StoredRecord, previous: StoredRecord | undefined, at: string, now: string) => StoredRecord;
 }
 
-type Body = Record<string, unknown> & { id?: number };
+type Body = Record<string, unknown> & { id?: RecordId };
 
 function clientFields(body: Body): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...body };
@@ -79,8 +79,8 @@ export function recordHandlers(resource: RecordResource) {
 
   return {
     get: async ({ params }, { store }) => {
-      const record = await store.get(collection, params.id as number);
-      if (!record) throw notFound(noun, [params.id as number]);
+      const record = await store.get(collection, params.id as RecordId);
+      if (!record) throw notFound(noun, [params.id as RecordId]);
       return { data: record, message: `${Noun} ${record.id}` };
     },
 
@@ -106,7 +106,7 @@ export function recordHandlers(resource: RecordResource) {
       }),
 
     update: (call, ctx) => {
-      const id = call.params.id as number;
+      const id = call.params.id as RecordId;
       const body = (call.body ?? {}) as Body;
       if (body.id !== undefined && body.id !== id) throw badField('body.id', `must match the id in the path (${id})`);
       return write(ctx, async (set) => {
@@ -121,10 +121,10 @@ export function recordHandlers(resource: RecordResource) {
       const unnamed = bodies.findIndex((body) => body.id === undefined);
       if (unnamed >= 0) throw badField(`body[${unnamed}].id`, 'every record of a bulk update needs its id');
       return write(ctx, async (set) => {
-        await set.existing(bodies.map((body) => body.id as number), noun);
+        await set.existing(bodies.map((body) => body.id as RecordId), noun);
         const records: StoredRecord[] = [];
         // Read each at its turn: a body naming an id twice builds on its own earlier update.
-        for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as number)) as StoredRecord, body, `body[${i}]`, call));
+        for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as RecordId)) as StoredRecord, body, `body[${i}]`, call));
         return { data: records, message: `${counted(records.length, noun)} updated` };
       });
     },
@@ -144,8 +144,8 @@ export function recordHandlers(resource: RecordResource) {
 
     delete: ({ params }, ctx) =>
       write(ctx, async (set) => {
-        await set.existing([params.id as number], noun);
-        set.delete(params.id as number);
+        await set.existing([params.id as RecordId], noun);
+        set.delete(params.id as RecordId);
         return { message: `${Noun} ${String(params.id)} deleted` };
       }),
 

@@ -106,7 +106,7 @@ export const determinationHandlers = {
   ...recordHandlers(resource),
 
   decommission: async ({ params, now }, ctx) => {
-    const [record] = await decommissionIds(ctx, [params.id as number], now);
+    const [record] = await decommissionIds(ctx, [params.id as RecordId], now);
     return { data: record, message: `Determination ${String(params.id)} decommissioned` };
   },
 
@@ -119,7 +119,7 @@ export const determinationHandlers = {
 
   decommissionBeforeNow: ({ now }, ctx) => decommissionModifiedBefore(ctx, new Date(now), now),
 
-  remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as number], now)) }),
+  remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as RecordId], now)) }),
 
   removeBulk: async ({ body, now }, ctx) => ({ message: removeMessage(await remove(ctx, body as (number | bigint)[], now)) }),
 } satisfies Record<string, OperationHandler>;

@@ -51,7 +51,7 @@ export const emailNotificationHandlers = {
   },
 
   delete: async ({ params }, { store }) => {
-    const id = params.id as number;
+    const id = params.id as RecordId;
     await store.transaction(async (tx) => {
       if (!(await tx.get('emailNotifications', id))) throw notFound(NOUNS['email-notifications'], [id]);
       tx.delete('emailNotifications', id);
