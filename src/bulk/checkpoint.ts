@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
-import { jsonText } from '../json/json-text.js';
+import { jsonText, parseJson } from '../json/json-text.js';
 
 /** What a checkpoint file holds. */
 export interface CheckpointData {
@@ -77,7 +77,7 @@ export class Checkpoint {
     }
     let data: CheckpointData;
     try {
-      data = JSON.parse(text) as CheckpointData;
+      data = parseJson(text) as CheckpointData;
     } catch {
       throw new UsageError(`checkpoint ${path} is not a checkpoint file (not JSON)`, { hint: 'remove it to start over' });
     }
@@ -156,7 +156,7 @@ export class Checkpoint {
       runId: this.runId,
     };
     const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(data)}\n`);
+    await writeFile(temporary, `${jsonText(data)}\n`);
     await rename(temporary, this.path);
   }
 }

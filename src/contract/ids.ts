@@ -14,6 +14,17 @@ export type RecordId = number | bigint;
 /** Largest integer(int64). */
 export const INT64_MAX = 9223372036854775807n;
 
+/**
+ * The id a value names: a number or BigInt in int64's positive range, or its plain
+ * decimal text (as a service or a file may spell it); `undefined` when it names none.
+ * The one reading of an id from an answer, a file, a plan or a receipt.
+ */
+export function toRecordId(value: unknown): RecordId | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  if (typeof value === 'bigint') return value > 0n && value <= INT64_MAX ? canonicalId(value) : undefined;
+  return typeof value === 'string' ? parseRecordId(value.trim()) : undefined;
+}
+
 /** Whether `value` is an id in its one form (see `canonicalId`): a positive int64. */
 export function isRecordId(value: unknown): value is RecordId {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0;

@@ -16,11 +16,16 @@ import { exactNumber, type JsonNumber, unrepresentable, withExactDecimalsAs } fr
  */
 const MAY_BE_INEXACT = /\d{16}|\d[\d.]{16}|[eE][+-]?\d{3}/;
 
+/** Whether `text` (a document or one number literal) may hold a number a double would change: the slow path's test. */
+export function mayBeInexact(text: string): boolean {
+  return MAY_BE_INEXACT.test(text);
+}
+
 /** Thrown when input holds a number no JSON reader could take as written (1e400). */
 export class UnrepresentableNumberError extends SyntaxError {}
 
-/** Reads a number of input, refusing one a double turns into Infinity or 0. */
-function inputNumber(text: string): JsonNumber {
+/** Reads a number of input, refusing one a double turns into Infinity or 0 (`UnrepresentableNumberError`). */
+export function inputNumber(text: string): JsonNumber {
   const reason = unrepresentable(text);
   if (reason !== undefined) throw new UnrepresentableNumberError(reason);
   return exactNumber(text);

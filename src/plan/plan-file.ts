@@ -2,7 +2,7 @@
 import { isOperationId } from '../contract/operations.js';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { jsonText } from '../json/json-text.js';
+import { jsonText, parseJson } from '../json/json-text.js';
 import type { Plan } from './types.js';
 
 /** Writes the plan atomically (temporary file, then rename), readable by its owner only. */
@@ -22,7 +22,7 @@ export async function loadPlan(path: string): Promise<Plan> {
   }
   let plan: Plan;
   try {
-    plan = JSON.parse(text) as Plan;
+    plan = parseJson(text) as Plan;
   } catch {
     throw new UsageError(`${path} is not a plan (not JSON)`, { hint: 'make one with --plan-out FILE on a write command' });
   }

@@ -5,6 +5,7 @@
  * (`-o json` or `--plan-out` keep them all).
  */
 import type { Plan, PlanAction, PlanEntry } from './types.js';
+import { jsonText } from '../json/json-text.js';
 
 /** Entries of one kind shown before "… and N more". */
 const SHOWN_PER_ACTION = 50;
@@ -41,7 +42,7 @@ const grouped = new Intl.NumberFormat('en-US');
 
 function show(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value) ?? String(value);
+  const text = (jsonText(value) as string | undefined) ?? String(value);
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 

@@ -2,13 +2,18 @@
  * How pla's csv cells carry typed values, both ways (`typeCell` reads, `csvCast`
  * writes), so that `list -o csv` fed back through `upsert --file` gives the same
  * records:
- * - unquoted `12`, `-3.5`, `1e3` are numbers, `true`/`false` booleans, an empty
+ * - unquoted `12`, `-3.5`, `1e3` are numbers (exact past a double's precision:
+ *   json/exact-number.ts), `true`/`false` booleans, an empty
  *   cell leaves the field out; a string that would read as one of those is
  *   written quoted (`"123"`), and a quoted cell stays text;
  * - a cell starting with `{`, `[` or `"` that is valid JSON is that JSON: nested
  *   objects and arrays are written as JSON, and a string that itself starts with
  *   one of those characters is written as a JSON string, so it reads back as text.
  */
+
+import { InputError } from '../../errors.js';
+import { exactNumber, isLosslessNumber, unrepresentable } from '../../json/exact-number.js';
+import { jsonText, parseJson, UnrepresentableNumberError } from '../../json/json-text.js';
 
 // Plain decimal numbers only: no leading zeros ("007" is a code, not 7), no hex, no spaces.
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -20,8 +25,9 @@ const JSON_START = /^[{["]/;
 function jsonCell(value: string): { value: unknown } | undefined {
   if (!JSON_START.test(value)) return undefined;
   try {
-    return { value: JSON.parse(value) as unknown };
-  } catch {
+    return { value: parseJson(value, { input: true }) };
+  } catch (error) {
+    if (error instanceof UnrepresentableNumberError) throw new InputError(error.message);
     return undefined;
   }
 }
@@ -29,7 +35,8 @@ function jsonCell(value: string): { value: unknown } | undefined {
 /**
  * Types one csv cell: JSON cells (see above) become their value; of the others, a
  * quoted one stays text, `true`/`false` become booleans, plain decimal numbers
- * become numbers (unless too large to be exact), an empty cell becomes `undefined`
+ * become numbers, exact however many digits they have (a number no double can
+ * hold, such as 1e400, is an `InputError`), an empty cell becomes `undefined`
  * (the field is left out of the record sent); anything else stays text.
  */
 export function typeCell(value: string, quoted = false): unknown {
@@ -40,8 +47,9 @@ export function typeCell(value: string, quoted = false): unknown {
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (NUMBER.test(value)) {
-    const number = Number(value);
-    if (/[.eE]/.test(value) || Number.isSafeInteger(number)) return number;
+    const reason = unrepresentable(value);
+    if (reason !== undefined) throw new InputError(reason);
+    return exactNumber(value);
   }
   return value;
 }
@@ -101,5 +109,6 @@ function stringCell(value: string): string | { value: string; quoted: true } {
 export const csvCast = {
   string: stringCell,
   boolean: (value: boolean): string => String(value),
-  object: (value: object): string => JSON.stringify(value),
+  bigint: (value: bigint): string => String(value),
+  object: (value: object): string => (isLosslessNumber(value) ? String(value) : jsonText(value)),
 };
