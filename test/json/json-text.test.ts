@@ -17,6 +17,12 @@ describe('parseJson', () => {
     expect(String(value.huge)).toBe('1e400');
   });
 
+  it('finds long numbers however their digits fall around the point', () => {
+    for (const literal of ['123456789.123456789', '1234567.1234567891', '0.30000000000000004', '-9007199254740993', '1.234567890123456789e5', '4.9e-324']) {
+      expect(jsonText(parseJson(`[${literal}]`)), literal).toBe(`[${literal}]`);
+    }
+  });
+
   it('reads what JSON.parse reads the same way: plain numbers, repeated keys (last wins), __proto__ as a field', () => {
     const text = '{"a":1,"a":9007199254740993,"__proto__":{"x":1},"b":[0.5,-2,3e5]}';
     const value = parseJson(text) as Record<string, unknown>;
@@ -72,6 +78,8 @@ describe('exact numbers', () => {
     expect(compareNumbers(a, b)).toBe(-1);
     expect(compareNumbers(9007199254740993n, 9007199254740992)).toBe(1);
     expect(compareNumbers(exactNumber('1e400'), 5)).toBe(1);
+    expect(compareNumbers(exactNumber('12345678901234567.890'), exactNumber('12345678901234567.89'))).toBe(0);
+    expect(compareNumbers(exactNumber('-12345678901234567.89'), exactNumber('-12345678901234567.9'))).toBe(1);
     expect(isJsonNumber(a) && isJsonNumber(1n) && isJsonNumber(2) && !isJsonNumber(Number.NaN) && !isJsonNumber('1')).toBe(true);
   });
 });
