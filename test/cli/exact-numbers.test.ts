@@ -75,7 +75,8 @@ afterAll(async () => {
 });
 
 describe('ids and amounts past double precision', () => {
-  it('the server holds them exactly', async () => {
+  it('the server holds them exactly, also after a restart (journal and snapshot read back)', async () => {
+    await server.restart();
     const records = await held();
     expect(records.map((record) => String(record.id))).toEqual(IDS);
     expect(records.map((record) => String(record.amount))).toEqual([
@@ -87,6 +88,11 @@ describe('ids and amounts past double precision', () => {
       '-7.000000000000000001',
     ]);
     expect(records[0]?.ref).toBe(123456789012345678901n);
+    // The next record the restarted server creates takes the next id past them, not one of theirs.
+    const next = await server.http('POST', DET, { body: '{"code":"EX-NEXT","amount":1}' });
+    const created = (parseJson(next.text) as { data: { id: bigint } }).data.id;
+    expect(created).toBe(FIRST + 6n);
+    expect((await server.http('DELETE', `${DET}/${created}`)).status).toBeLessThan(300);
   });
 
   it('every output format prints the exact digits', async () => {
