@@ -122,6 +122,22 @@ describe('ids and amounts past double precision', () => {
     expect(await idsHeld()).toEqual(IDS.slice(2));
   });
 
+  it('--dry-run and --plan of a delete name the records exactly and change nothing', async () => {
+    const ids = [IDS[2] as string, IDS[3] as string];
+    const dry = await pla(['determinations', 'delete', ...ids, '--dry-run', '-o', 'ndjson']);
+    expect(dry.exitCode, String(dry.stderr)).toBe(0);
+    const rows = String(dry.stdout).trim().split('\n').map((line) => parseJson(line) as Record<string, unknown>);
+    expect(rows.map((row) => [String(row.id), String(row.amount)])).toEqual([
+      [IDS[2], '98765432109876543.21'],
+      [IDS[3], '1.5'],
+    ]);
+    const planned = await pla(['determinations', 'delete', ...ids, '--plan', '-o', 'json']);
+    expect(planned.exitCode, String(planned.stderr)).toBe(0);
+    const plan = parseJson(String(planned.stdout)) as { entries: Array<{ action: string; id: unknown }> };
+    expect(plan.entries.map((entry) => [entry.action, String(entry.id)])).toEqual(ids.map((id) => ['delete', id]));
+    expect(await idsHeld()).toEqual(IDS.slice(2));
+  });
+
   it('an edited json export upserts the right record with the exact amount', async () => {
     const exported = await pla(['determinations', 'list', '-o', 'json']);
     const records = parseJson(String(exported.stdout)) as Array<Record<string, unknown>>;

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/json/json-text.js';
 import { openJsonStore } from '../../src/store/index.js';
 import type { PageQuery, RecordId, Store, StoredRecord } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -126,6 +127,50 @@ describe('the same answers on both backends', () => {
     expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n']);
     // Code order on a database of a language's collation too: B, MOBILE, Mobile, a, arr, web.
     expect(codes(await stores['postgres-icu'].find('determinations', { sort: [{ field: 'service', direction: 'asc' }] }))).toEqual(['m', 'c', 'b', 'n', 'l', 'a', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
+  });
+});
+
+describe('numbers past a double, the same on both backends', () => {
+  /** Amounts a double would make equal (…567.89 and …567.9 are both …568 as doubles) and ids past 2^53. */
+  const EXACT: Array<[string, string]> = [
+    ['p', '12345678901234567.89'],
+    ['q', '12345678901234567.9'],
+    ['r', '9007199254740993'],
+    ['s', '9007199254740992'],
+    ['t', '1e400'],
+    ['u', '-12345678901234567.89'],
+    ['v', '5'],
+  ];
+  const value = (text: string) => (parseJson(`[${text}]`) as unknown[])[0];
+
+  beforeAll(async () => {
+    for (const store of Object.values(stores)) {
+      await store.transaction(async (tx) => {
+        const ids = await tx.allocateIds('tasks', EXACT.length);
+        EXACT.forEach(([code, amount], i) => tx.put('tasks', { id: ids[i] as RecordId, code, amount: value(amount) }));
+      });
+    }
+  });
+
+  const EXACT_QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>, string[]]> = [
+    ['sort asc', { sort: [{ field: 'amount', direction: 'asc' }] }, ['u', 'v', 's', 'r', 'p', 'q', 't']],
+    ['sort desc', { sort: [{ field: 'amount', direction: 'desc' }] }, ['t', 'q', 'p', 'r', 's', 'v', 'u']],
+    ['range between two amounts a double makes equal', { where: [{ field: 'amount', range: { from: value('12345678901234567.895'), to: value('1e401') } }] }, ['q', 't']],
+    ['range past 2^53', { where: [{ field: 'amount', range: { from: 9007199254740993n, before: value('12345678901234567.9') } }] }, ['p', 'r']],
+    ['equals an exact amount', { where: [{ field: 'amount', equals: value('12345678901234567.89') }] }, ['p']],
+    ['equals an id past 2^53', { where: [{ field: 'amount', equals: 9007199254740993n }] }, ['r']],
+    ['any of', { where: [{ field: 'amount', anyOf: [value('9007199254740992'), value('-12345678901234567.89')] }] }, ['s', 'u']],
+  ];
+
+  it.each(EXACT_QUERIES)('%s', async (_name, query, expected) => {
+    for (const [backend, store] of Object.entries(stores)) expect(codes(await store.find('tasks', query)), backend).toEqual(expected);
+  });
+
+  it('reads every amount back as written', async () => {
+    for (const [backend, store] of Object.entries(stores)) {
+      const records = await store.find('tasks', { where: [{ field: 'code', anyOf: EXACT.map(([code]) => code) }] });
+      expect(records.map((record) => [record.code, String(record.amount)]), backend).toEqual(EXACT);
+    }
   });
 });
 
