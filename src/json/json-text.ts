@@ -45,7 +45,7 @@ export interface ParseOptions {
 
 /**
  * `JSON.parse`, with every number exact: integers past 2^53 as BigInts, other
- * numbers a double would round as `LosslessNumber`s. Syntax errors are
+ * numbers a double would round as `ExactDecimal`s. Syntax errors are
  * `JSON.parse`'s own (same messages on both paths).
  */
 export function parseJson(text: string, options: ParseOptions = {}): unknown {
