@@ -97,7 +97,7 @@ export function refuseDeepJson(value: unknown, path: string): void {
 /**
  * Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413
  * otherwise. Every number is kept exact (json/json-text.ts): ids past 2^53 as
- * BigInts, amounts a double would round as `LosslessNumber`s.
+ * BigInts, amounts a double would round as `ExactDecimal`s.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
