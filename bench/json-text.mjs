@@ -1,4 +1,4 @@
-// What exact numbers cost (docs/exact-numbers.md): src/json/json-text.ts against
+// What exact numbers cost (docs/exact-numbers.md): src/json/ (json-parse.ts, json-text.ts) against
 // the built-ins it stands in for, measured in the same run, as ratios.
 //   node bench/json-text.mjs [--records N] [--rounds N]
 // - fast path: a page of ordinary records (no number a double would change), the
@@ -10,7 +10,9 @@ import { ROOT, argValue } from './support.mjs';
 const RECORDS = argValue('--records', 1000);
 const ROUNDS = argValue('--rounds', 200);
 
-const bundled = await build({ entryPoints: [`${ROOT}src/json/json-text.ts`], bundle: true, write: false, format: 'esm', platform: 'node' });
+// Both from one bundle: the exact numbers parseJson makes are the ones jsonText writes.
+const entry = `export { parseJson } from '${ROOT}src/json/json-parse.ts'; export { jsonText } from '${ROOT}src/json/json-text.ts';`;
+const bundled = await build({ stdin: { contents: entry, resolveDir: ROOT, loader: 'ts' }, bundle: true, write: false, format: 'esm', platform: 'node' });
 const { parseJson, jsonText } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
 
 const record = (i, id, amount) =>

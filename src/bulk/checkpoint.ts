@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
-import { jsonText, parseJson } from '../json/json-text.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 
 /** What a checkpoint file holds. */
 export interface CheckpointData {

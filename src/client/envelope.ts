@@ -5,7 +5,7 @@
  * chose differently from the local server.
  */
 import { PlaError } from '../errors.js';
-import { parseJson } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 
 /** True for a non-null, non-array object. */
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,8 @@
  */
 import { ApiError, type PlaError } from '../errors.js';
 import { redactSecrets } from '../contract/secrets.js';
-import { jsonText, parseJson } from '../json/json-text.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 
 /**
  * Replaces every occurrence of `secret` in the error's message, hint, detail and

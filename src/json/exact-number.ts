@@ -14,24 +14,14 @@
  *   no exact decimal type, and pla never computes with amounts: it carries them,
  *   prints them and compares them, which the text does exactly.
  *
- * `jsonText` (json-text.ts) writes both back as the digits they were read from.
+ * `parseJson` (json-parse.ts) reads them; `jsonText` (json-text.ts) writes both back
+ * as the digits they were read from.
  */
 import { compareNumber, getUnsafeNumberReason, isInteger, isLosslessNumber, LosslessNumber, UnsafeNumberReason } from 'lossless-json';
 
+import { exactDecimalJson } from './json-text.js';
+
 export { isLosslessNumber, LosslessNumber };
-
-/** While `jsonText` writes: how an exact decimal is written (a marked string it then unquotes). */
-let writeMarked: ((text: string) => string) | undefined;
-
-/** For `jsonText` only: runs `write` with every `ExactDecimal` written as `mark(its text)`. */
-export function withExactDecimalsAs<T>(mark: (text: string) => string, write: () => T): T {
-  writeMarked = mark;
-  try {
-    return write();
-  } finally {
-    writeMarked = undefined;
-  }
-}
 
 /**
  * A decimal a double would round, as its text. Plain `JSON.stringify` cannot write it
@@ -40,8 +30,7 @@ export function withExactDecimalsAs<T>(mark: (text: string) => string, write: ()
  */
 export class ExactDecimal extends LosslessNumber {
   toJSON(): string {
-    if (writeMarked === undefined) throw new TypeError(`an exact number (${this.value}) is written by jsonText, not JSON.stringify`);
-    return writeMarked(this.value);
+    return exactDecimalJson(this.value);
   }
 }
 

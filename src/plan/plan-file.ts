@@ -2,7 +2,8 @@
 import { isOperationId } from '../contract/operations.js';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { jsonText, parseJson } from '../json/json-text.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import type { Plan } from './types.js';
 
 /** Writes the plan atomically (temporary file, then rename), readable by its owner only. */

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { configDir } from '../config/config-dir.js';
 import { UsageError } from '../errors.js';
 import type { EndLine, ReceiptLine, RunHeader } from './types.js';
-import { parseJson } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 
 /** Where receipts live: `runs/` beside `config.json`. */
 export function runsDir(): string {

@@ -4,7 +4,7 @@
  * and reading stops at the limit, so nothing past it is ever buffered.
  */
 import type { IncomingMessage } from 'node:http';
-import { parseJson } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import { HttpProblem, clientAborted } from './problem.js';
 
 /** The request's media type without parameters, lower case ('' when none). */

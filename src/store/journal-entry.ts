@@ -1,5 +1,5 @@
 import { isRecordId } from '../contract/ids.js';
-import { parseJson } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import { COLLECTIONS } from './types.js';
 import type { Change, CollectionName, RecordId, StoredRecord } from './types.js';
 

@@ -1,7 +1,8 @@
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idAfter, isRecordId } from '../contract/ids.js';
-import { jsonText, parseJson } from '../json/json-text.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import { fsyncDir } from './durable-fs.js';
 import { StoreCorruptError } from './errors.js';
 import { isCollectionName, isStoredRecord } from './journal-entry.js';

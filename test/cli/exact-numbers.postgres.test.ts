@@ -6,7 +6,7 @@
  * overwrite each other (7 creates answered, fewer rows kept).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/json/json-text.js';
+import { parseJson } from '../../src/json/json-parse.js';
 import { sequenceOf, tableOf } from '../../src/store/postgres/schema.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { runOnPostgres } from '../support/postgres.js';

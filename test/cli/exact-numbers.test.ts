@@ -13,7 +13,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, jsonText } from '../../src/json/json-text.js';
+import { jsonText } from '../../src/json/json-text.js';
+import { parseJson } from '../../src/json/json-parse.js';
 import { sequenceOf } from '../../src/store/postgres/schema.js';
 import { tempDir } from '../bulk/helpers.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';

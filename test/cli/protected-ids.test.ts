@@ -6,7 +6,7 @@
  * of ids that cannot be read, and bulk runs, are in test/plan/plan-apply.e2e.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/json/json-text.js';
+import { parseJson } from '../../src/json/json-parse.js';
 import type { FakeServer } from '../support/fake-server.js';
 import { pla, startContractServer, tempDir, TEST_KEY } from './support.js';
 

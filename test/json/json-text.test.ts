@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareNumbers, ExactDecimal, exactNumber, isJsonNumber } from '../../src/json/exact-number.js';
-import { jsonText, parseJson, UnrepresentableNumberError } from '../../src/json/json-text.js';
+import { jsonText } from '../../src/json/json-text.js';
+import { parseJson, UnrepresentableNumberError } from '../../src/json/json-parse.js';
 
 const ANSWER = '{"id":9007199254740993,"amount":12345678901234567.89,"small":1.5,"list":[1,12345678901234567890123],"text":"9007199254740993","tiny":0.1,"huge":1e400}';
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/json/json-text.js';
+import { parseJson } from '../../src/json/json-parse.js';
 import { openJsonStore } from '../../src/store/index.js';
 import type { PageQuery, RecordId, Store, StoredRecord } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
 import { openInput } from '../../io/input/source.js';
-import { parseJson, UnrepresentableNumberError } from '../../json/json-text.js';
+import { parseJson, UnrepresentableNumberError } from '../../json/json-parse.js';
 
 /** JSON inline or in a file; `name` is how the user wrote the option, `stdin` what `-` reads. */
 export interface JsonSource {

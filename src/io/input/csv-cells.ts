@@ -13,7 +13,8 @@
 
 import { InputError } from '../../errors.js';
 import { exactNumber, isLosslessNumber, unrepresentable } from '../../json/exact-number.js';
-import { jsonText, parseJson, UnrepresentableNumberError } from '../../json/json-text.js';
+import { jsonText } from '../../json/json-text.js';
+import { parseJson, UnrepresentableNumberError } from '../../json/json-parse.js';
 
 // Plain decimal numbers only: no leading zeros ("007" is a code, not 7), no hex, no spaces.
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;

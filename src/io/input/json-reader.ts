@@ -3,7 +3,7 @@ import Parser from 'stream-json/Parser.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import StreamValues from 'stream-json/streamers/StreamValues.js';
 import { InputError } from '../../errors.js';
-import { inputNumber, mayBeInexact, UnrepresentableNumberError } from '../../json/json-text.js';
+import { inputNumber, mayBeInexact, UnrepresentableNumberError } from '../../json/json-parse.js';
 import { ValueLineTracker } from './json-lines.js';
 import { peek, withoutBom } from './source.js';
 import type { SourceItem } from './types.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { InputError } from '../../errors.js';
-import { parseJson, UnrepresentableNumberError } from '../../json/json-text.js';
+import { parseJson, UnrepresentableNumberError } from '../../json/json-parse.js';
 import type { BadRowHandler } from './bad-rows.js';
 import { readLines } from './lines.js';
 import type { SourceItem } from './types.js';

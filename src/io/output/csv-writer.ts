@@ -7,7 +7,8 @@ import { csvCast } from '../input/csv-cells.js';
 import { fieldValue } from './fields.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
-import { jsonText, parseJson } from '../../json/json-text.js';
+import { jsonText } from '../../json/json-text.js';
+import { parseJson } from '../../json/json-parse.js';
 
 /** Rows kept in memory before the rest go to a spool file (a page or two). */
 const IN_MEMORY_ROWS = 2000;

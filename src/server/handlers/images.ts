@@ -3,7 +3,7 @@
  * the ImageDto as JSON, as a field or a file part) and delete. The 201 has no
  * body, so it carries `Location: /api/images/<id>`.
  */
-import { parseJson } from '../../json/json-text.js';
+import { parseJson } from '../../json/json-parse.js';
 import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { IncomingMessage } from 'node:http';

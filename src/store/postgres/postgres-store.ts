@@ -10,7 +10,8 @@
 import pg from 'pg';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { compareIds, parseRecordId } from '../../contract/ids.js';
-import { jsonText, parseJson } from '../../json/json-text.js';
+import { jsonText } from '../../json/json-text.js';
+import { parseJson } from '../../json/json-parse.js';
 import { StoreUnavailableError } from '../errors.js';
 import type {
   BlobStore,
