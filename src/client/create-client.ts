@@ -5,7 +5,7 @@
  */
 import { expandPath, operation, type OperationId } from '../contract/operations.js';
 import { PlaError, ServerError } from '../errors.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
 import { readAnswer } from './answer.js';
 import { parseBody } from './envelope.js';

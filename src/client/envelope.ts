@@ -7,6 +7,7 @@
  * envelope: it has fields an envelope does not (its `id`).
  */
 import { InvalidAnswerError } from '../errors.js';
+import { parseJson } from '../json/json-parse.js';
 import { RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
 import { isObject } from './objects.js';
 
@@ -17,7 +18,7 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
     // A success that claims JSON and is not is the service's fault; error bodies are read leniently.
     if (strict && contentType?.includes('json')) {
