@@ -19,6 +19,7 @@ function addStartCommand(tree: Command): void {
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
     .option('--store-pool-size <n>', `connections to PostgreSQL this process opens at most (default ${D.storePoolSize}; processes × size must fit the database's max_connections)`)
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
+    .option('--lenient', 'accept any type in the declared record fields (name, inUse, …); by default a wrong type is a 400, as the service would refuse it')
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
     .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
     .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)

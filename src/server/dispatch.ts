@@ -7,7 +7,7 @@
 import { NOUNS } from '../contract/wording.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
+import { DTO_SCHEMAS, bodySchemaFor, pathParamsSchema } from '../contract/schemas.js';
 import type { Operation } from '../contract/operations.js';
 import type { BodyKind } from '../contract/types.js';
 import type { Store } from '../store/types.js';
@@ -153,7 +153,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
       if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');
       if (raw === undefined) return call(undefined);
-      const checked = validate(BODY_SCHEMAS[kind], raw, 'body');
+      const checked = validate(bodySchemaFor(kind, op.resource, runtime.options.lenient), raw, 'body');
       return call(OPEN_BODIES.has(kind) ? raw : checked, ignoredFields(kind, raw));
     });
   } else if (hasBody(req)) {

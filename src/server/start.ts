@@ -19,6 +19,7 @@ export interface StartFlags {
   host?: string;
   data?: string;
   seed?: boolean;
+  lenient?: boolean;
   maxPageSize?: string;
   maxBody?: string;
   maxImage?: string;
@@ -75,6 +76,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     host: flags.host ?? d.host,
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
+    lenient: flags.lenient ?? d.lenient,
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
@@ -184,6 +186,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     options.failRate ? `fail rate ${options.failRate}` : '',
     options.simulateTasksSeconds ? `tasks advance every ${options.simulateTasksSeconds} s` : '',
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
+    options.lenient ? 'record fields of any type accepted (--lenient)' : '',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
   output.stdout.write(`pla local server listening on ${server.url}\n`);
