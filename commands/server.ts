@@ -3,7 +3,7 @@
  * log, reset) through the running server's `/_admin` endpoints. Declared cheaply:
  * the server code loads only when `pla server start` runs.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
 import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
@@ -30,11 +30,13 @@ function addStartCommand(tree: Command): void {
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
-    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`);
+    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
+    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json']));
   examples(
     start,
     'pla server start',
     'pla server start --port 0 --data /tmp/pla --no-seed',
+    'pla server start --log-format json 2> requests.ndjson',
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
   );

@@ -20,7 +20,7 @@ export { INT64_MAX };
  * one arrives as a BigInt (the server's JSON reader keeps id literals past 2^53
  * exact), names no record of this server, and is answered 404 like any unknown id.
  */
-const int64 = z.union([
+export const int64 = z.union([
   z.number().int().min(0, 'must be a positive int64').max(Number.MAX_SAFE_INTEGER),
   z.bigint().min(0n, 'must be a positive int64').max(INT64_MAX, `must be at most ${INT64_MAX} (int64)`),
 ]);

@@ -26,7 +26,7 @@ import { queryFlag } from './query-flags.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
-import type { RequestLog } from './request-log.js';
+import { keptBody, type RequestLog } from './request-log.js';
 import { parseTarget, type RequestTarget } from './request-target.js';
 import type { RouteTarget, ServerRouter } from './routes.js';
 import { validate } from './validation.js';
@@ -43,7 +43,7 @@ export interface Runtime extends ServerContext, AdminRuntime {
 }
 
 /** Endpoints that answer without a key. */
-const PUBLIC_ADMIN = new Set(['health', 'openapi']);
+const PUBLIC_ADMIN = new Set(['index', 'health', 'openapi']);
 
 function permissionOf(target: RouteTarget): string | undefined {
   if (target.kind === 'operation') return target.op.permission;
@@ -279,7 +279,9 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
   writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
   watchResponseWrite(res, runtime.options.writeTimeoutMs, runtime.warn, `${req.method ?? 'GET'} ${notes.instance}`);
   const { key } = notes;
-  const presented = key ? undefined : req.headers['x-api-key'];
+  const header = req.headers['x-api-key'];
+  const presented = key ? undefined : header;
+  const body = keptBody(req);
   runtime.log.add({
     at: Date.now(),
     method: req.method ?? 'GET',
@@ -289,6 +291,7 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
     key: key ?? (typeof presented === 'string' && presented ? maskKey(presented) : undefined),
     idempotencyKey: notes.idempotencyKey,
     replayed: notes.replayed,
+    ...(body ? { body, ...(typeof header === 'string' ? { presented: header } : {}) } : {}),
   });
 }
 

@@ -19,6 +19,8 @@ export interface ServerOptions {
   seed: boolean;
   /** Accept any type in the declared fields of accounting records (by default a wrong type is a 400). */
   lenient: boolean;
+  /** The console line per request: text, JSON lines, or none (`--quiet`). */
+  requestLines: 'text' | 'json' | 'off';
   maxPageSize: number;
   /** Largest request body accepted, in bytes; larger is 413. */
   maxBodyBytes: number;
@@ -51,6 +53,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   storePoolSize: 10,
   seed: true,
   lenient: false,
+  requestLines: 'text',
   maxPageSize: DEFAULT_MAX_PAGE_SIZE,
   maxBodyBytes: 10 * 1024 * 1024,
   maxImageBytes: 5 * 1024 * 1024,

@@ -20,6 +20,9 @@ export interface StartFlags {
   data?: string;
   seed?: boolean;
   lenient?: boolean;
+  /** The global `--quiet`: no line per request. */
+  quiet?: boolean;
+  logFormat?: 'text' | 'json';
   maxPageSize?: string;
   maxBody?: string;
   maxImage?: string;
@@ -77,6 +80,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
     lenient: flags.lenient ?? d.lenient,
+    requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
@@ -169,7 +173,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
   const store = storeOf(flags, configuredStore);
   const options = toServerOptions(flags, store);
   if (flags.storePoolSize !== undefined && !options.storeUrl) note('pla server: --store-pool-size has no effect: the data folder\'s JSON-file store has no connections');
-  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
+  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`), note);
 
   try {
     await hooks.onListening({ url: server.url, ...(server.createdAdminKey ? { createdAdminKey: server.createdAdminKey } : {}) });
