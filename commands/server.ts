@@ -16,6 +16,7 @@ function addStartCommand(tree: Command): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
     .option('--host <host>', 'address to listen on', D.host)
     .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
+    .option('--env-name <name>', 'the pla environment this server feeds (default: local for the default folder and port, else local-<folder>)')
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
     .option('--store-pool-size <n>', `connections to PostgreSQL this process opens at most (default ${D.storePoolSize}; processes × size must fit the database's max_connections)`)
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
@@ -35,7 +36,8 @@ function addStartCommand(tree: Command): void {
   examples(
     start,
     'pla server start',
-    'pla server start --port 0 --data /tmp/pla --no-seed',
+    'pla server start --port 0 --data /tmp/pla --no-seed   # feeds environment local-pla',
+    'pla server start --port 4020 --data ./fin2 --env-name fin2',
     'pla server start --log-format json 2> requests.ndjson',
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
@@ -56,8 +58,14 @@ function addKeysCommand(tree: Command): void {
     .description('create a key; prints it once')
     .requiredOption('--name <name>', 'a name for the key')
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
-    .option('-e, --env <name>', 'environment the key is meant for (default local)');
-  examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
+    .option('-e, --env <name>', "the environment whose server gets the key, and the key's environment (default local)")
+    .option('--data <dir>', 'no server running: write an admin key straight into this data folder (yours, server stopped)');
+  examples(
+    create,
+    'pla server keys create --name ci --permissions determinations:read,tasks:read',
+    'pla server keys create --name ci -e local-fin2',
+    'pla server keys create --data ./pla-data --name recovery   # lost the admin key',
+  );
   declareAction(create, 'server.keys.create');
   declareAction(keys.command('list').description('list keys (masked)'), 'server.keys.list');
   declareAction(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'server.keys.revoke');

@@ -66,6 +66,7 @@ const NOTHING_STORED: ConfigStore = {
   use: notWritable,
   setKey: notWritable,
   setUrl: notWritable,
+  feedFromServer: notWritable,
   setProxy: notWritable,
   setCaFile: notWritable,
   setProtected: notWritable,
