@@ -1,11 +1,11 @@
 /**
  * `pla server …` on the CLI side. `start` runs the local server (src/server) and
- * keeps what the CLI needs of it in the pla config: the URL of environment
- * `local` and, on a first start, the admin key the server minted (the server
- * keeps only its hash and never touches the CLI's config). `keys|health|log|reset`
- * call the running server's `/_admin` endpoints through the ordinary client; they
- * always talk to environment `local`, and `--base-url` and `--api-key` still
- * override.
+ * keeps what the CLI needs of it in the pla config: the URL of the environment it
+ * feeds (src/cli/server-environment.ts) and, on a first start, the admin key the
+ * server minted (the server keeps only its hash and never touches the CLI's
+ * config). `keys|health|log|reset` call the running server's `/_admin` endpoints
+ * through the ordinary client, on the environment `-e` names (default `local`);
+ * `keys create --data DIR` writes a key into a stopped server's folder instead.
  */
 import { parseRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
