@@ -109,7 +109,9 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
     io.stdoutIsTTY && io.stderrIsTTY
       ? new Writable({
           write(chunk: Buffer | string, _encoding, done) {
-            if (!bar) return void io.stdout.write(chunk, () => done());
+            // Handed on at once, so stdout and the notes on stderr reach the terminal in the order written
+            // (waiting for the write's callback let a footer overtake the table's last line).
+            if (!bar) return void (io.stdout.write(chunk) ? done() : io.stdout.once('drain', () => done()));
             const text = partLine + chunk.toString();
             const end = text.lastIndexOf('\n') + 1;
             partLine = text.slice(end);
