@@ -86,15 +86,18 @@ export type NetworkFailure = { kind: 'certificate' } | { kind: 'tls-handshake' }
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {
   readonly request?: FailedRequest;
+  /** Where a redirect (3xx) pointed: its `Location` header. */
+  readonly location?: string;
 
   constructor(
     message: string,
     readonly status: number,
     readonly problem?: unknown,
-    options?: { request?: FailedRequest },
+    options?: { request?: FailedRequest; location?: string },
   ) {
     super(message, { detail: problem });
     if (options?.request) this.request = options.request;
+    if (options?.location) this.location = options.location;
   }
 }
 

@@ -6,8 +6,18 @@
  */
 import { AuthError, NetworkError, NotFoundError, PlaError, RateLimitError, RejectedError, ServerError } from '../errors.js';
 
+/** Where the run's API key came from, when not from the config: then the config's key is not the one sent. */
+export type KeyOrigin = 'flag' | 'env-var' | undefined;
+
+/** The 401 hint: where the key that was sent came from, and how to change it. */
+function keyHint(env: string, keyFrom: KeyOrigin): string {
+  if (keyFrom === 'env-var') return `check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of \`pla config set-key --env ${env}\``;
+  if (keyFrom === 'flag') return 'check the key given with --api-key';
+  return `check the key: \`pla config show\`, \`pla config set-key --env ${env}\``;
+}
+
 /** The hint line for `error`, if there is one to give. */
-export function hintFor(error: unknown): string | undefined {
+export function hintFor(error: unknown, keyFrom?: KeyOrigin): string | undefined {
   if (!(error instanceof PlaError)) return 'this looks like a bug; run again with --verbose and report it';
   if (error.hint) return error.hint;
   // Sent, maybe carried out, not repeated (creates are not, without --retry-unsafe).
@@ -18,11 +28,16 @@ export function hintFor(error: unknown): string | undefined {
     const env = error.request?.env ?? '<env>';
     return error.status === 403
       ? `the key lacks the permission for this operation: use a key that has it (\`pla config set-key --env ${env}\`)`
-      : `check the key: \`pla config show\`, \`pla config set-key --env ${env}\``;
+      : keyHint(env, keyFrom);
   }
   if (error instanceof NotFoundError) return 'check the id, and the base URL with its path prefix (`pla config show`)';
   if (error instanceof RateLimitError) return 'the service is rate limiting this key: wait, or allow more retries with --retries';
   if (error instanceof ServerError) return 'the service failed: try again later; --verbose shows its full answer';
+  if (error instanceof RejectedError && error.status < 400) {
+    return error.location
+      ? `the service moved: if ${error.location} is its new address, point the base URL there (\`pla config set-url URL --env ${error.request?.env ?? '<env>'}\`)`
+      : 'the service answered with a redirect and no Location; check the base URL (`pla config show`)';
+  }
   if (error instanceof RejectedError) return 'fix the request; --verbose shows the full problem';
   if (error instanceof NetworkError) {
     const networkHint = networkFailureHint(error);

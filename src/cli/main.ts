@@ -46,7 +46,8 @@ export async function runPla(argv: string[], io: IOStreams): Promise<number> {
     if (error instanceof CommanderError) return commanderExitCode(error);
     const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
     const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : (await import('./edge-errors.js')).atTheEdge(error);
-    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv) }));
+    const keyFrom = argv.includes('--api-key') ? 'flag' : process.env.PLA_API_KEY ? 'env-var' : undefined;
+    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv), keyFrom }));
     return exitCodeOf(reported);
   }
 }

@@ -103,7 +103,8 @@ export function createClient(options: ClientOptions): PlaClient {
     const contentType = response.headers['content-type'];
     const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
     if (!ok) {
-      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
+      const location = response.headers.location;
+      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), typeof location === 'string' ? location : undefined));
       // A 5xx says the service received the request, not whether it was carried out.
       if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
       throw error;

@@ -126,14 +126,18 @@ function reasonPhrase(status: number): string | undefined {
   return process.getBuiltinModule('node:http').STATUS_CODES[status];
 }
 
-/** Maps a non-2xx answer to its error class. */
-export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
+/**
+ * Maps a non-2xx answer to its error class. A redirect (3xx, which the client
+ * does not follow: a write must not land somewhere unseen) names its `location`.
+ */
+export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel, location?: string): ApiError {
   const reason = statusText || reasonPhrase(status) || 'Error';
   // Collapsed to one line: a service message may span several.
   const serviceSaid = serviceMessage(body);
   const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
-  const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
-  const options = { request: facts(request) };
+  const redirect = status >= 300 && status < 400 ? ` to ${location ?? 'no Location given'}` : '';
+  const message = `${status} ${reason}${redirect}${said ? `: ${said}` : ''} ${label(request)}`;
+  const options = { request: facts(request), ...(redirect && location ? { location } : {}) };
   if (status === 401 || status === 403) return new AuthError(message, status, body, options);
   if (status === 404) return new NotFoundError(message, status, body, options);
   if (status === 429) return new RateLimitError(message, status, body, options);

@@ -162,7 +162,7 @@ export function requestLog(invocation: Invocation): Promise<void> {
 
 export function reset(invocation: Invocation): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    await confirmDestructive(ctx, 'Delete all data of the local server');
+    await confirmDestructive(ctx, 'Delete all data of the local server', { dryRun: false });
     const { message } = await admin(ctx, 'POST', '/_admin/reset');
     ctx.note(message ?? 'reset');
   });
