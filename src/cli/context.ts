@@ -136,6 +136,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
       wide: opts.wide === true,
       warn: human,
+      ...(opts.query ? { query: opts.query } : {}),
     },
     interactive: io.stderrIsTTY,
     note(line) {
@@ -192,6 +193,8 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
     },
   };
   try {
+    // A bad expression is refused before anything is sent.
+    if (opts.query) await (await import('../io/output/query.js')).checkQuery(opts.query);
     await body(ctx);
   } finally {
     // A client that failed to be made has nothing to close; its error already surfaced.

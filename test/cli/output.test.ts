@@ -133,7 +133,7 @@ describe('output', () => {
   });
 
   it('makes raw calls with pla api, envelope kept', async () => {
-    const out = await run(['api', 'get', `${D}/7`, '--query', 'x=1']);
+    const out = await run(['api', 'get', `${D}/7`, '--param', 'x=1']);
     expect(out.exitCode).toBe(0);
     expect(JSON.parse(out.stdout)).toMatchObject({ success: true, data: { id: 7 } });
     const req = server.requests.at(-1);

@@ -11,23 +11,23 @@ function queryOf(pairs: string[]): Record<string, string> {
   const query: Record<string, string> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at < 1) throw new UsageError(`--query takes key=value, got ${pair}`);
+    if (at < 1) throw new UsageError(`--param takes key=value, got ${pair}`);
     query[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return query;
 }
 
-/** `pla api METHOD PATH [--data | --file] [--query k=v]…`: one raw call, its body shown as data. */
+/** `pla api METHOD PATH [--data | --file] [--param k=v]…`: one raw call, its body shown as data. */
 export function call(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const method = String(ctx.args[0]).toUpperCase();
     if (!METHODS.includes(method)) throw new UsageError(`unknown method ${method}`, { hint: `use one of ${METHODS.join(', ')}` });
     const path = String(ctx.args[1]);
     if (!path.startsWith('/')) throw new UsageError('the path starts with / and is relative to the base URL, e.g. /api/topics/portfolio');
-    const { data, file, query } = ctx.opts as { data?: string; file?: string; query?: string[] };
+    const { data, file, param } = ctx.opts as { data?: string; file?: string; param?: string[] };
     const result = await (await ctx.client()).raw(method, path, {
       body: await readJsonArg({ inline: data, file, name: '--data', stdin: ctx.io.stdin }),
-      query: queryOf(query ?? []),
+      query: queryOf(param ?? []),
       signal: ctx.signal,
     });
     if (Array.isArray(result.data)) return renderRows(result.data, ctx.output);

@@ -20,7 +20,8 @@ export async function listPaged(ctx: CommandContext, operationId: OperationId, c
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
   const maxItems = ctx.opts.maxItems as number | undefined;
-  const writer = await createRowWriter(ctx.output);
+  // A read: an unknown --fields name is an error (nothing has happened yet).
+  const writer = await createRowWriter({ ...ctx.output, strictFields: true });
 
   if (ctx.opts.all || maxItems !== undefined) {
     for await (const page of client.pages(operationId, { ...options, maxItems })) {
