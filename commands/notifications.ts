@@ -1,7 +1,7 @@
 /** `pla notifications` (alias `notif`): per-user notifications and, under `email`, e-mails (spec 4.4). */
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
-import { addPagingOptions, addSafetyOptions, examples } from './options.js';
+import { addFilterOptions, addPagingOptions, addSafetyOptions, examples } from './options.js';
 import { addDeleteVerb, addIdVerb, addWriteVerb, idAction } from './record-verbs.js';
 
 
@@ -25,7 +25,8 @@ export function createNotificationsCommand(): Command {
   const list = tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing');
   // The spec's notification lists take page and size only: no --sort to offer.
   addPagingOptions(list, { sort: false });
-  examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson');
+  addFilterOptions(list, 'notifications.list');
+  examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson', 'pla notif list ana --unread');
   declareAction(list, 'notifications.list');
 
   const count = tree

@@ -4,7 +4,9 @@
  */
 import { type Command, Option } from 'commander';
 import { BULK_DEFAULTS } from '../src/bulk/defaults.js';
-import { collect, wholeNumber } from './option-parsers.js';
+import type { OperationId } from '../src/contract/operations.js';
+import { LIST_FILTERS } from '../src/cli/list-filters.js';
+import { collect, commaList, wholeNumber } from './option-parsers.js';
 
 /**
  * `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. Without `sort`
@@ -16,6 +18,15 @@ export function addPagingOptions(command: Command, { sort = true }: { sort?: boo
   return command
     .option('--all', 'stream every page')
     .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
+}
+
+/** The filter flags of a list (src/cli/list-filters.ts), as the handler applies them. */
+export function addFilterOptions(command: Command, operationId: OperationId): Command {
+  for (const filter of LIST_FILTERS[operationId]?.filters ?? []) {
+    if (filter.values) command.option(`--${filter.flag} <${filter.values.placeholder}>`, filter.description, commaList);
+    else command.option(`--${filter.flag}`, filter.description);
+  }
+  return command;
 }
 
 /** `--data`, `--file`, `--format`, `--raw`, `--strict`. */

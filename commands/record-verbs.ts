@@ -11,7 +11,8 @@ import type { Command } from 'commander';
 import { operation, pastTense, type OperationId, type WritingOperationId } from '../src/contract/operations.js';
 import { NOUNS } from '../src/contract/wording.js';
 import { declareAction, type IdActionSpec } from './actions.js';
-import { addBulkOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
+import { LIST_FILTERS } from '../src/cli/list-filters.js';
+import { addBulkOptions, addFilterOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, examples } from './options.js';
 
 /** The id action of `single` (`verb` is the imperative for the prompt, "Delete"); the rest comes from its row. */
 export function idAction(single: WritingOperationId, verb: string): IdActionSpec {
@@ -77,7 +78,14 @@ export function addRecordVerbs(tree: Command, verbs: RecordVerbs): Command {
   if (verbs.list) {
     const list = tree.command('list').description(`list ${noun[1]}, a page at a time or --all`);
     addPagingOptions(list);
-    examples(list, `pla ${name} list --size 20 --sort updatedAt,desc`, `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`);
+    addFilterOptions(list, verbs.list);
+    const filter = LIST_FILTERS[verbs.list]?.filters[0];
+    examples(
+      list,
+      `pla ${name} list --size 20 --sort updatedAt,desc`,
+      `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`,
+      ...(filter?.values ? [`pla ${name} list --${filter.flag} ${filter.description.replace(/^.*e\.g\. /, '')}`] : []),
+    );
     declareAction(list, 'records.list', { operationId: verbs.list });
   }
   if (verbs.create) {

@@ -4,7 +4,7 @@ import type { OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { listPaged } from './paged.js';
+import { listFiltered, listPaged } from './paged.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine } from './safety.js';
 
@@ -26,7 +26,7 @@ export function count(invocation: Invocation): Promise<void> {
 /** `list <user> [--mobile]`. */
 export function list(invocation: Invocation): Promise<void> {
   return withContext(invocation, (ctx) =>
-    listPaged(ctx, ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: String(ctx.args[0]) } }),
+    listFiltered(ctx, 'notifications.list', ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: String(ctx.args[0]) } }),
   );
 }
 

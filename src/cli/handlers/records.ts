@@ -13,7 +13,7 @@ import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { runBulkPrinting } from './bulk.js';
-import { listPaged } from './paged.js';
+import { listFiltered } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { type RecordInput, readRecordInput } from './records-input.js';
@@ -22,7 +22,7 @@ import { callWithReceipt, receiptId, withReceipt } from './receipts.js';
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
-  return withContext(invocation, (ctx) => listPaged(ctx, operationId));
+  return withContext(invocation, (ctx) => listFiltered(ctx, operationId));
 }
 
 /** A call without input or parameters whose result is shown as is (`meta`). */
