@@ -75,7 +75,22 @@ export function addSafetyOptions(command: Command): Command {
   return command.option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)').option('--dry-run', 'show what would change, change nothing');
 }
 
+/** The examples each command was given, for the help of the group above it. */
+const EXAMPLES = new WeakMap<Command, string[]>();
+
 /** Adds an "Examples:" section to a command's help. */
 export function examples(command: Command, ...lines: string[]): Command {
+  EXAMPLES.set(command, lines);
   return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+}
+
+/**
+ * Gives every group command without examples of its own an "Examples:" section
+ * made of its verbs' first examples (a few), so every `--help` shows one.
+ */
+export function addGroupExamples(command: Command): void {
+  for (const sub of command.commands) addGroupExamples(sub);
+  if (command.commands.length === 0 || EXAMPLES.has(command) || !command.parent) return;
+  const firsts = command.commands.flatMap((sub) => (EXAMPLES.get(sub) ?? []).slice(0, 1)).slice(0, 4);
+  if (firsts.length > 0) examples(command, ...firsts);
 }

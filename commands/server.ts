@@ -67,8 +67,8 @@ function addKeysCommand(tree: Command): void {
     'pla server keys create --data ./pla-data --name recovery   # lost the admin key',
   );
   declareAction(create, 'server.keys.create');
-  declareAction(keys.command('list').description('list keys (masked)'), 'server.keys.list');
-  declareAction(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'server.keys.revoke');
+  declareAction(examples(keys.command('list').description('list keys (masked)'), 'pla server keys list', 'pla server keys list -e local-fin2 -o json'), 'server.keys.list');
+  declareAction(examples(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'pla server keys revoke 3'), 'server.keys.revoke');
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
@@ -76,12 +76,15 @@ export function createServerCommand(): Command {
   const tree = new Command('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
-  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`), 'server.log');
+  declareAction(examples(tree.command('health').description("the running server's health (no key needed)"), 'pla server health', 'pla server health -e local-fin2'), 'server.health');
+  const log = tree.command('log').description('recent requests with their bodies (keys masked)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
+  examples(log, 'pla server log --limit 20', "pla server log -o json --query '[?status>=`400`]'");
+  declareAction(log, 'server.log');
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
+  examples(reset, 'pla server reset --yes');
   declareAction(reset, 'server.reset');
   return tree;
 }

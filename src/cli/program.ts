@@ -6,10 +6,10 @@
 import { Command, CommanderError } from 'commander';
 import { declareAction } from '../../commands/actions.js';
 import { addGlobalOptions } from '../../commands/global-options.js';
+import { addGroupExamples } from '../../commands/options.js';
 import { registerCommands } from '../../commands/index.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import { exitCodesText } from './help-exit-codes.js';
 import { installActions } from './lazy-action.js';
 
 declare const __PLA_VERSION__: string;
@@ -46,16 +46,18 @@ function addHelpCommand(program: Command, io: IOStreams): void {
   program.helpCommand(false);
   program
     .command('help [command...]')
-    .description('show help for a command, or `pla help exit-codes`')
-    .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes')
-    .action((names: string[]) => {
-      if (names.length === 1 && names[0] === 'exit-codes') {
-        io.stdout.write(exitCodesText());
-        return;
-      }
+    .description('show help for a command, or a topic: environments, bulk-files, plans, exit-codes, local-server')
+    .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes\n  pla help local-server')
+    .action(async (names: string[]) => {
+      const { page } = await import('../io/pager.js');
+      const { HELP_TOPICS, topicList } = await import('./help-topics.js');
+      const topic = names.length === 1 ? HELP_TOPICS[names[0] as string] : undefined;
+      if (topic) return page(topic.text(), io);
+      if (names.length === 0) return page(`${program.helpInformation()}\nTopics:\n${topicList()}\n`, io);
       const target = findCommand(program, names);
-      if (!target) throw new UsageError(`unknown command: ${names.join(' ')}`, { hint: 'run `pla --help` for the list of commands' });
-      target.outputHelp();
+      if (!target) throw new UsageError(`unknown command or topic: ${names.join(' ')}`, { hint: `run \`pla --help\` for the commands; topics: ${Object.keys(HELP_TOPICS).join(', ')}` });
+      // Long help reads through the pager on a terminal.
+      return page(target.helpInformation(), io);
     });
 }
 
@@ -94,7 +96,8 @@ Examples:
   pla det decommission 7 8 9 --yes
   pla server start --port 4010
 
-Exit codes: pla help exit-codes`,
+Exit codes: pla help exit-codes
+Topics: pla help environments | bulk-files | plans | exit-codes | local-server`,
   );
   program.hook('preAction', () => {
     if (program.getOptionValueSource('apiKey') === 'cli') {
@@ -110,6 +113,7 @@ Exit codes: pla help exit-codes`,
     'openapi.print',
   );
   addHelpCommand(program, io);
+  addGroupExamples(program);
   installActions(program, io);
   configureTree(program, io);
   return program;

@@ -37,7 +37,8 @@ async function hints(): Promise<Array<{ where: string; text: string }>> {
   const literal = /(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
   for (const file of await sources()) {
     const code = await readFile(file, 'utf8');
-    const hintModule = file.endsWith('error-hints.ts');
+    // The hint module and the help topics are hints through and through.
+    const hintModule = file.endsWith('error-hints.ts') || file.endsWith('help-topics.ts');
     code.split('\n').forEach((line, index) => {
       if (!hintModule && !/\bhint\b|note\(|warn\(/.test(line)) return;
       for (const match of line.matchAll(literal)) {

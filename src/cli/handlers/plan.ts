@@ -37,7 +37,8 @@ export async function showPlan(ctx: CommandContext, plan: Plan): Promise<void> {
   const format = ctx.output.format;
   if (format === 'json') await writeOut(ctx.output.stdout, `${JSON.stringify(plan, null, 2)}\n`);
   else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  else await writeOut(ctx.output.stdout, renderPlanText(plan, ctx.output.color));
+  // A long plan is read through the pager on a terminal (`$PAGER`, else less -FRX).
+  else await (await import('../../io/pager.js')).page(renderPlanText(plan, ctx.output.color), ctx.io);
   const out = ctx.opts.planOut as string | undefined;
   if (out !== undefined) {
     const { savePlan } = await import('../../plan/plan-file.js');
