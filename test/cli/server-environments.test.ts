@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/config/index.js';
 import { startLocalServer, spawnServer, type LocalServer } from '../support/local-server.js';
+import { runInTerminal } from '../support/terminal.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
 
@@ -99,6 +100,20 @@ describe('server start and environments', () => {
     expect(await environments()).toEqual(before);
     // local still reaches the first server.
     expect((await first.pla(['det', 'get', '1', '-o', 'json'])).exitCode).toBe(0);
+  });
+
+  it('on a terminal it asks first; no leaves the environment as it was', async () => {
+    const before = await environments();
+    const asked = await runInTerminal(['server', 'start', '--port', '0', '--data', join(work, 'other'), '--env-name', 'local'], {
+      columns: 200,
+      env: { PLA_CONFIG_DIR: first.configDir },
+      input: 'n\n',
+    });
+    const screen = asked.lines.map((l) => l.text).join('\n');
+    expect(screen).toMatch(/Environment local holds the local server of .*\. Point it at this server \(data in .*other\) instead\? \[y\/N\]/);
+    expect(asked.exitCode, screen).toBe(2);
+    expect(screen).toContain('error: not confirmed; the environment is unchanged');
+    expect(await environments()).toEqual(before);
   });
 
   it('a stopped second server leaves local working', async () => {
