@@ -63,6 +63,9 @@ export interface Layout {
 /** Narrowest a date column gets: the day (`2026-11-24`). */
 const DATE_LEAST = 10;
 
+/** The widths a date shows more at: the day, the minute, the second (`shortDate`). */
+const DATE_STEPS = [DATE_LEAST, 16, 19];
+
 /** An ISO 8601 date-time as the server writes it (`2026-11-24T07:13:03.204Z`). */
 const ISO_DATE_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/;
 
@@ -118,18 +121,26 @@ export function fitColumns(columns: readonly ColumnNeed[], terminalWidth: number
   }
   const order = all.filter((i) => shown.has(i));
   const widths = order.map((i) => leastOf(columns[i] as ColumnNeed, wanted[i] ?? 0));
-  // Share what is left among the columns that want more, a column at a time.
+  // Share what is left among the columns that want more, a column at a time; a
+  // date column takes only the widths it can use (day, minute, second, whole).
   let spare = Math.max(0, budget() - widths.reduce((sum, w) => sum + w, 0));
-  while (spare > 0) {
+  const nextWidth = (k: number): number => {
+    const column = order[k] as number;
+    const now = widths[k] ?? 0;
+    if (!columns[column]?.dates) return now + 1;
+    return DATE_STEPS.concat(wanted[column] ?? 0).filter((w) => w > now && w <= (wanted[column] ?? 0)).sort((a, b) => a - b)[0] ?? now;
+  };
+  for (;;) {
     let neediest = -1;
     let shortest = 0;
     order.forEach((column, k) => {
       const short = (wanted[column] ?? 0) - (widths[k] ?? 0);
-      if (short > shortest) [neediest, shortest] = [k, short];
+      if (short > shortest && nextWidth(k) - (widths[k] ?? 0) <= spare) [neediest, shortest] = [k, short];
     });
     if (neediest === -1) break;
-    widths[neediest] = (widths[neediest] ?? 0) + 1;
-    spare -= 1;
+    const grown = nextWidth(neediest);
+    spare -= grown - (widths[neediest] ?? 0);
+    widths[neediest] = grown;
   }
   // A single column wider than the terminal still has to fit.
   if (order.length === 1) widths[0] = Math.max(1, Math.min(widths[0] ?? 1, budget()));
