@@ -103,7 +103,7 @@ export type StoreSource = 'flag' | 'env-var' | 'config';
 const SOURCE_NAMES: Record<StoreSource, string> = { flag: '--store', 'env-var': 'PLA_STORE_URL', config: 'the pla config (pla config set-store)' };
 
 /** The store the server runs on: a PostgreSQL URL and where it came from, or none (the JSON-file store). */
-interface StoreChoice {
+export interface StoreChoice {
   storeUrl?: string;
   storeSource?: StoreSource;
 }
@@ -113,7 +113,7 @@ interface StoreChoice {
  * config (the CLI reads it and hands it over: the server does not read the CLI's
  * config); none = the JSON-file store of the data folder.
  */
-function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
+export function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
   const candidates: [string | undefined, StoreSource][] = [
     [flags.store, 'flag'],
     [process.env.PLA_STORE_URL || undefined, 'env-var'],

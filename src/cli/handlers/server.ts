@@ -38,7 +38,7 @@ export async function migrate(invocation: Invocation): Promise<void> {
  * listens, that environment points at it, with the admin key of a first start.
  */
 export async function start(invocation: Invocation): Promise<void> {
-  const { runServerStart } = await import('../../server/start.js');
+  const { runServerStart, storeOf } = await import('../../server/start.js');
   const { chooseServerEnvironment } = await import('../server-environment.js');
   const { openConfig } = await import('../../config/index.js');
   const flags = invocation.opts as StartFlags & { envName?: string };
@@ -48,7 +48,7 @@ export async function start(invocation: Invocation): Promise<void> {
     envName: flags.envName,
     dataDir: flags.data ?? DEFAULT_SERVER_OPTIONS.dataDir,
     port: Number(flags.port ?? DEFAULT_SERVER_OPTIONS.port),
-    storeUrl: flags.store ?? process.env.PLA_STORE_URL ?? stored,
+    storeUrl: storeOf(flags, stored).storeUrl,
   });
   const { env, localData } = placement;
   await runServerStart(flags, invocation.io, {
@@ -65,7 +65,9 @@ export async function start(invocation: Invocation): Promise<void> {
       }
       note(`pla server: environment ${env} points at this server${env === 'local' ? '' : ` (pla -e ${env} …)`}`);
       if (!apiKey) {
-        const recovery = flags.store || stored || process.env.PLA_STORE_URL ? 'pla server keys create -e ' + env + ' --api-key KEY' : `pla server keys create --data ${localData} -e ${env} --name admin (with the server stopped)`;
+        const recovery = localData.startsWith('postgres')
+          ? `pla server keys create -e ${env} --name admin --api-key <a key that can administer keys>`
+          : `pla server keys create --data ${localData} -e ${env} --name admin (with the server stopped)`;
         note(`pla server: environment ${env} has no key for this server; make one with ${recovery}`);
       }
     },
