@@ -3,13 +3,17 @@
  * log, reset) through the running server's `/_admin` endpoints. Declared cheaply:
  * the server code loads only when `pla server start` runs.
  */
-import { Command, Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
+import { runs } from '../src/cli/invocation.js';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
-import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
+import { type Tree, tree as newTree } from './tree.js';
 
-function addStartCommand(tree: Command): void {
+/** The server handlers, loaded when a verb runs. */
+const handlers = () => import('../src/cli/handlers/server.js');
+
+function addStartCommand(tree: Tree): void {
   const start = tree
     .command('start')
     .description('run the whole service interface locally, on a JSON-file store or a shared PostgreSQL')
@@ -32,26 +36,26 @@ function addStartCommand(tree: Command): void {
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
     .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
-    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json']));
+    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const));
   examples(
     start,
     'pla server start',
     'pla server start --port 0 --data /tmp/pla --no-seed   # feeds environment local-pla',
     'pla server start --port 4020 --data ./fin2 --env-name fin2',
-    'pla server start --log-format json 2> requests.ndjson',
+    'pla server start --log-format json',
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
   );
-  declareAction(start, 'server.start');
+  runs(start, async () => (await handlers()).start);
   const migrate = tree
     .command('migrate')
     .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
     .option('--store <url>', 'postgres://… (else PLA_STORE_URL, else pla config set-store)');
   examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
-  declareAction(migrate, 'server.migrate');
+  runs(migrate, async () => (await handlers()).migrate);
 }
 
-function addKeysCommand(tree: Command): void {
+function addKeysCommand(tree: Tree): void {
   const keys = tree.command('keys').description('API keys of the running local server');
   const create = keys
     .command('create')
@@ -66,25 +70,25 @@ function addKeysCommand(tree: Command): void {
     'pla server keys create --name ci -e local-fin2',
     'pla server keys create --data ./pla-data --name recovery   # lost the admin key',
   );
-  declareAction(create, 'server.keys.create');
-  declareAction(examples(keys.command('list').description('list keys (masked)'), 'pla server keys list', 'pla server keys list -e local-fin2 -o json'), 'server.keys.list');
-  declareAction(examples(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'pla server keys revoke 3'), 'server.keys.revoke');
+  runs(create, async () => (await handlers()).createKey);
+  runs(examples(keys.command('list').description('list keys (masked)'), 'pla server keys list', 'pla server keys list -e local-fin2 -o json'), async () => (await handlers()).listKeys);
+  runs(examples(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'pla server keys revoke 3'), async () => (await handlers()).revokeKey);
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
-export function createServerCommand(): Command {
-  const tree = new Command('server').description('run and administer the local server');
+export function createServerCommand() {
+  const tree = newTree('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  declareAction(examples(tree.command('health').description("the running server's health (no key needed)"), 'pla server health', 'pla server health -e local-fin2'), 'server.health');
+  runs(examples(tree.command('health').description("the running server's health (no key needed)"), 'pla server health', 'pla server health -e local-fin2'), async () => (await handlers()).health);
   const log = tree.command('log').description('recent requests with their bodies (keys masked)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
   examples(log, 'pla server log --limit 20', "pla server log -o json --query '[?status>=`400`]'");
-  declareAction(log, 'server.log');
+  runs(log, async () => (await handlers()).requestLog);
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
   examples(reset, 'pla server reset --yes');
-  declareAction(reset, 'server.reset');
+  runs(reset, async () => (await handlers()).reset);
   return tree;
 }

@@ -7,9 +7,17 @@
  */
 import type { OperationId } from '../contract/operations.js';
 
+/** The filter options as the list handlers read them (each list declares those of its table entry). */
+export interface FilterOptions {
+  status?: string[];
+  company?: string[];
+  read?: boolean;
+  unread?: boolean;
+}
+
 export interface ListFilter {
   /** The flag, without `--`: `--status A,B` takes a list, a flag without `values` is a switch. */
-  flag: string;
+  flag: keyof FilterOptions;
   /** The record field it matches. */
   field: string;
   /** Help text. */
@@ -46,6 +54,3 @@ export const LIST_FILTERS: Partial<Record<OperationId, ListFilters>> = {
     ],
   },
 };
-
-/** `--status` → `status`: the option's name as commander keys it. */
-export const optionKey = (flag: string): string => flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -5,8 +5,8 @@ import type { Invocation } from '../invocation.js';
 
 /** Prints the document, naming the base URL under `servers` when one is given. */
 export async function printOpenApi(invocation: Invocation): Promise<void> {
-  const serverUrl = (invocation.opts.baseUrl as string | undefined) ?? process.env.PLA_BASE_URL;
-  const query = invocation.opts.query as string | undefined;
+  const serverUrl = invocation.opts.baseUrl ?? process.env.PLA_BASE_URL;
+  const { query } = invocation.opts;
   let shown: unknown = createOpenApiDocument({ serverUrl });
   if (query) {
     const { checkQuery, runQuery } = await import('../../io/output/query.js');

@@ -12,10 +12,20 @@ import type { OperationId } from '../../contract/operations.js';
 import { fieldValue } from '../../io/output/fields.js';
 import type { Row } from '../../io/output/types.js';
 import { UsageError } from '../../errors.js';
-import { LIST_FILTERS, optionKey, type ListFilter } from '../list-filters.js';
+import { LIST_FILTERS, type FilterOptions, type ListFilter } from '../list-filters.js';
 
-function pagingOf(ctx: CommandContext): PageRequest {
-  const { page, size, sort } = ctx.opts as { page?: number; size?: number; sort?: string[] };
+/** `--page`, `--size`, `--sort`, `--all`, `--max-items` (commands/options.ts). */
+export interface PagingOptions {
+  page?: number;
+  size?: number;
+  /** Absent on lists whose endpoint takes no sort. */
+  sort?: string[];
+  all?: boolean;
+  maxItems?: number;
+}
+
+function pagingOf(ctx: CommandContext<PagingOptions>): PageRequest {
+  const { page, size, sort } = ctx.opts;
   return { page, size, sort: sort && sort.length > 0 ? sort : undefined };
 }
 
@@ -25,13 +35,12 @@ interface ChosenFilter {
   anyOf: unknown[];
 }
 
-function chosenFilters(opts: Record<string, unknown>, filters: readonly ListFilter[]): ChosenFilter[] {
+function chosenFilters(opts: Readonly<FilterOptions>, filters: readonly ListFilter[]): ChosenFilter[] {
   const chosen = filters.flatMap((filter): ChosenFilter[] => {
-    const given = opts[optionKey(filter.flag)];
+    const given = opts[filter.flag];
     if (given === undefined || given === false) return [];
-    if (!filter.values) return [{ field: filter.field, anyOf: [filter.equals] }];
-    const values = (given as string[]).map((v) => (filter.values?.upper ? v.toUpperCase() : v));
-    return [{ field: filter.field, anyOf: values }];
+    if (given === true) return [{ field: filter.field, anyOf: [filter.equals] }];
+    return [{ field: filter.field, anyOf: given.map((v) => (filter.values?.upper ? v.toUpperCase() : v)) }];
   });
   const twice = chosen.find((c, i) => chosen.findIndex((other) => other.field === c.field) !== i);
   if (twice) throw new UsageError(`two filters on ${twice.field} exclude each other`, { hint: 'give one of them' });
@@ -44,7 +53,12 @@ function chosenFilters(opts: Record<string, unknown>, filters: readonly ListFilt
  * printed, as they come. `declared` names the filters (the mobile listing shares
  * `notifications.list`'s).
  */
-export async function listFiltered(ctx: CommandContext, declared: OperationId, operationId: OperationId = declared, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
+export async function listFiltered(
+  ctx: CommandContext<PagingOptions & FilterOptions>,
+  declared: OperationId,
+  operationId: OperationId = declared,
+  call: Omit<CallOptions, 'paging'> = {},
+): Promise<void> {
   const spec = LIST_FILTERS[declared];
   const chosen = spec ? chosenFilters(ctx.opts, spec.filters) : [];
   if (chosen.length === 0) return listPaged(ctx, operationId, call);
@@ -54,9 +68,9 @@ export async function listFiltered(ctx: CommandContext, declared: OperationId, o
 }
 
 /** Every page, only the rows `keep` takes, up to `--max-items` of those. */
-async function listKeeping(ctx: CommandContext, operationId: OperationId, options: CallOptions, keep: (row: Row) => boolean): Promise<void> {
+async function listKeeping(ctx: CommandContext<PagingOptions>, operationId: OperationId, options: CallOptions, keep: (row: Row) => boolean): Promise<void> {
   const client = await ctx.client();
-  const maxItems = ctx.opts.maxItems as number | undefined;
+  const { maxItems } = ctx.opts;
   const writer = await createRowWriter({ ...ctx.output, strictFields: true });
   let read = 0;
   let kept = 0;
@@ -81,11 +95,11 @@ async function listKeeping(ctx: CommandContext, operationId: OperationId, option
  * Lists a paged operation: one page (`--page`, `--size`, `--sort`), or every page
  * with `--all`/`--max-items`; with `keep`, every page, filtered.
  */
-export async function listPaged(ctx: CommandContext, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}, keep?: (row: Row) => boolean): Promise<void> {
+export async function listPaged(ctx: CommandContext<PagingOptions>, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}, keep?: (row: Row) => boolean): Promise<void> {
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
   if (keep) return listKeeping(ctx, operationId, options, keep);
-  const maxItems = ctx.opts.maxItems as number | undefined;
+  const { maxItems } = ctx.opts;
   // A read: an unknown --fields name is an error (nothing has happened yet).
   const writer = await createRowWriter({ ...ctx.output, strictFields: true });
 

@@ -20,14 +20,14 @@ import { confirmDestructive } from './safety.js';
  * The store URL kept in the pla config (`pla config set-store`), read only when
  * neither `--store` nor `PLA_STORE_URL` gives one, as they outrank it.
  */
-async function configuredStore(invocation: Invocation): Promise<string | undefined> {
+async function configuredStore(invocation: Invocation<[], { store?: string }>): Promise<string | undefined> {
   if (invocation.opts.store || process.env.PLA_STORE_URL) return undefined;
   const { openConfig } = await import('../../config/index.js');
   return (await openConfig({ readOnly: true })).server().store;
 }
 
 /** `pla server migrate`: the server's migrations, on the store the flags, environment or config name. */
-export async function migrate(invocation: Invocation): Promise<void> {
+export async function migrate(invocation: Invocation<[], { store?: string }>): Promise<void> {
   const { runServerMigrate } = await import('../../server/start.js');
   await runServerMigrate(invocation.opts, invocation.io, await configuredStore(invocation));
 }
@@ -37,11 +37,11 @@ export async function migrate(invocation: Invocation): Promise<void> {
  * environment it will feed is chosen (src/cli/server-environment.ts); once it
  * listens, that environment points at it, with the admin key of a first start.
  */
-export async function start(invocation: Invocation): Promise<void> {
+export async function start(invocation: Invocation<[], StartFlags & { envName?: string }>): Promise<void> {
   const { runServerStart, storeOf } = await import('../../server/start.js');
   const { chooseServerEnvironment } = await import('../server-environment.js');
   const { openConfig } = await import('../../config/index.js');
-  const flags = invocation.opts as StartFlags & { envName?: string };
+  const flags = invocation.opts;
   const stored = await configuredStore(invocation);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
   const placement = await chooseServerEnvironment(await openConfig({ readOnly: true }), invocation.io, invocation.signal, {
@@ -79,8 +79,8 @@ export async function start(invocation: Invocation): Promise<void> {
  * current one: the admin endpoints are the local server's); that environment is
  * also the one a new key is meant for.
  */
-function onLocal(invocation: Invocation): Invocation {
-  const env = (invocation.opts.env as string | undefined) ?? 'local';
+function onLocal<Args extends readonly unknown[], Opts extends object>(invocation: Invocation<Args, Opts>): Invocation<Args, Opts & { keyEnv?: string }> {
+  const env = invocation.opts.env ?? 'local';
   return { ...invocation, opts: { ...invocation.opts, keyEnv: env, env } };
 }
 
@@ -89,16 +89,16 @@ function onLocal(invocation: Invocation): Invocation {
  * written straight into a stopped server's data folder; saved for the environment
  * that folder feeds (or `-e`) when that environment holds no key for other data.
  */
-async function createKeyOffline(invocation: Invocation): Promise<void> {
+async function createKeyOffline(invocation: Invocation<[], { name: string; permissions?: string[]; data: string }>): Promise<void> {
   const { createKeyOffline: create } = await import('../../server/offline-keys.js');
   const { localDataOf } = await import('../server-environment.js');
   const { openConfig } = await import('../../config/index.js');
-  const opts = invocation.opts as { data: string; name: string; permissions?: string[]; env?: string };
-  const localData = localDataOf(opts.data, undefined);
+  const { data, name, permissions, env: chosen } = invocation.opts;
+  const localData = localDataOf(data, undefined);
   const config = await openConfig();
   const fed = Object.entries(config.list()).find(([, stored]) => stored.localData === localData)?.[0];
-  const env = opts.env ?? fed ?? 'local';
-  const { secret, key } = await create({ dataDir: opts.data, name: opts.name, env, permissions: opts.permissions ?? ['*'] });
+  const env = chosen ?? fed ?? 'local';
+  const { secret, key } = await create({ dataDir: data, name, env, permissions: permissions ?? ['*'] });
   invocation.io.stdout.write(`${secret}\n`);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
   note(`key ${key.name} (id ${key.id}, ${key.permissions.join(',')}) created in ${localData}; store it now, it cannot be shown again`);
@@ -117,10 +117,11 @@ async function admin(ctx: CommandContext, method: string, path: string, options:
   return { message: envelope?.message, data: envelope?.data, body: result.data };
 }
 
-export function createKey(invocation: Invocation): Promise<void> {
-  if (invocation.opts.data !== undefined) return createKeyOffline(invocation);
+export function createKey(invocation: Invocation<[], { name: string; permissions?: string[]; data?: string }>): Promise<void> {
+  const { data } = invocation.opts;
+  if (data !== undefined) return createKeyOffline({ ...invocation, opts: { ...invocation.opts, data } });
   return withContext(onLocal(invocation), async (ctx) => {
-    const { name, permissions, keyEnv } = ctx.opts as Record<string, unknown> as { name: string; permissions?: string[]; keyEnv?: string };
+    const { name, permissions, keyEnv } = ctx.opts;
     const body = { name, ...(keyEnv ? { env: keyEnv } : {}), ...(permissions ? { permissions } : {}) };
     const { data, message } = await admin(ctx, 'POST', '/_admin/keys', { body });
     const created = data as { secret: string; id: number };
@@ -137,9 +138,9 @@ export function listKeys(invocation: Invocation): Promise<void> {
   });
 }
 
-export function revokeKey(invocation: Invocation): Promise<void> {
+export function revokeKey(invocation: Invocation<[id: string]>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    const id = String(ctx.args[0]);
+    const [id] = ctx.args;
     if (parseRecordId(id) === undefined) throw new UsageError(`key id must be a number, got ${id}`, { hint: 'see the ids with `pla server keys list`' });
     const { message, data } = await admin(ctx, 'DELETE', `/_admin/keys/${id}`);
     await renderRecord(data, ctx.output);
@@ -154,15 +155,15 @@ export function health(invocation: Invocation): Promise<void> {
   });
 }
 
-export function requestLog(invocation: Invocation): Promise<void> {
+export function requestLog(invocation: Invocation<[], { limit?: string }>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    const limit = ctx.opts.limit as string | undefined;
+    const { limit } = ctx.opts;
     const { data } = await admin(ctx, 'GET', '/_admin/requests', limit ? { query: { limit } } : {});
     await renderRows(data as unknown[], ctx.output);
   });
 }
 
-export function reset(invocation: Invocation): Promise<void> {
+export function reset(invocation: Invocation<[], { yes?: boolean }>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
     await confirmDestructive(ctx, 'Delete all data of the local server', { dryRun: false });
     const { message } = await admin(ctx, 'POST', '/_admin/reset');
