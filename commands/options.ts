@@ -8,7 +8,7 @@ import { type Command, type CommandUnknownOpts, Option, type OptionValues } from
 import { BULK_DEFAULTS } from '../src/bulk/defaults.js';
 import { INPUT_FORMATS } from '../src/io/input/types.js';
 import type { OperationId } from '../src/contract/operations.js';
-import { LIST_FILTERS } from '../src/cli/list-filters.js';
+import { LIST_FILTERS } from '../src/contract/list-filters.js';
 import { collect, commaList, wholeNumber } from './option-parsers.js';
 
 function pageAndSize<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
@@ -32,9 +32,9 @@ export function addPageOptions<A extends unknown[], O extends OptionValues, G ex
   return allOrMaxItems(pageAndSize(command));
 }
 
-/** The filter flags of a list (src/cli/list-filters.ts), as the handler applies them. */
+/** The filter flags of a list (src/contract/list-filters.ts), as the handler applies them. */
 export function addFilterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>, operationId: OperationId) {
-  // Declared from the table (the handler reads them through it, src/cli/list-filters.ts), so their types stay the table's.
+  // Declared from the table (the handler reads them through it, src/contract/list-filters.ts), so their types stay the table's.
   for (const filter of LIST_FILTERS[operationId]?.filters ?? []) {
     if (filter.values) command.option(`--${filter.flag} <${filter.values.placeholder}>`, filter.description, commaList);
     else command.option(`--${filter.flag}`, filter.description);

@@ -12,7 +12,7 @@ import { operation, pastTense, type OperationId, type WritingOperationId } from 
 import { NOUNS } from '../src/contract/wording.js';
 import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
 import { runs } from '../src/cli/invocation.js';
-import { LIST_FILTERS } from '../src/cli/list-filters.js';
+import { LIST_FILTERS } from '../src/contract/list-filters.js';
 import type { Tree } from './tree.js';
 import { addBulkOptions, addFilterOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, addSkipUnchangedOption, examples } from './options.js';
 

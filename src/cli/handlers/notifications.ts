@@ -4,7 +4,7 @@ import type { OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import type { FilterOptions } from '../list-filters.js';
+import type { FilterOptions } from '../../contract/list-filters.js';
 import { listFiltered, listPaged, type PagingOptions } from './paged.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine, type SafetyOptions } from './safety.js';

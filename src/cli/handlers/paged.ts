@@ -12,7 +12,7 @@ import type { OperationId } from '../../contract/operations.js';
 import { fieldValue } from '../../io/output/fields.js';
 import type { Row } from '../../io/output/types.js';
 import { UsageError } from '../../errors.js';
-import { LIST_FILTERS, type FilterOptions, type ListFilter } from '../list-filters.js';
+import { LIST_FILTERS, type FilterOptions, type ListFilter } from '../../contract/list-filters.js';
 
 /** `--page`, `--size`, `--sort`, `--all`, `--max-items` (commands/options.ts). */
 export interface PagingOptions {
@@ -48,7 +48,7 @@ function chosenFilters(opts: Readonly<FilterOptions>, filters: readonly ListFilt
 }
 
 /**
- * A list with its filter flags (src/cli/list-filters.ts): sent as the service's
+ * A list with its filter flags (src/contract/list-filters.ts): sent as the service's
  * search where it has one, else every page is read and only matching records are
  * printed, as they come. `declared` names the filters (the mobile listing shares
  * `notifications.list`'s).

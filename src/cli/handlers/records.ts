@@ -11,7 +11,7 @@ import type { SourceItem } from '../../io/input/types.js';
 import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import type { FilterOptions } from '../list-filters.js';
+import type { FilterOptions } from '../../contract/list-filters.js';
 import { type BulkOptions, runBulkPrinting } from './bulk.js';
 import { listFiltered, type PagingOptions } from './paged.js';
 import { forEachItem } from './per-item.js';

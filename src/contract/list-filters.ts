@@ -5,7 +5,7 @@
  * and only the matching records printed, as they stream. Plain data, so command
  * registration reads it without loading anything.
  */
-import type { OperationId } from '../contract/operations.js';
+import type { OperationId } from './operations.js';
 
 /** The filter options as the list handlers read them (each list declares those of its table entry). */
 export interface FilterOptions {
