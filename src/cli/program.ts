@@ -13,12 +13,33 @@ import { PlaProgram, runs } from './invocation.js';
 
 declare const __PLA_VERSION__: string;
 
+/** commander's own stdout text (help, version) on a terminal, held until the parse ends to go through the pager. */
+const heldOut = new WeakMap<IOStreams, string[]>();
+
+function holdOut(io: IOStreams, text: string): void {
+  if (!io.stdoutIsTTY) return void io.stdout.write(text);
+  heldOut.set(io, [...(heldOut.get(io) ?? []), text]);
+}
+
+/**
+ * Writes what commander printed on a terminal during the parse: through the pager
+ * when it is longer than the terminal (`pla det --help`), else as it is.
+ */
+export async function releaseHeldOutput(io: IOStreams): Promise<void> {
+  const text = (heldOut.get(io) ?? []).join('');
+  heldOut.delete(io);
+  if (!text) return;
+  // The pager module (child_process) loads only for text that may need it: `--version` stays light.
+  if (io.terminalRows === undefined || text.split('\n').length <= io.terminalRows) return void io.stdout.write(text);
+  await (await import('../io/pager.js')).page(text, io);
+}
+
 /** Applies settings every command in the tree needs (trees are built apart and added). */
 function configureTree(command: CommandUnknownOpts, io: IOStreams): void {
   command.exitOverride();
   // commander's own output (help, usage errors) goes through the run's streams too.
   command.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
+    writeOut: (text) => holdOut(io, text),
     writeErr: (text) => io.stderr.write(text),
     outputError: (text, write) => write(text),
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalColumns : undefined) ?? 80,
