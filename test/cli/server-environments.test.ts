@@ -62,6 +62,8 @@ describe('server start and environments', () => {
     const envs = await environments();
     expect(envs.local).toEqual(before);
     expect(envs['local-fin2']).toMatchObject({ baseUrl: second.url, localData: fin2Dir, apiKey: expect.stringMatching(/^pla_/) as unknown });
+    const shown = JSON.parse((await first.pla(['config', 'show', '-o', 'json'])).stdout) as Array<{ env: string; localData: string }>;
+    expect(shown.find((row) => row.env === 'local-fin2')?.localData).toBe(fin2Dir);
 
     // Each environment reaches its own server.
     const made = await first.pla(['det', 'create', '-e', 'local-fin2', '--data', '{"code":"FIN2-1"}', '-o', 'json']);
