@@ -32,7 +32,7 @@ function columnNeed(column: string, rows: readonly Row[]): ColumnNeed {
   const texts = rows.map((row) => flat(cellText(fieldValue(row, column))));
   const filled = texts.filter((text) => text !== '');
   return {
-    natural: Math.max(displayWidth(column), ...texts.map(displayWidth)),
+    natural: Math.max(displayWidth(flat(column)), ...texts.map(displayWidth)),
     keep: KEPT_COLUMNS.test(column),
     // One row says nothing about a column being the same everywhere, only about it being empty.
     useless: filled.length === 0 || (rows.length > 1 && texts.every((text) => text === texts[0])),
@@ -46,40 +46,23 @@ function columnNeed(column: string, rows: readonly Row[]): ColumnNeed {
  * own stdout and environment (e.g. `CI`): the IO object's decision is the one rule.
  * (`util.styleText` would second-guess it the same way, from the real stdout.)
  */
-function label(text: string, options: OutputOptions): string {
+function label(text: string, options: OutputOptions): Table.CellOptions {
   const [open, close] = inspect.colors.cyan ?? [36, 39];
-  return options.color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
-}
-
-/**
- * Paints the labels of a drawn table: the header line (`row` 1) or the first cell
- * of every line (`first-cell`, the keys of a record). Done after drawing, because
- * cli-table3 counts escape codes as text when it wraps (`--wide`) and would cut
- * the header apart.
- */
-function paintLabels(text: string, options: OutputOptions, which: 'header' | 'first-cell'): string {
-  if (!options.color) return text;
-  const paintCell = (cell: string) => cell.replace(/\S(?:.*\S)?/, (content) => label(content, options));
-  return text
-    .split('\n')
-    .map((line, index) => {
-      if (which === 'header' && index !== 1) return line;
-      const cells = line.split('│');
-      if (cells.length < 3) return line; // a border line
-      return cells.map((cell, i) => ((which === 'header' ? i > 0 && i < cells.length - 1 : i === 1) ? paintCell(cell) : cell)).join('│');
-    })
-    .join('\n');
+  // Never wrapped: its column is as wide as it, and cli-table3's wrapping (--wide) counts the colour codes.
+  return { content: options.color ? `\x1b[${open}m${flat(text)}\x1b[${close}m` : flat(text), wordWrap: false };
 }
 
 function newTable(options: OutputOptions, widths: number[], head?: string[]): Table.Table {
-  return new Table({
-    ...(head ? { head } : {}),
+  const table = new Table({
     style: { head: [], border: [] },
     chars: COMPACT_CHARS,
     colWidths: widths.map((w) => w + 2),
     wordWrap: options.wide === true,
     wrapOnWordBoundary: false,
   });
+  // The header as a first row (no rule under it, as under the others) of cells that are never wrapped.
+  if (head) table.push(head.map((h) => label(h, options)));
+  return table;
 }
 
 /** Says (after the table, on stderr) how many columns a fitted table left out, and how to see them. */
@@ -108,7 +91,7 @@ export function createTableWriter(options: OutputOptions): RowWriter {
     const layout = fitColumns(needs, options.width, wide);
     const table = newTable(options, layout.widths, layout.shown.map((c) => columns[c] as string));
     for (const row of held) table.push(cells(row, columns, needs, layout));
-    const lines = paintLabels(table.toString(), options, 'header').split('\n');
+    const lines = table.toString().split('\n');
     const bottom = lines.pop() ?? '';
     drawn = { columns, needs, layout, bottom };
     held.length = 0;
@@ -142,11 +125,11 @@ export async function writeKeyValueTable(record: Row, options: OutputOptions): P
   const wide = options.wide === true;
   const keys = options.fields ?? Object.keys(record);
   const values = keys.map((key) => flat(cellText(fieldValue(record, key))));
-  const keyWidth = Math.max(1, ...keys.map(displayWidth));
+  const keyWidth = Math.max(1, ...keys.map((key) => displayWidth(flat(key))));
   const wanted = Math.max(1, ...values.map(displayWidth));
   const room = options.width === undefined || wide ? Infinity : options.width - borderWidth(2) - keyWidth;
   const valueWidth = Math.max(MIN_CUT, Math.min(wide ? wanted : Math.min(wanted, MAX_CELL), room));
   const table = newTable(options, [keyWidth, valueWidth]);
-  keys.forEach((key, i) => table.push({ [key]: cellFor(values[i], valueWidth, wide, isIsoDateTime(values[i] ?? '')) }));
-  await writeOut(options.stdout, `${paintLabels(table.toString(), options, 'first-cell')}\n`);
+  keys.forEach((key, i) => table.push([label(key, options), cellFor(values[i], valueWidth, wide, isIsoDateTime(values[i] ?? ''))]));
+  await writeOut(options.stdout, `${table.toString()}\n`);
 }
