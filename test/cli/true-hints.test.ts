@@ -138,8 +138,8 @@ describe('hints through the built CLI', () => {
     fake.setRoutes([{ path: /.*/, reply: { status: 301, headers: { location: 'https://new.example.com/api' } } }]);
     const result = await pla(['det', 'get', '1', '--retries', '0'], { configDir: config.path, env: env() });
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/^error: 301 Moved Permanently to https:\/\/new\.example\.com\/api/m);
-    expect(result.stderr).toMatch(/^hint: the service moved: if https:\/\/new\.example\.com\/api is its new address, point the base URL there \(`pla config set-url URL --env local`\)$/m);
+    expect(result.stderr).toMatch(/^error: 301 Moved Permanently: redirected to https:\/\/new\.example\.com\/api/m);
+    expect(result.stderr).toMatch(/^hint: pla does not follow redirects: if https:\/\/new\.example\.com\/api is where the service now lives, set it as the base URL \(`pla config set-url URL --env local`\)$/m);
   });
 
   it('apply without a terminal says --yes, not a --dry-run it does not take', async () => {
