@@ -72,7 +72,7 @@ function shownBody({ head, bytes }: KeptBody, presented: string | undefined): st
   return bytes > head.length ? `${text}… (${bytes} bytes)` : text;
 }
 
-function formatted(entry: RequestLogEntry): LoggedRequest {
+function formatted(entry: RequestLogEntry, withBody = true): LoggedRequest {
   const { key, idempotencyKey } = entry;
   return {
     at: new Date(entry.at).toISOString(),
@@ -83,7 +83,7 @@ function formatted(entry: RequestLogEntry): LoggedRequest {
     ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (${maskFromLast4(key.last4)})` }),
     ...(idempotencyKey ? { idempotencyKey } : {}),
     ...(entry.replayed ? { replayed: true } : {}),
-    ...(entry.body ? { body: shownBody(entry.body, entry.presented) } : {}),
+    ...(entry.body && withBody ? { body: shownBody(entry.body, entry.presented) } : {}),
   };
 }
 
@@ -95,7 +95,8 @@ export type ConsoleFormat = ServerOptions['requestLines'];
  * (plus the key's name), or the same as one JSON object. Bodies stay in the log.
  */
 export function consoleLine(entry: RequestLogEntry, format: Exclude<ConsoleFormat, 'off'>): string {
-  const { body: _body, ...shown } = formatted(entry);
+  // Bodies stay in the log: the console line does not pay for masking them.
+  const shown = formatted(entry, false);
   if (format === 'json') return JSON.stringify(shown);
   const key = shown.key ? `  ${shown.key}` : '';
   const replayed = shown.replayed ? ' (replayed)' : '';
@@ -124,6 +125,6 @@ export class RequestLog {
   /** The newest `limit` entries, oldest first. */
   recent(limit: number): LoggedRequest[] {
     const inOrder = this.ring.slice(this.next).concat(this.ring.slice(0, this.next));
-    return inOrder.slice(-limit).map(formatted);
+    return inOrder.slice(-limit).map((entry) => formatted(entry));
   }
 }
