@@ -11,6 +11,7 @@ import { basename, resolve } from 'node:path';
 import { withoutPassword } from '../contract/secrets.js';
 import { UsageError } from '../errors.js';
 import type { ConfigStore, EnvironmentConfig } from '../config/types.js';
+import { checkEnvName } from '../config/validate.js';
 import { DEFAULT_SERVER_OPTIONS } from '../server/options.js';
 import type { IOStreams } from '../io/streams.js';
 
@@ -67,7 +68,8 @@ export async function chooseServerEnvironment(
   server: { envName?: string | undefined; dataDir: string; port: number; storeUrl?: string | undefined },
 ): Promise<ServerEnvironment> {
   const localData = localDataOf(server.dataDir, server.storeUrl);
-  const env = server.envName ?? derivedEnvName(server);
+  // A name the config would refuse is refused now, before the server starts.
+  const env = checkEnvName(server.envName ?? derivedEnvName(server));
   const stored = config.get(env);
   if (isFree(stored, env, localData)) return { env, localData, ...(stored.apiKey ? { keptKey: stored.apiKey } : {}) };
   const owner = stored.localData ? `the local server of ${stored.localData}` : 'a key set with pla config';

@@ -6,7 +6,7 @@
  * key is made again offline with `pla server keys create --data DIR`. Built CLI,
  * real servers, a temporary config folder shared by all of them, as on one machine.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,10 @@ describe('server start and environments', () => {
     expect(other.stderr).toMatch(/^error: environment local holds the local server of .* will not take it over/m);
     expect(other.stderr).toMatch(/^hint: give this server an environment of its own: --env-name NAME/m);
     expect(await environments()).toEqual(before);
+    const badName = await first.pla(['server', 'start', '--port', '0', '--data', join(work, 'never'), '--env-name', 'Bad Name']);
+    expect(badName.exitCode).toBe(2);
+    expect(badName.stderr).toMatch(/^error: invalid environment name "Bad Name"/m);
+    await expect(access(join(work, 'never'))).rejects.toThrow();
     // local still reaches the first server.
     expect((await first.pla(['det', 'get', '1', '-o', 'json'])).exitCode).toBe(0);
   });
