@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/config/index.js';
 import { startLocalServer, spawnServer, type LocalServer } from '../support/local-server.js';
 import { runInTerminal } from '../support/terminal.js';
+import { derivedEnvName } from '../../src/cli/server-environment.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
 
@@ -152,5 +153,15 @@ describe('server start and environments', () => {
     const nowhere = await first.pla(['server', 'keys', 'create', '--data', join(work, 'empty-or-missing'), '--name', 'x']);
     expect(nowhere.exitCode).toBe(2);
     expect(nowhere.stderr).toMatch(/is not a folder|holds no local server data/);
+  });
+});
+
+describe('the environment a server feeds without --env-name', () => {
+  it('local for the default folder on the default port, one of its own otherwise', () => {
+    // (Checked as a function: port 4010 may be taken on a shared machine.)
+    expect(derivedEnvName({ dataDir: './pla-data', port: 4010 })).toBe('local');
+    expect(derivedEnvName({ dataDir: './pla-data', port: 4020 })).toBe('local-4020');
+    expect(derivedEnvName({ dataDir: '/tmp/Fin 2', port: 4010 })).toBe('local-fin-2');
+    expect(derivedEnvName({ dataDir: './pla-data', port: 4010, storeUrl: 'postgres://pla:secret@db:5432/stub' })).toBe('local-stub');
   });
 });
