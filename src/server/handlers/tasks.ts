@@ -5,6 +5,7 @@
  * `createdAt` ascending unless the query says otherwise.
  */
 import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
@@ -107,7 +108,7 @@ export const taskHandlers = {
   },
 
   cancel: async ({ params, now }, ctx) => {
-    await cancel(ctx, [params.id as number], now);
+    await cancel(ctx, [params.id as RecordId], now);
     return {};
   },
 
