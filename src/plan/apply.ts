@@ -13,7 +13,7 @@ import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from '../runs/receipt-writer.js';
 import { ConflictChecker } from './conflicts.js';
 import { stateOf } from './current-state.js';
-import { SENT_ACTIONS, type Plan, type PlanEntry, type StoredRecordLike } from './types.js';
+import { SENT_ACTIONS, type Plan, type PlanEntry } from './types.js';
 import { asRecord } from './record-diff.js';
 
 /** The bulk runner's settings an apply passes through. */

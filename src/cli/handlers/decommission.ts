@@ -3,7 +3,6 @@
  * date-based decommissions, with confirmation and a `--dry-run` that lists the
  * records the cut-off would catch.
  */
-import { operation } from '../../contract/operations.js';
 import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
 import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
