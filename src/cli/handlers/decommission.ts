@@ -3,6 +3,7 @@
  * date-based decommissions, with confirmation and a `--dry-run` that lists the
  * records the cut-off would catch.
  */
+import { isDecommissioned } from '../../contract/decommission.js';
 import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
 import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
@@ -26,13 +27,6 @@ function parseCutoff(text: string): string {
   return new Date(time).toISOString();
 }
 
-/**
- * Already decommissioned: the service picks only active records (decommissioning
- * one twice is refused), so the dry run must not count these among the caught.
- */
-function decommissioned(record: Record<string, unknown>): boolean {
-  return typeof record.status === 'string' && record.status.toUpperCase() === 'DECOMMISSIONED';
-}
 
 function modifiedAt(record: Record<string, unknown>): number | undefined {
   for (const field of MODIFIED_FIELDS) {
@@ -53,7 +47,8 @@ async function recordsCaught(ctx: CommandContext, cutoff: string): Promise<{ cau
       const at = modifiedAt(record);
       if (at === undefined) continue;
       dated += 1;
-      if (at < limit && !decommissioned(record)) caught.push(record);
+      // The service picks only active records: the already decommissioned are not among the caught.
+      if (at < limit && !isDecommissioned(record)) caught.push(record);
     }
   }
   return { caught, dated };
