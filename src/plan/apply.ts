@@ -17,7 +17,7 @@ import { SENT_ACTIONS, type Plan, type PlanEntry } from './types.js';
 import { asRecord } from './record-diff.js';
 
 /** The bulk runner's settings an apply passes through. */
-export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'signal' | 'progress'>;
+export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress'>;
 
 export interface ApplyOptions {
   client: PlaClient;

@@ -72,6 +72,7 @@ export async function applyWithSummary(ctx: CommandContext<BulkOptions>, plan: P
       concurrency: opts.concurrency,
       rejectsPath: opts.rejects,
       checkpointPath: opts.checkpoint,
+      runId: receipt.writer.run,
       signal: ctx.signal,
       progress: ctx.startProgress,
     },
