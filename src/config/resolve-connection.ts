@@ -13,9 +13,11 @@ function pick(candidates: ReadonlyArray<readonly [string | undefined, Source]>):
   return undefined;
 }
 
-/** Resolves the connection; throws a UsageError when no base URL is known or a value is invalid. */
-export function resolveConnection(flags: ConnectionFlags, config: ConfigStore): Connection {
-  const envVars = process.env;
+/**
+ * Resolves the connection from the flags, the environment variables `envVars`
+ * and the config; throws a UsageError when no base URL is known or a value is invalid.
+ */
+export function resolveConnection(flags: ConnectionFlags, config: ConfigStore, envVars: Readonly<Record<string, string | undefined>>): Connection {
   const env = checkEnvName(flags.env || envVars.PLA_ENV || config.currentEnv());
   const stored = config.get(env);
 

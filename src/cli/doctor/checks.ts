@@ -30,6 +30,8 @@ export interface Check {
 
 export interface DoctorInput {
   flags: { env?: string; baseUrl?: string; apiKey?: string };
+  /** The run's environment variables (PLA_ENV, PLA_BASE_URL, PLA_API_KEY). */
+  env: Readonly<Record<string, string | undefined>>;
   config: ConfigStore;
   /** Makes a client for the connection (no retries: a doctor reports the first answer). */
   client: (connection: Connection, ca: string | undefined) => PlaClient;
@@ -79,9 +81,9 @@ function configFileCheck(): Check {
 }
 
 /** Where the environment's name came from. */
-function envSource(flags: DoctorInput['flags']): string {
-  if (flags.env) return '-e/--env';
-  if (process.env.PLA_ENV) return 'PLA_ENV';
+function envSource(input: DoctorInput): string {
+  if (input.flags.env) return '-e/--env';
+  if (input.env.PLA_ENV) return 'PLA_ENV';
   return 'the current environment (pla config use)';
 }
 
@@ -92,13 +94,13 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
   const checks: Check[] = [configFileCheck()];
   let connection: Connection;
   try {
-    connection = resolveConnection(input.flags, input.config);
+    connection = resolveConnection(input.flags, input.config, input.env);
   } catch (error) {
     checks.push(fail('environment', (error as Error).message, (error as PlaError).hint ?? 'pla config show', EXIT_CODES.usage));
     return checks;
   }
   const { env, baseUrl } = connection;
-  checks.push(ok('environment', `${env} (from ${envSource(input.flags)})`));
+  checks.push(ok('environment', `${env} (from ${envSource(input)})`));
   checks.push(ok('base URL', `${baseUrl} (from ${SOURCE_NAMES[connection.baseUrlSource]})`));
   checks.push(
     connection.apiKey

@@ -29,7 +29,7 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
     env: connection.env,
     baseUrl: connection.baseUrl,
     resource,
-    command: maskedCommandLine(process.argv.slice(2)),
+    command: maskedCommandLine(ctx.argv),
     signal: ctx.signal,
     progress: ctx.startProgress,
   };
