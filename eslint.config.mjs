@@ -22,8 +22,8 @@ export default tseslint.config(
     },
   },
   {
-    // bin/ is CommonJS.
-    files: ['bin/**/*.js'],
+    // bin/ and the .cjs files are CommonJS.
+    files: ['bin/**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
