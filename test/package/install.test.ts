@@ -31,7 +31,8 @@ describe('the packed package', () => {
   it('installs at most 15 packages with npm install -g, and pla --version and pla server start work from there', async () => {
     const work = await tempDir('pla-pack-');
     try {
-      const packed = await execa('npm', ['pack', '--silent', '--pack-destination', work.path], { cwd: ROOT });
+      // The dist/ `npm test` built; --ignore-scripts, so packing does not rebuild it under the other tests' feet.
+      const packed = await execa('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work.path], { cwd: ROOT });
       const tarball = join(work.path, String(packed.stdout).trim().split('\n').at(-1) ?? '');
       const prefix = join(work.path, 'prefix');
       // No registry needed: nothing is left to fetch. Offline, so a dependency that crept back fails here.
