@@ -4,6 +4,7 @@
  * records the cut-off would catch.
  */
 import { isDecommissioned } from '../../contract/decommission.js';
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
 import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
@@ -64,7 +65,7 @@ async function planByDate(ctx: CommandContext, cutoff: string): Promise<void> {
   const createdAt = new Date().toISOString();
   const watermark = await probeWatermark(target.client, 'determinations.list', ctx.signal);
   const { caught } = await recordsCaught(ctx, cutoff);
-  const entries = caught.map((before) => ({ action: 'decommission' as const, id: before.id as number, before }));
+  const entries = caught.map((before) => ({ action: 'decommission' as const, id: before.id as RecordId, before }));
   await showPlan(ctx, assemblePlan(target, { decommission: 'determinations.decommissionBulk' }, entries, watermark, createdAt));
 }
 
@@ -116,7 +117,7 @@ function decommissionByDate(invocation: DecommissionInvocation): Promise<void> {
       const befores = receipt.protected ? new Map((await recordsCaught(ctx, cutoff)).caught.map((record) => [record.id, record])) : new Map();
       const answer = await (await ctx.client()).call(operationId, { params, signal: ctx.signal });
       const records = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
-      receipt.writer.records(records.map((after) => ({ action: 'decommission', id: after.id as number, ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}), after })));
+      receipt.writer.records(records.map((after) => ({ action: 'decommission', id: after.id as RecordId, ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}), after })));
       return answer;
     });
     await present(ctx, operationId, result, 'decommissioned');
