@@ -11,7 +11,7 @@ import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../
 import type { IOStreams } from '../io/streams.js';
 import { interrupt, interruptSignal } from './interrupt.js';
 import type { Environment } from './invocation.js';
-import { CommanderError, commanderExitCode, createProgram } from './program.js';
+import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
 
@@ -42,13 +42,16 @@ export function completionData(): CompletionNode {
 export async function runPla(argv: string[], io: IOStreams, env: Environment = process.env): Promise<number> {
   try {
     await createProgram(io, argv, env).parseAsync(argv);
+    await releaseHeldOutput(io);
     return interruptSignal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
   } catch (error) {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
+    await releaseHeldOutput(io);
     if (error instanceof CommanderError) return commanderExitCode(error);
     const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
     const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : (await import('./edge-errors.js')).atTheEdge(error);
-    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv, env) }));
+    const keyFrom = argv.includes('--api-key') ? 'flag' : env.PLA_API_KEY ? 'env-var' : undefined;
+    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv, env), keyFrom }));
     return exitCodeOf(reported);
   }
 }

@@ -167,6 +167,8 @@ export function show(invocation: Invocation): Promise<void> {
         apiKeySource: '',
         proxy: stored.proxy ? maskUrl(stored.proxy) : '',
         caFile: stored.caFile ?? '',
+        // The data of the local server that feeds it (pla server start), if one does.
+        localData: stored.localData ?? '',
       };
       try {
         const conn = resolveConnection({ env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey }, config, ctx.env);

@@ -5,6 +5,7 @@
  * in which case it is decommissioned instead, and the message says which.
  */
 import { DECOMMISSIONED, isDecommissioned, removeKeeps } from '../../contract/decommission.js';
+import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
 import { NOUNS, capitalised, counted } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
@@ -18,7 +19,7 @@ const DETERMINATION_STATUSES = ['ACTIVE', DECOMMISSIONED] as const;
 const resource: RecordResource = {
   collection: 'determinations',
   noun: NOUNS.determinations,
-  typeName: 'AssetTransactionTypeDeterminationDto',
+  typeName: RECORD_TYPE_NAMES.determinations,
   prepare(next, previous, at, now) {
     const status = next.status ?? 'ACTIVE';
     if (!DETERMINATION_STATUSES.includes(status as (typeof DETERMINATION_STATUSES)[number])) {
