@@ -14,8 +14,9 @@ export function addPagingOptions(command: Command, { sort = true }: { sort?: boo
   command.option('--page <n>', 'page number, zero-based', wholeNumber(0)).option('--size <n>', 'records per page', wholeNumber(1));
   if (sort) command.option('--sort <field,asc|desc>', 'sort criterion, repeatable', collect);
   return command
-    .option('--all', 'stream every page')
-    .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
+    .option('--all', 'stream every page, each record once; exits 9 if the records change meanwhile')
+    .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1))
+    .option('--allow-drift', 'with --all: records added or removed meanwhile are a warning, not exit 9');
 }
 
 /** `--data`, `--file`, `--format`, `--raw`, `--strict`. */

@@ -10,12 +10,13 @@ import { CLIENT_DEFAULTS } from './defaults.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
-import { toPage } from './page-shapes.js';
+import { readPage } from './page-shapes.js';
+import { type FetchPage, PageWalk, type PagingFacts } from './page-walk.js';
 import { chooseProxy, type ProxyChoice } from './proxy.js';
 import { redactSecret } from './redact.js';
 import { safeToRepeat } from './retry-policy.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
-import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PlaClient } from './types.js';
+import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PlaClient, WalkCallOptions } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
 
@@ -142,27 +143,49 @@ export function createClient(options: ClientOptions): PlaClient {
     };
   }
 
-  async function page<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<Page<T>> {
-    const result = await call(operationId, callOptions);
-    return toPage<T>(result.data, callOptions.paging ?? {}, operationId);
+  /** How the service pages, as the profile says and the walks find out; shared by every walk of this client. */
+  const pagingFacts: PagingFacts = {
+    ...(options.wire?.page?.base !== undefined ? { base: options.wire.page.base } : {}),
+    ...(options.wire?.page?.maxSize !== undefined ? { cap: options.wire.page.maxSize } : {}),
+  };
+
+  function walk<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): PageWalk<T> {
+    const { allowDrift, notice, paging, ...rest } = callOptions;
+    const fetch: FetchPage<T> = async (wirePage, size) => {
+      const result = await call(operationId, { ...rest, paging: { ...paging, page: wirePage, size } });
+      return readPage<T>(result.data, operationId);
+    };
+    return new PageWalk<T>(fetch, pagingFacts, {
+      label: operationId,
+      ...(paging?.size !== undefined ? { size: paging.size } : {}),
+      ...(allowDrift !== undefined ? { allowDrift } : {}),
+      ...(notice ? { notice } : {}),
+    });
   }
 
-  async function* pages<T>(operationId: OperationId, callOptions: CallOptions & { maxItems?: number } = {}): AsyncGenerator<Page<T>> {
+  async function page<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): Promise<Page<T>> {
+    return walk<T>(operationId, callOptions).read(callOptions.paging?.page ?? 0);
+  }
+
+  async function* pages<T>(operationId: OperationId, callOptions: PagesOptions = {}): AsyncGenerator<Page<T>> {
     const { maxItems, ...rest } = callOptions;
     if (maxItems !== undefined && maxItems <= 0) return;
+    const walker = walk<T>(operationId, rest);
     let number = rest.paging?.page ?? 0;
     let seen = 0;
     for (;;) {
-      const current = await page<T>(operationId, { ...rest, paging: { ...rest.paging, page: number } });
+      const current = await walker.read(number);
       if (maxItems !== undefined && seen + current.items.length >= maxItems) {
         yield { ...current, items: current.items.slice(0, maxItems - seen), last: true };
+        walker.finish();
         return;
       }
       seen += current.items.length;
       yield current;
-      if (current.last || current.items.length === 0) return;
+      if (current.last) break;
       number += 1;
     }
+    walker.finish();
   }
 
   async function raw(
@@ -183,6 +206,8 @@ export function createClient(options: ClientOptions): PlaClient {
     call,
     page,
     pages,
+    walk,
+    paging: () => ({ ...pagingFacts }),
     raw,
     close: () => transport.close(),
   };

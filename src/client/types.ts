@@ -5,6 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { OperationId } from '../contract/operations.js';
+import type { WireProfile } from '../contract/wire-profile.js';
+import type { PageWalk, PagingFacts } from './page-walk.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -43,6 +45,11 @@ export interface ClientOptions {
   retryUnsafe?: boolean;
   /** Aborts every request in flight (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * How the environment's service speaks (`pla config detect`); what it leaves out
+   * is found out per run by the rules of the page walker and the envelope reader.
+   */
+  wire?: WireProfile;
 }
 
 /** Paging request: zero-based page, size, sort criteria `field,asc|desc`. */
@@ -68,6 +75,19 @@ export interface CallOptions {
    * from the run and the batch, so a resumed run repeats a batch under the same key.
    */
   idempotencyKey?: string;
+}
+
+/** A paged read: the call, plus what the page walker does with drift and what it tells a person. */
+export interface WalkCallOptions extends CallOptions {
+  /** Records added or removed during the walk are a warning, not an error. */
+  allowDrift?: boolean;
+  /** Lines for a person (stderr): what the walker found out about the service, drift accepted. */
+  notice?: (line: string) => void;
+}
+
+export interface PagesOptions extends WalkCallOptions {
+  /** Stop after this many records. */
+  maxItems?: number;
 }
 
 export interface ImageUpload {
@@ -102,13 +122,18 @@ export interface Page<T = Record<string, unknown>> {
 export interface PlaClient {
   /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
   call<T = unknown>(operationId: OperationId, options?: CallOptions): Promise<CallResult<T>>;
-  /** Reads one page of a paged operation, normalised. */
-  page<T = Record<string, unknown>>(operationId: OperationId, options?: CallOptions): Promise<Page<T>>;
+  /** Reads one page of a paged operation (`paging.page` zero-based), normalised and checked (src/client/page-walk.ts). */
+  page<T = Record<string, unknown>>(operationId: OperationId, options?: WalkCallOptions): Promise<Page<T>>;
   /**
    * Yields every page of a paged operation from `paging.page` on, until the last
-   * page or `maxItems` records; constant memory.
+   * page or `maxItems` records, each record once; throws `PagingDriftError` at the
+   * end when the records changed during the walk (unless `allowDrift`).
    */
-  pages<T = Record<string, unknown>>(operationId: OperationId, options?: CallOptions & { maxItems?: number }): AsyncIterable<Page<T>>;
+  pages<T = Record<string, unknown>>(operationId: OperationId, options?: PagesOptions): AsyncIterable<Page<T>>;
+  /** A walk whose pages the caller reads itself, several at once after `settle()`; `finish()` reports drift. */
+  walk<T = Record<string, unknown>>(operationId: OperationId, options?: WalkCallOptions): PageWalk<T>;
+  /** What this client knows of how the service pages (from the profile or found out so far). */
+  paging(): PagingFacts;
   /** Raw call for `pla api`: any method and path, JSON body; envelope not unwrapped. */
   raw(method: string, path: string, options?: { body?: unknown; query?: Record<string, string>; signal?: AbortSignal }): Promise<CallResult>;
   close(): Promise<void>;

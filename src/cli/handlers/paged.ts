@@ -18,7 +18,7 @@ function pagingOf(ctx: CommandContext): PageRequest {
 /** Lists a paged operation: one page (`--page`, `--size`, `--sort`), or every page with `--all`/`--max-items`. */
 export async function listPaged(ctx: CommandContext, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
   const client = await ctx.client();
-  const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
+  const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal, allowDrift: ctx.opts.allowDrift === true, notice: ctx.warn };
   const maxItems = ctx.opts.maxItems as number | undefined;
   const writer = await createRowWriter(ctx.output);
 
