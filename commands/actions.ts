@@ -58,6 +58,8 @@ export interface ActionSpecs {
   'config.setProxy': void;
   'config.setCa': void;
   'config.setStore': void;
+  'config.detect': void;
+  'config.setWire': void;
   'config.remove': void;
   'config.rename': void;
   'config.export': void;

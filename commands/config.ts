@@ -1,4 +1,4 @@
-/** `pla config`: environments, base URLs, API keys, proxies and CA files, and the local server's store (kept in conf, file mode 0600). */
+/** `pla config`: environments, base URLs, API keys, proxies, CA files and wire profiles, and the local server's store (kept in conf, file mode 0600). */
 import { Command } from 'commander';
 import { declareAction } from './actions.js';
 import { examples } from './options.js';
@@ -50,6 +50,30 @@ export function createConfigCommand(): Command {
     'pla config set-store postgres://pla:secret@db.internal:5432/pla_stub',
     'pla config set-store --unset',
   );
+  examples(
+    declareAction(
+      tree
+        .command('detect')
+        .description('find how the environment’s service pages, wraps answers and says "not found", with read-only calls, and store it as its wire profile (-e/--env)')
+        .option('--dry-run', 'print what was found, store nothing'),
+      'config.detect',
+    ),
+    'pla config detect --env qa',
+    'pla config detect --env production --dry-run',
+  );
+  examples(
+    declareAction(
+      tree
+        .command('set-wire [settings...]')
+        .description('set the environment’s wire profile by hand (-e/--env): name=value settings merged into the stored ones')
+        .option('--replace', 'start from an empty profile instead of the stored one')
+        .option('--unset', 'forget the profile: answers are read by pla’s rules'),
+      'config.setWire',
+    ),
+    'pla config set-wire page.base=1 page.maxSize=100 --env qa',
+    'pla config set-wire envelope.key=result envelope.success=true softNotFound=true --env qa',
+    'pla config set-wire --unset --env qa',
+  );
   examples(declareAction(tree.command('use <env>').description('make an environment the current one'), 'config.use'), 'pla config use qa');
   examples(
     declareAction(tree.command('remove <env>').description('forget everything stored for an environment (key included)'), 'config.remove'),
@@ -79,7 +103,7 @@ export function createConfigCommand(): Command {
     'pla config import pla-envs.json',
   );
   examples(
-    declareAction(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files and where each comes from'), 'config.show'),
+    declareAction(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files, wire profiles and where each comes from'), 'config.show'),
     'pla config show',
   );
   examples(

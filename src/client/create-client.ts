@@ -171,7 +171,8 @@ export function createClient(options: ClientOptions): PlaClient {
     const { maxItems, ...rest } = callOptions;
     if (maxItems !== undefined && maxItems <= 0) return;
     const walker = walk<T>(operationId, rest);
-    let number = rest.paging?.page ?? 0;
+    const start = rest.paging?.page ?? 0;
+    let number = start;
     let seen = 0;
     for (;;) {
       const current = await walker.read(number);
@@ -185,7 +186,7 @@ export function createClient(options: ClientOptions): PlaClient {
       if (current.last) break;
       number += 1;
     }
-    walker.finish();
+    walker.finish({ complete: start === 0 });
   }
 
   async function raw(

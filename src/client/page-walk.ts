@@ -69,6 +69,8 @@ export class PageWalk<T> {
   private repeated = 0;
   private readonly drift: string[] = [];
   private reads = 0;
+  /** Records handed out (repeats left out). */
+  private handed = 0;
 
   constructor(
     private readonly fetch: FetchPage<T>,
@@ -122,6 +124,7 @@ export class PageWalk<T> {
       this.seen.add(id);
       return true;
     });
+    this.handed += items.length;
     const totalPages = answer.totalElements !== undefined ? Math.ceil(answer.totalElements / size) : answer.totalPages;
     return {
       items,
@@ -185,10 +188,15 @@ export class PageWalk<T> {
     return count < size;
   }
 
-  /** Ends the walk: drift seen is an error unless allowed (then a warning). */
-  finish(): void {
+  /**
+   * Ends the walk: drift seen is an error unless allowed (then a warning). A walk
+   * that read every page (`complete`) must also have handed out as many records as
+   * the service counts.
+   */
+  finish({ complete = false }: { complete?: boolean } = {}): void {
     const found = [...this.drift];
     if (this.repeated > 0) found.push(`${this.repeated} record${this.repeated === 1 ? '' : 's'} came back on a later page (listed once)`);
+    if (complete && this.total !== undefined && this.handed !== this.total) found.push(`pla listed ${this.handed} records where the service counts ${this.total}`);
     if (found.length === 0) return;
     const what = `the records of ${this.options.label} changed while pla listed them: ${found.join('; ')}`;
     if (this.options.allowDrift) {
@@ -196,7 +204,7 @@ export class PageWalk<T> {
       return;
     }
     throw new PagingDriftError(`${what}; records added or removed meanwhile may be missing or out of date`, {
-      hint: 'run it again when nothing else writes, or pass --allow-drift to accept a listing of a changing table',
+      hint: 'run it again when nothing else writes, or pass --allow-drift to accept a listing of a changing table; if nothing was writing, check the wire profile: pla doctor',
     });
   }
 }

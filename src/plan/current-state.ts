@@ -149,7 +149,7 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
   keep(first.items);
   if (first.last || pages === undefined) {
     for (let number = 1, page = first; !page.last; number += 1) keep((page = await walk.read(number)).items);
-    walk.finish();
+    walk.finish({ complete: true });
     return found;
   }
 
@@ -159,7 +159,7 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
     doneAlready: 1,
     stop: () => found.size === wanted.size,
   });
-  walk.finish();
+  walk.finish({ complete: found.size < wanted.size });
   return found;
 }
 

@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { type ConfigExport, type ConfigStore, type EnvironmentConfig, maskKey, resolveConnection } from '../../config/index.js';
 import { readCaFile } from '../../config/ca-file.js';
 import { hasPassword, maskUrl, withoutPassword } from '../../contract/secrets.js';
+import { wireText } from '../../contract/wire-profile.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { IOStreams } from '../../io/streams.js';
@@ -162,6 +163,7 @@ export function show(invocation: Invocation): Promise<void> {
         apiKeySource: '',
         proxy: stored.proxy ? maskUrl(stored.proxy) : '',
         caFile: stored.caFile ?? '',
+        wire: wireText(stored.wire),
       };
       try {
         const conn = resolveConnection({ env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey }, config);
