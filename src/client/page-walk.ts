@@ -124,6 +124,11 @@ export class PageWalk<T> {
       this.seen.add(id);
       return true;
     });
+    if (index > 0 && items.length === 0 && count > 0 && !last) {
+      throw new PageMismatchError(`${this.options.label}: page ${index} holds only records of earlier pages: the service may not page this listing`, {
+        hint: 'check the wire profile (pla config detect), or read it without --all',
+      });
+    }
     this.handed += items.length;
     const totalPages = answer.totalElements !== undefined ? Math.ceil(answer.totalElements / size) : answer.totalPages;
     return {
@@ -161,7 +166,8 @@ export class PageWalk<T> {
   private checkSize(index: number, answer: AnsweredPage<T>, asked: number | undefined, first: boolean): number {
     const count = answer.items.length;
     if (asked === undefined) return answer.size ?? Math.max(count, 1);
-    if (count > asked) {
+    // A bare array longer than a page is the whole listing (an endpoint that does not page).
+    if (count > asked && !(answer.shape === 'array' && index === 0)) {
       throw new PageMismatchError(`${this.options.label}: asked for ${asked} records a page and the service answered ${count}`, { detail: answer.size });
     }
     const saysSmaller = answer.size !== undefined && answer.size < asked && answer.size >= count;
@@ -181,7 +187,8 @@ export class PageWalk<T> {
   /** Whether no page follows: the count (when given) decides, then `last`, the page count, a short or empty page. */
   private isLast(index: number, answer: AnsweredPage<T>, offset: number, size: number): boolean {
     const count = answer.items.length;
-    if (count === 0 || answer.shape === 'array') return true;
+    if (count === 0) return true;
+    if (answer.shape === 'array') return count !== size;
     if (answer.totalElements !== undefined) return offset + count >= answer.totalElements;
     if (answer.last !== undefined) return answer.last;
     if (answer.totalPages !== undefined) return index + 1 >= answer.totalPages;
