@@ -11,12 +11,12 @@ import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { readPage } from './page-shapes.js';
-import { type FetchPage, PageWalk, type PagingFacts } from './page-walk.js';
+import { type FetchPage, PageWalk } from './page-walk.js';
 import { chooseProxy, type ProxyChoice } from './proxy.js';
 import { redactSecret } from './redact.js';
 import { safeToRepeat } from './retry-policy.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
-import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PlaClient, WalkCallOptions } from './types.js';
+import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PagingFacts, PlaClient, WalkCallOptions } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
 

@@ -10,15 +10,7 @@
  */
 import { PageMismatchError, PagingDriftError } from '../errors.js';
 import type { AnsweredPage } from './page-shapes.js';
-import type { Page } from './types.js';
-
-/** What is known of how the service pages: from the wire profile, else found out by the first walk that needs it. */
-export interface PagingFacts {
-  /** The `page` parameter of the first page. */
-  base?: 0 | 1;
-  /** The most records the service answers a page. */
-  cap?: number;
-}
+import type { Page, PageWalker, PagingFacts } from './types.js';
 
 /** Reads the page the service calls `wirePage` at `size` (undefined: the service's default). */
 export type FetchPage<T> = (wirePage: number, size: number | undefined) => Promise<AnsweredPage<T>>;
@@ -63,7 +55,7 @@ export async function probeBase<T>(fetch: FetchPage<T>): Promise<0 | 1> {
 }
 
 /** One walk over a listing; `read` may be called for pages in any order and at once, after `settle`. */
-export class PageWalk<T> {
+export class PageWalk<T> implements PageWalker<T> {
   private total: number | undefined;
   private readonly seen = new Set<string>();
   private repeated = 0;
@@ -103,7 +95,7 @@ export class PageWalk<T> {
     const size = this.checkSize(index, answer, asked, first);
     const offset = index * size;
     const count = answer.items.length;
-    const last = this.isLast(index, answer, offset, size);
+    const last = this.isLast(index, answer, offset, size, asked);
 
     if (answer.totalElements !== undefined) {
       if (this.total !== undefined && this.total !== answer.totalElements) {
@@ -185,10 +177,11 @@ export class PageWalk<T> {
   }
 
   /** Whether no page follows: the count (when given) decides, then `last`, the page count, a short or empty page. */
-  private isLast(index: number, answer: AnsweredPage<T>, offset: number, size: number): boolean {
+  private isLast(index: number, answer: AnsweredPage<T>, offset: number, size: number, asked: number | undefined): boolean {
     const count = answer.items.length;
     if (count === 0) return true;
-    if (answer.shape === 'array') return count !== size;
+    // A bare array says nothing but its length: a full page may have more after it.
+    if (answer.shape === 'array') return count !== asked;
     if (answer.totalElements !== undefined) return offset + count >= answer.totalElements;
     if (answer.last !== undefined) return answer.last;
     if (answer.totalPages !== undefined) return index + 1 >= answer.totalPages;

@@ -6,7 +6,6 @@
 import type { Readable } from 'node:stream';
 import type { OperationId } from '../contract/operations.js';
 import type { WireProfile } from '../contract/wire-profile.js';
-import type { PageWalk, PagingFacts } from './page-walk.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -119,6 +118,24 @@ export interface Page<T = Record<string, unknown>> {
   last: boolean;
 }
 
+/** What is known of how the service pages: from the wire profile, else found out by the first walk that needs it. */
+export interface PagingFacts {
+  /** The `page` parameter of the first page. */
+  base?: 0 | 1;
+  /** The most records the service answers a page. */
+  cap?: number;
+}
+
+/** One walk over a listing (src/client/page-walk.ts). */
+export interface PageWalker<T> {
+  /** Makes sure the page base is known, so that pages may then be read several at once. */
+  settle(): Promise<void>;
+  /** Page `index` (zero-based, as pla counts), checked; its records not handed out before in this walk. */
+  read(index: number): Promise<Page<T>>;
+  /** Throws `PagingDriftError` when the records changed during the walk (unless allowed); `complete`: every page was read. */
+  finish(options?: { complete?: boolean }): void;
+}
+
 export interface PlaClient {
   /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
   call<T = unknown>(operationId: OperationId, options?: CallOptions): Promise<CallResult<T>>;
@@ -131,7 +148,7 @@ export interface PlaClient {
    */
   pages<T = Record<string, unknown>>(operationId: OperationId, options?: PagesOptions): AsyncIterable<Page<T>>;
   /** A walk whose pages the caller reads itself, several at once after `settle()`; `finish()` reports drift. */
-  walk<T = Record<string, unknown>>(operationId: OperationId, options?: WalkCallOptions): PageWalk<T>;
+  walk<T = Record<string, unknown>>(operationId: OperationId, options?: WalkCallOptions): PageWalker<T>;
   /** What this client knows of how the service pages (from the profile or found out so far). */
   paging(): PagingFacts;
   /** Raw call for `pla api`: any method and path, JSON body; envelope not unwrapped. */

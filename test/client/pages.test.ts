@@ -36,6 +36,9 @@ function shapeA(req: LoggedRequest) {
   };
 }
 
+/** A client told by its wire profile that pages count from 0: it sends only the pages it reads. */
+const ZERO_BASED = { wire: { page: { base: 0 as const } } };
+
 describe('pages', () => {
   const fake = useFakeServer();
 
@@ -66,7 +69,7 @@ describe('pages', () => {
       const before = fake.server().requests.length;
       const seen: number[] = [];
       const op = path === DET ? 'determinations.list' : 'notifications.list';
-      for await (const page of fake.client().pages(op, { params, paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+      for await (const page of fake.client(ZERO_BASED).pages(op, { params, paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
       expect(seen).toEqual(records.map((r) => r.id));
       const sent = fake.server().requests.slice(before);
       expect(sent.map((r) => r.query.page)).toEqual(['0', '1', '2']);
@@ -92,11 +95,21 @@ describe('pages', () => {
     fake.server().setRoutes([{ path: DET, reply: shapeB }]);
     const before = fake.server().requests.length;
     const pages = [];
-    for await (const page of fake.client().pages('determinations.list', { paging: { page: 1, size: 10 }, maxItems: 12 })) pages.push(page);
+    for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { page: 1, size: 10 }, maxItems: 12 })) pages.push(page);
     expect(pages.map((p) => p.items.length)).toEqual([10, 2]);
     expect(pages[1]!.items).toEqual(records.slice(20, 22));
     expect(pages[1]!.last).toBe(true);
     expect(fake.server().requests.slice(before).map((r) => r.query.page)).toEqual(['1', '2']);
+  });
+
+  it('without a profile, finds the page base with two reads of one record before reading past page 0', async () => {
+    fake.server().setRoutes([{ path: DET, reply: shapeB }]);
+    const before = fake.server().requests.length;
+    const seen: number[] = [];
+    for await (const page of fake.client().pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+    expect(seen).toEqual(records.map((r) => r.id));
+    const sent = fake.server().requests.slice(before).map((r) => `${String(r.query.page)}/${String(r.query.size)}`);
+    expect(sent).toEqual(['0/10', '0/1', '1/1', '1/10', '2/10']);
   });
 
   it('refuses a body that is not a page', async () => {

@@ -159,9 +159,15 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
     }
   }
 
-  const service = await serviceChecks(input.client(connection, ca), env);
-  checks.push(...service);
-  checks.push(service.every((check) => check.status === 'ok' || check.check === 'clock') ? await wireCheck(input.client(connection, ca), connection) : skip('wire profile'));
+  // One client (one connection, through the proxy too) for the service's checks.
+  const client = input.client(connection, ca);
+  try {
+    const service = await serviceChecks(client, env);
+    checks.push(...service);
+    checks.push(service.every((check) => check.status === 'ok' || check.check === 'clock') ? await wireCheck(client, connection) : skip('wire profile'));
+  } finally {
+    await client.close();
+  }
   return checks;
 }
 
@@ -180,8 +186,6 @@ async function wireCheck(client: PlaClient, connection: Connection): Promise<Che
     return fail('wire profile', `the service no longer answers as stored: ${differences.join('; ')}`, `pla config detect --env ${env}`, EXIT_CODES.usage);
   } catch (error) {
     return fail('wire profile', `probing the service failed: ${errorText(error)}`, hintFor(error) ?? 'run pla config detect --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.unexpected);
-  } finally {
-    await client.close();
   }
 }
 
@@ -219,7 +223,5 @@ async function serviceChecks(client: PlaClient, env: string): Promise<Check[]> {
     const answered = error instanceof ApiError;
     const failed = fail('service', (error as Error).message, hintFor(error) ?? 'run the command again with --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.network);
     return [failed, answered ? skip('key accepted', 'not checked: the service failed') : skip('key accepted'), skip('clock'), skip('latency')];
-  } finally {
-    await client.close();
   }
 }
