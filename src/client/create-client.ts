@@ -151,8 +151,11 @@ export function createClient(options: ClientOptions): PlaClient {
 
   function walk<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): PageWalk<T> {
     const { allowDrift, notice, paging, ...rest } = callOptions;
+    // The first page of a walk from no named page goes without `page`: every service's default is its first page.
+    const first = pagingFacts.base ?? 0;
     const fetch: FetchPage<T> = async (wirePage, size) => {
-      const result = await call(operationId, { ...rest, paging: { ...paging, page: wirePage, size } });
+      const page = paging?.page === undefined && wirePage === first ? undefined : wirePage;
+      const result = await call(operationId, { ...rest, paging: { ...paging, page, size } });
       return readPage<T>(result.data, operationId);
     };
     return new PageWalk<T>(fetch, pagingFacts, {

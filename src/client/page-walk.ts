@@ -48,7 +48,8 @@ function sameRecord(a: unknown, b: unknown): boolean {
 export async function probeBase<T>(fetch: FetchPage<T>): Promise<0 | 1> {
   const zero = await fetch(0, 1);
   if (zero.number === 1) return 1;
-  if (zero.items.length === 0) return 0;
+  // Empty, or more than one record for a page of one (the listing is not paged): nothing to tell.
+  if (zero.items.length !== 1) return 0;
   const one = await fetch(1, 1);
   if (one.number === 0 || (one.items.length > 0 && sameRecord(one.items[0], zero.items[0]))) return 1;
   return 0;
