@@ -179,9 +179,9 @@ describe('page forms of other services', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(printed(result.stdout)).toEqual(ids(rows));
     expect(result.stderr).toBe('');
-    // Three pages of 100 from page=1, nothing else: the profile said base and cap.
+    // Three pages of 100 (the first without page=, then from page=2), nothing else: the profile said base and cap.
     expect(server.requests.slice(before).map((r) => [r.query.page, r.query.size])).toEqual([
-      ['1', '100'],
+      [undefined, '100'],
       ['2', '100'],
       ['3', '100'],
     ]);
