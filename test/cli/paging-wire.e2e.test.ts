@@ -134,3 +134,30 @@ describe.each(FORMS)('paging against the local server: $name', (form) => {
     expect(await heldIds(server, form)).toEqual(held);
   });
 });
+
+describe('a plan’s current-state read by pages against a one-based service', () => {
+  const FORM: Form = { name: 'one-based', base: 1, detected: [] };
+  let server: LocalServer;
+
+  beforeAll(async () => {
+    // Pages of at most 100 (a page of 1000 is refused): 250 records are three pages, read after the first several at once.
+    server = await startLocalServer({ seed: false, args: ['--max-page-size', '100', '--wire', 'page.shape=flat,page.base=1'] });
+    const file = `${server.dataDir}/records.json`;
+    await writeFile(file, JSON.stringify(Array.from({ length: 250 }, (_, i) => ({ code: `S-${i}`, name: `record ${i}` }))));
+    const created = await server.pla(['det', 'create', '--file', file]);
+    expect(created.exitCode, created.stderr).toBe(0);
+  });
+  afterAll(() => server?.stop());
+
+  it('a dry run of 60 ids finds every one of them (the pages past the first are the right ones)', async () => {
+    const held = await heldIds(server, FORM);
+    expect(held).toHaveLength(250);
+    const wanted = held.filter((_, i) => i % 4 === 3).slice(0, 60);
+    const ids = `${server.dataDir}/ids.txt`;
+    await writeFile(ids, `${wanted.join('\n')}\n`);
+    const run = await server.pla(['det', 'delete', '--ids-file', ids, '--dry-run', '-q']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(lines(run.stdout)).toEqual(wanted);
+    expect(await heldIds(server, FORM)).toEqual(held);
+  });
+});
