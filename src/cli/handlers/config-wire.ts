@@ -8,11 +8,7 @@ import { parseWireSettings, type WireProfile, WireProfileError, wireSettingsOf, 
 import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-
-/** The environment the command is about: `--env`, `PLA_ENV`, else the current one. */
-async function targetEnv(ctx: CommandContext): Promise<string> {
-  return ctx.opts.env || process.env.PLA_ENV || (await ctx.config()).currentEnv();
-}
+import { targetEnv } from './config.js';
 
 /** A profile as rows of setting and value (what `detect` and `set-wire` print). */
 async function printProfile(ctx: CommandContext, profile: WireProfile): Promise<void> {

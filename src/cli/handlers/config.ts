@@ -17,7 +17,7 @@ import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 
 /** The environment a config command changes: `--env`, `PLA_ENV`, else the current one. */
-async function targetEnv(ctx: CommandContext): Promise<string> {
+export async function targetEnv(ctx: CommandContext): Promise<string> {
   return ctx.opts.env || process.env.PLA_ENV || (await ctx.config()).currentEnv();
 }
 
