@@ -186,4 +186,14 @@ describe('page forms of other services', () => {
       ['3', '100'],
     ]);
   });
+
+  it('pla config detect on an empty listing stores only what it could tell, and says what it could not', async () => {
+    server.setRoutes(service([]));
+    const result = await run(['config', 'detect', '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const found = Object.fromEntries((JSON.parse(result.stdout) as Array<{ setting: string; value: string }>).map((row) => [row.setting, row.value]));
+    expect(found).toEqual({ 'page.shape': 'flat', failure: 'problem', softNotFound: 'false' });
+    expect(result.stderr).toContain('not found out: page.base: the listing is empty');
+    expect(result.stderr).toContain('not found out: envelope: no record to read');
+  });
 });
