@@ -161,3 +161,31 @@ describe('a plan’s current-state read by pages against a one-based service', (
     expect(await heldIds(server, FORM)).toEqual(held);
   });
 });
+
+describe('notification lists (shape A, newest first) against a one-based service with a cut size', () => {
+  const FORM: Form = { name: 'one-based', base: 1, detected: [] };
+  let server: LocalServer;
+
+  beforeAll(async () => {
+    server = await startLocalServer({ seed: false, args: ['--wire', 'page.base=1,page.maxSize=4,page.sizeEcho=requested'] });
+    for (let i = 0; i < 13; i++) {
+      const made = await server.http('POST', '/api/notifications', { body: { forUserId: 'ann', title: `notice ${i}`, description: `notice ${i}` } });
+      expect(made.status, made.text).toBeLessThan(300);
+    }
+  });
+  afterAll(() => server?.stop());
+
+  it('--all lists every notification of the user once, in the service’s order', async () => {
+    const held: string[] = [];
+    for (let page = FORM.base; ; page += 1) {
+      const { body } = await server.http('GET', `/api/notifications/ann?page=${page}&size=3`);
+      const content = (body as { content: Array<{ id: number }> }).content;
+      if (content.length === 0) break;
+      held.push(...content.map((n) => String(n.id)));
+    }
+    expect(held).toHaveLength(13);
+    const run = await server.pla(['notif', 'list', 'ann', '--all', '--size', '10', '-q']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(lines(run.stdout)).toEqual(held);
+  });
+});
