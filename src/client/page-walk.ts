@@ -164,7 +164,8 @@ export class PageWalk<T> implements PageWalker<T> {
       throw new PageMismatchError(`${this.options.label}: asked for ${asked} records a page and the service answered ${count}`, { detail: answer.size });
     }
     const saysSmaller = answer.size !== undefined && answer.size < asked && answer.size >= count;
-    const moreFollow = answer.totalElements !== undefined && index * asked + count < answer.totalElements;
+    // The count says so, or (a Spring Slice has no count) the page says it is not the last.
+    const moreFollow = answer.totalElements !== undefined ? index * asked + count < answer.totalElements : answer.last === false;
     const cut = saysSmaller ? answer.size : first && count > 0 && count < asked && moreFollow ? count : undefined;
     if (cut === undefined) return asked;
     if (index > 0) {

@@ -113,6 +113,25 @@ describe('pages', () => {
     expect(sent).toEqual(['undefined/10', 'undefined/1', '1/1', '1/10', '2/10']);
   });
 
+  it('a Spring Slice (no count) that cuts sizes to 4 and echoes the size asked: every record once, later pages at the cut size', async () => {
+    fake.server().setRoutes([
+      {
+        path: DET,
+        reply: (req) => {
+          const page = Number(req.query.page ?? 0);
+          const size = Math.min(Number(req.query.size ?? 10), 4);
+          const content = records.slice(page * size, page * size + size);
+          return { body: { content, number: page, size: Number(req.query.size ?? 10), first: page === 0, last: (page + 1) * size >= records.length } };
+        },
+      },
+    ]);
+    const before = fake.server().requests.length;
+    const seen: number[] = [];
+    for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+    expect(seen).toEqual(records.map((r) => r.id));
+    expect(fake.server().requests.slice(before).map((r) => r.query.size)).toEqual(['10', '4', '4', '4', '4', '4', '4']);
+  });
+
   it('refuses a body that is not a page', async () => {
     fake.server().setRoutes([{ path: DET, reply: { body: { success: true, message: 'ok', data: { id: 1 } } } }]);
     await expect(fake.client().page('determinations.list')).rejects.toThrow(/expected a page/);
