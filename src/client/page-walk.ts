@@ -64,6 +64,7 @@ export class PageWalk<T> implements PageWalker<T> {
   private reads = 0;
   /** Records handed out (repeats left out). */
   private handed = 0;
+  private settling: Promise<void> | undefined;
 
   constructor(
     private readonly fetch: FetchPage<T>,
@@ -71,11 +72,16 @@ export class PageWalk<T> implements PageWalker<T> {
     private readonly options: WalkOptions,
   ) {}
 
-  /** Makes sure the page base is known (two reads of one record when the profile does not say it). */
-  async settle(): Promise<void> {
-    if (this.facts.base !== undefined) return;
-    this.facts.base = await probeBase(this.fetch);
-    if (this.facts.base === 1) this.options.notice?.(`note: the service numbers its pages from 1; pla asks for page n+1 (\`pla config detect\` stores this for the environment)`);
+  /** Makes sure the page base is known (two reads of one record when the profile does not say it); once, however many reads wait for it. */
+  settle(): Promise<void> {
+    if (this.facts.base !== undefined) return Promise.resolve();
+    this.settling ??= probeBase(this.fetch).then((base) => this.learnBase(base));
+    return this.settling;
+  }
+
+  private learnBase(base: 0 | 1): void {
+    this.facts.base = base;
+    if (base === 1) this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
   }
 
   /** The size a page asks for: the walk's size, cut to the service's maximum when it has one. */
@@ -117,7 +123,8 @@ export class PageWalk<T> implements PageWalker<T> {
       this.seen.add(id);
       return true;
     });
-    if (index > 0 && items.length === 0 && count > 0 && !last) {
+    // Only repeats, while nothing says the records changed: the service ignores the page asked for.
+    if (index > 0 && items.length === 0 && count > 0 && !last && this.drift.length === 0) {
       throw new PageMismatchError(`${this.options.label}: page ${index} holds only records of earlier pages: the service may not page this listing`, {
         hint: 'check the wire profile (pla config detect), or read it without --all',
       });
@@ -139,10 +146,7 @@ export class PageWalk<T> implements PageWalker<T> {
     const { number } = answer;
     if (number === undefined || number === index) return;
     if (number === index + 1 && this.facts.base !== 0) {
-      if (this.facts.base === undefined) {
-        this.facts.base = 1;
-        this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
-      }
+      if (this.facts.base === undefined) this.learnBase(1);
       return;
     }
     throw new PageMismatchError(`${this.options.label}: asked for page ${index} (zero-based) and the service answered page ${number}`, {

@@ -132,6 +132,18 @@ describe('pages', () => {
     expect(fake.server().requests.slice(before).map((r) => r.query.size)).toEqual(['10', '4', '4', '4', '4', '4', '4']);
   });
 
+  it('a service that answers the first records whatever page is asked: an error, not the same records again', async () => {
+    fake.server().setRoutes([
+      { path: DET, reply: (req) => ({ body: { content: records.slice(0, 10), page: { size: 10, number: Number(req.query.page ?? 0), totalElements: 25, totalPages: 3 } } }) },
+    ]);
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items);
+    };
+    await expect(walk()).rejects.toThrow(/page 1 holds only records of earlier pages/);
+    expect(seen).toEqual(records.slice(0, 10));
+  });
+
   it('refuses a body that is not a page', async () => {
     fake.server().setRoutes([{ path: DET, reply: { body: { success: true, message: 'ok', data: { id: 1 } } } }]);
     await expect(fake.client().page('determinations.list')).rejects.toThrow(/expected a page/);
