@@ -77,6 +77,8 @@ export async function detectWire(client: PlaClient, signal?: AbortSignal): Promi
   const fetchRaw = async (page: number, size: number | undefined) => (await client.raw('GET', listPath, { query: { page: String(page), size: String(size ?? 1) }, ...(signal ? { signal } : {}) })).data;
   const fetchPage = async (page: number, size: number | undefined): Promise<AnsweredPage<Record<string, unknown>>> => {
     const body = await fetchRaw(page, size);
+    // A refusal inside a 200 (`{"success": false, …}`) is a refusal, as a 400 is.
+    if (failureOf(body, 200)) throw new RejectedError(`the service refused page=${page}&size=${String(size)} inside a 200`, 200, body);
     if (pageEnvelope === undefined && isObject(body) && !Array.isArray(body.content)) {
       const key = envelopeKeyOf(body, (value) => Array.isArray(value) || (isObject(value) && Array.isArray(value.content)));
       if (key !== undefined) pageEnvelope = { key };
@@ -126,12 +128,15 @@ export async function detectWire(client: PlaClient, signal?: AbortSignal): Promi
   // A read of an id that cannot exist: a 404, or a soft 404; and how refusals are spelled.
   try {
     const answer = await client.raw('GET', expandPath(operation(GET), { id: INT64_MAX }), signal ? { signal } : {});
+    const failure = failureOf(answer.data, answer.status);
     const data = unwrap(answer.data, profile.envelope);
     const empty = data === undefined || data === null || (isObject(data) && Object.keys(data).length === 0) || (typeof profile.envelope === 'object' && data === answer.data);
-    if (empty) profile.softNotFound = true;
+    if (failure) {
+      // Refused inside a 200: "not found" is said as a failure, not as a success without a record.
+      profile.failure = failure;
+      profile.softNotFound = false;
+    } else if (empty) profile.softNotFound = true;
     else unknown.push(`softNotFound: a read of id ${INT64_MAX} answered ${answer.status} with something pla cannot read as "not found"`);
-    const failure = failureOf(answer.data, answer.status);
-    if (failure) profile.failure = failure;
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     profile.softNotFound = false;
