@@ -48,7 +48,7 @@ function envelopeOf(body: unknown, id: unknown): EnvelopeForm | undefined {
   return {
     key,
     ...('success' in body ? { success: true } : {}),
-    ...('message' in body || 'msg' in body ? { message: true } : {}),
+    ...('message' in body ? { message: true } : {}),
     ...('code' in body ? { code: true } : {}),
   };
 }
