@@ -151,10 +151,9 @@ export function createClient(options: ClientOptions): PlaClient {
 
   function walk<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): PageWalk<T> {
     const { allowDrift, notice, paging, ...rest } = callOptions;
-    // The first page of a walk from no named page goes without `page`: every service's default is its first page.
-    const first = pagingFacts.base ?? 0;
     const fetch: FetchPage<T> = async (wirePage, size) => {
-      const page = paging?.page === undefined && wirePage === first ? undefined : wirePage;
+      // The first page of a walk from no named page goes without `page`: every service's default is its first page.
+      const page = paging?.page === undefined && wirePage === (pagingFacts.base ?? 0) ? undefined : wirePage;
       const result = await call(operationId, { ...rest, paging: { ...paging, page, size } });
       return readPage<T>(result.data, operationId);
     };
