@@ -1,32 +1,14 @@
 /**
  * Global options (docs/commands.md): declared on the program, recognised before or
- * after the subcommand, read by handlers through `optsWithGlobals()`.
+ * after the subcommand, read by handlers through their invocation's `opts`.
  */
-import { type Command, Option } from 'commander';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { CLIENT_DEFAULTS } from '../src/client/defaults.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../src/io/output/types.js';
+import { OUTPUT_FORMATS } from '../src/io/output/types.js';
 import { commaList, seconds, wholeNumber } from './option-parsers.js';
 
-/** The global options as commander hands them over. */
-export interface GlobalOptions {
-  env?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  output?: OutputFormat;
-  fields?: string[];
-  /** Tables: every column and every character, however wide the terminal. */
-  wide?: boolean;
-  quiet?: boolean;
-  retries?: number;
-  retryUnsafe?: boolean;
-  timeout?: number;
-  verbose?: boolean;
-  /** false with --no-color. */
-  color: boolean;
-}
-
-/** Declares the global options on the program. */
-export function addGlobalOptions(program: Command): Command {
+/** Declares the global options on the program; their types follow from the declaration. */
+export function addGlobalOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(program: Command<A, O, G>) {
   return program
     .option('-e, --env <name>', 'environment: local, development, qa, production or one you added (env PLA_ENV)')
     .option('--base-url <url>', "override the environment's base URL (env PLA_BASE_URL)")
@@ -41,3 +23,9 @@ export function addGlobalOptions(program: Command): Command {
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }
+
+/** The options of a declared command. */
+export type OptionsOf<C> = C extends Command<unknown[], infer O, OptionValues> ? O : never;
+
+/** The global options as commander hands them over (`color` is false with --no-color). */
+export type GlobalOptions = OptionsOf<ReturnType<typeof addGlobalOptions<[], {}, {}>>>;

@@ -2,7 +2,7 @@
  * Parsers for option values, declared with the options (commander reports a bad
  * value as a usage error, exit 2). Only commander is imported.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from '@commander-js/extra-typings';
 
 /** Parses a whole number ≥ `min` for an option. */
 export function wholeNumber(min: number) {

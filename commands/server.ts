@@ -3,13 +3,16 @@
  * log, reset) through the running server's `/_admin` endpoints. Declared cheaply:
  * the server code loads only when `pla server start` runs.
  */
-import { Command } from 'commander';
+import { runs } from '../src/cli/invocation.js';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
-import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
+import { type Tree, tree as newTree } from './tree.js';
 
-function addStartCommand(tree: Command): void {
+/** The server handlers, loaded when a verb runs. */
+const handlers = () => import('../src/cli/handlers/server.js');
+
+function addStartCommand(tree: Tree): void {
   const start = tree
     .command('start')
     .description('run the whole service interface locally, on a JSON-file store or a shared PostgreSQL')
@@ -39,16 +42,16 @@ function addStartCommand(tree: Command): void {
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
     'pla server start --wire page.shape=flat,page.base=1,page.maxSize=100   # rehearse a one-indexed Spring service',
   );
-  declareAction(start, 'server.start');
+  runs(start, async () => (await handlers()).start);
   const migrate = tree
     .command('migrate')
     .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
     .option('--store <url>', 'postgres://… (else PLA_STORE_URL, else pla config set-store)');
   examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
-  declareAction(migrate, 'server.migrate');
+  runs(migrate, async () => (await handlers()).migrate);
 }
 
-function addKeysCommand(tree: Command): void {
+function addKeysCommand(tree: Tree): void {
   const keys = tree.command('keys').description('API keys of the running local server');
   const create = keys
     .command('create')
@@ -57,22 +60,25 @@ function addKeysCommand(tree: Command): void {
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
     .option('-e, --env <name>', 'environment the key is meant for (default local)');
   examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
-  declareAction(create, 'server.keys.create');
-  declareAction(keys.command('list').description('list keys (masked)'), 'server.keys.list');
-  declareAction(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'server.keys.revoke');
+  runs(create, async () => (await handlers()).createKey);
+  runs(keys.command('list').description('list keys (masked)'), async () => (await handlers()).listKeys);
+  runs(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), async () => (await handlers()).revokeKey);
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
-export function createServerCommand(): Command {
-  const tree = new Command('server').description('run and administer the local server');
+export function createServerCommand() {
+  const tree = newTree('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
-  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`), 'server.log');
+  runs(tree.command('health').description("the running server's health (no key needed)"), async () => (await handlers()).health);
+  runs(
+    tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`),
+    async () => (await handlers()).requestLog,
+  );
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
-  declareAction(reset, 'server.reset');
+  runs(reset, async () => (await handlers()).reset);
   return tree;
 }

@@ -12,12 +12,15 @@ import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
 
-/** What every handler is given (see the module comment). */
-export interface CommandContext {
+/**
+ * What every handler is given (see the module comment): `Opts` are the options
+ * of its command it reads, `Args` its positional arguments.
+ */
+export interface CommandContext<Opts extends object = {}, Args extends readonly unknown[] = readonly unknown[]> {
   /** The command's options merged with the global ones. */
-  readonly opts: GlobalOptions & Record<string, unknown>;
+  readonly opts: Readonly<Opts & GlobalOptions>;
   /** Declared positional arguments, as commander processed them. */
-  readonly args: unknown[];
+  readonly args: Args;
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
   /** The run's streams and terminal flags: nothing else reads `process.std*`. */
@@ -82,7 +85,7 @@ const NOTHING_STORED: ConfigStore = {
  * both, the config file cannot change them (they outrank it), so it is not read:
  * loading conf would cost a fifth of a `get`'s start-up.
  */
-async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Promise<Connection> {
+async function connectionForClient(opts: GlobalOptions, ctx: Pick<CommandContext, 'connection'>): Promise<Connection> {
   if (!(opts.baseUrl || process.env.PLA_BASE_URL) || !(opts.apiKey || process.env.PLA_API_KEY)) return ctx.connection();
   const { resolveConnection } = await import('../config/resolve-connection.js');
   return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, NOTHING_STORED);
@@ -92,9 +95,11 @@ async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Pr
  * Runs `body` with a context for `invocation`, closing the client afterwards so no
  * keep-alive socket holds the process open.
  */
-export async function withContext(invocation: Invocation, body: (ctx: CommandContext) => Promise<void>): Promise<void> {
-  const opts = invocation.opts as GlobalOptions & Record<string, unknown>;
-  const { io } = invocation;
+export async function withContext<Args extends readonly unknown[], Opts extends object>(
+  invocation: Invocation<Args, Opts>,
+  body: (ctx: CommandContext<Opts, Args>) => Promise<void>,
+): Promise<void> {
+  const { io, opts } = invocation;
   const configStores: Partial<Record<'read' | 'write', Promise<ConfigStore>>> = {};
   let connection: Promise<Connection> | undefined;
   const clients: Partial<Record<'abortable' | 'finishing', Promise<PlaClient>>> = {};
@@ -119,7 +124,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
         })
       : io.stdout;
 
-  const ctx: CommandContext = {
+  const ctx: CommandContext<Opts, Args> = {
     opts,
     args: invocation.args,
     signal: invocation.signal,

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Plan } from '../../plan/types.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
+import type { BulkOptions } from './bulk.js';
 import { applyWithSummary } from './plan.js';
 import { environmentIsProtected, withReceipt } from './receipts.js';
 import { confirmDestructive } from './safety.js';
@@ -33,7 +34,7 @@ async function checkTarget(ctx: CommandContext, plan: Plan): Promise<void> {
  * Shows the plan's summary, confirms when it deletes, removes, decommissions or
  * cancels, or when the environment is protected, then applies it with a receipt.
  */
-export async function confirmAndApply(ctx: CommandContext, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
+export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean } & BulkOptions>, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
   // An undo always asks: it is a second change made on the strength of a first.
   const alwaysConfirm = extra.undoOf !== undefined;
   const { planSummary } = await import('../../plan/render.js');
@@ -50,10 +51,11 @@ export async function confirmAndApply(ctx: CommandContext, plan: Plan, extra: { 
 }
 
 /** `pla apply PLAN`. */
-export function apply(invocation: Invocation): Promise<void> {
+export function apply(invocation: Invocation<[plan: string], { yes?: boolean } & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { loadPlan } = await import('../../plan/plan-file.js');
-    const plan = await loadPlan(String(ctx.args[0]));
+    const [file] = ctx.args;
+    const plan = await loadPlan(file);
     await checkTarget(ctx, plan);
     await confirmAndApply(ctx, plan);
   });

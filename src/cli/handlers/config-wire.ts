@@ -19,7 +19,7 @@ async function printProfile(ctx: CommandContext, profile: WireProfile): Promise<
 }
 
 /** `config detect [--dry-run]`: probes the environment's service and stores the profile it found. */
-export function detect(invocation: Invocation): Promise<void> {
+export function detect(invocation: Invocation<[], { dryRun?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = (await ctx.connection()).env;
     const { detectWire } = await import('../../client/detect-wire.js');
@@ -36,10 +36,10 @@ export function detect(invocation: Invocation): Promise<void> {
 }
 
 /** `config set-wire <name=value…> | --unset`: sets settings of the environment's profile by hand (merged into the stored one unless --replace). */
-export function setWire(invocation: Invocation): Promise<void> {
+export function setWire(invocation: Invocation<[settings: string[]], { replace?: boolean; unset?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
-    const settings = (ctx.args[0] as string[] | undefined) ?? [];
+    const [settings] = ctx.args;
     const config = await ctx.config('write');
     if (ctx.opts.unset) {
       if (settings.length > 0) throw new UsageError('give either settings or --unset, not both');

@@ -7,10 +7,17 @@ import type { ApplyResult } from '../../plan/apply.js';
 import type { PlanTarget } from '../../plan/make-plan.js';
 import type { Plan } from '../../plan/types.js';
 import type { CommandContext } from '../context.js';
+import type { BulkOptions } from './bulk.js';
 import type { RunReceipt } from './receipts.js';
 
+/** `--plan`, `--plan-out FILE` (commands/options.ts). */
+export interface PlanOptions {
+  plan?: boolean;
+  planOut?: string;
+}
+
 /** Whether the command was asked for a plan instead of a run. */
-export function wantsPlan(ctx: CommandContext): boolean {
+export function wantsPlan(ctx: CommandContext<PlanOptions>): boolean {
   return ctx.opts.plan === true || typeof ctx.opts.planOut === 'string';
 }
 
@@ -32,13 +39,13 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
  * Shows a plan: the readable diff on a terminal (and with `-o table`), the whole
  * plan as JSON otherwise; saves it with `--plan-out`. Changes nothing.
  */
-export async function showPlan(ctx: CommandContext, plan: Plan): Promise<void> {
+export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Promise<void> {
   const [{ renderPlanText, planSummary }, { writeOut }] = await Promise.all([import('../../plan/render.js'), import('../../io/output/write-out.js')]);
   const format = ctx.output.format;
   if (format === 'json') await writeOut(ctx.output.stdout, `${JSON.stringify(plan, null, 2)}\n`);
   else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   else await writeOut(ctx.output.stdout, renderPlanText(plan, ctx.output.color));
-  const out = ctx.opts.planOut as string | undefined;
+  const out = ctx.opts.planOut;
   if (out !== undefined) {
     const { savePlan } = await import('../../plan/plan-file.js');
     await savePlan(out, plan);
@@ -52,7 +59,7 @@ export async function showPlan(ctx: CommandContext, plan: Plan): Promise<void> {
  * into `receipt`; prints a summary line per operation and throws the partial
  * failure (exit 9) when records were refused or in conflict.
  */
-export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt: RunReceipt, checkConflicts: boolean): Promise<ApplyResult> {
+export async function applyWithSummary(ctx: CommandContext<BulkOptions>, plan: Plan, receipt: RunReceipt, checkConflicts: boolean): Promise<ApplyResult> {
   const [{ applyPlan }, { formatSummary }] = await Promise.all([import('../../plan/apply.js'), import('../../bulk/summary.js')]);
   const { opts } = ctx;
   const result = await applyPlan({
@@ -61,10 +68,10 @@ export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt:
     receipt: receipt.writer,
     checkConflicts,
     bulk: {
-      batchSize: opts.batchSize as number | undefined,
-      concurrency: opts.concurrency as number | undefined,
-      rejectsPath: opts.rejects as string | undefined,
-      checkpointPath: opts.checkpoint as string | undefined,
+      batchSize: opts.batchSize,
+      concurrency: opts.concurrency,
+      rejectsPath: opts.rejects,
+      checkpointPath: opts.checkpoint,
       signal: ctx.signal,
       progress: ctx.startProgress,
     },
@@ -78,9 +85,9 @@ export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt:
   receipt.writer.count('conflicts', result.conflicts);
   if (result.conflicts > 0) {
     throw new PartialFailureError(`${result.conflicts} record(s) changed since the plan was made and were not written`, {
-      hint: `make a new plan to see the changes${opts.rejects ? `; the conflicts are in ${String(opts.rejects)}` : ' (--rejects FILE keeps the records in conflict)'}`,
+      hint: `make a new plan to see the changes${opts.rejects ? `; the conflicts are in ${opts.rejects}` : ' (--rejects FILE keeps the records in conflict)'}`,
     });
   }
-  if (failed > 0) throw new PartialFailureError(`${failed} record(s) were refused`, { hint: opts.rejects ? `see ${String(opts.rejects)}` : 'use --rejects <file> to keep the refused records with their errors' });
+  if (failed > 0) throw new PartialFailureError(`${failed} record(s) were refused`, { hint: opts.rejects ? `see ${opts.rejects}` : 'use --rejects <file> to keep the refused records with their errors' });
   return result;
 }

@@ -5,12 +5,21 @@ import type { CommandContext } from '../context.js';
 
 type RecordItem = SourceItem<Record<string, unknown>>;
 
+/** `--data`, `--file`, `--format`, `--raw`, `--strict` (commands/options.ts). */
+export interface RecordInputOptions {
+  data?: string;
+  file?: string;
+  format?: InputFormat;
+  raw?: boolean;
+  strict?: boolean;
+}
+
 /** Either the only record, or a stream of all of them (the first two already read). */
 export type RecordInput = { single: Record<string, unknown> } | { many: AsyncIterable<RecordItem> };
 
 /** Reads the records, stopping after the second so a big file still streams. */
-export async function readRecordInput(ctx: CommandContext): Promise<RecordInput> {
-  const { data, file } = ctx.opts as { data?: string; file?: string };
+export async function readRecordInput(ctx: CommandContext<RecordInputOptions>): Promise<RecordInput> {
+  const { data, file } = ctx.opts;
   if (data === undefined && file === undefined) {
     throw new UsageError('no records given', { hint: 'pass --data \'{"field": "value"}\' or --file records.json (- for stdin)' });
   }
@@ -22,7 +31,7 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
   const records = readRecords(
     { data, file },
     {
-      format: ctx.opts.format as InputFormat | undefined,
+      format: ctx.opts.format,
       raw: ctx.opts.raw === true,
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.

@@ -6,7 +6,9 @@
 
 import type { Readable } from 'node:stream';
 
-export type InputFormat = 'json' | 'ndjson' | 'csv';
+/** The formats record and id input comes in. */
+export const INPUT_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface SourceItem<T = unknown> {
   value: T;
