@@ -5,7 +5,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { CLIENT_DEFAULTS } from '../src/client/defaults.js';
 import { OUTPUT_FORMATS } from '../src/io/output/types.js';
-import { commaList, seconds, wholeNumber } from './option-parsers.js';
+import { byteSize, commaList, seconds, wholeNumber } from './option-parsers.js';
 
 /** Declares the global options on the program; their types follow from the declaration. */
 export function addGlobalOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(program: Command<A, O, G>) {
@@ -19,7 +19,9 @@ export function addGlobalOptions<A extends unknown[], O extends OptionValues, G 
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
-    .option('--timeout <seconds>', `per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
+    .option('--timeout <seconds>', `deadline of each attempt, whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
+    .option('--max-answer-size <size>', `largest answer accepted, e.g. 200MB (default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`, byteSize)
+    .option('--csv-raw', "csv cells as they are: no ' before a cell starting with = + - @ (written), none removed (read)")
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }

@@ -25,7 +25,7 @@ function addStartCommand(tree: Tree): void {
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
     .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
     .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)
-    .option('--rate-limit <n>', `requests per second per key, 0 = off (default ${D.rateLimit})`)
+    .option('--rate-limit <n>', `requests per second per key, 0 = off; on PostgreSQL one limit shared by every server on the database (default ${D.rateLimit})`)
     .option('--latency <ms>', `delay added to every API request (default ${D.latencyMs})`)
     .option('--fail-rate <p>', `probability 0–1 of an injected 500 (default ${D.failRate})`)
     .option('--simulate-tasks [seconds]', `advance transfer tasks by themselves every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`)

@@ -8,6 +8,7 @@ import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
+import { terminalSafe, terminalShield } from '../io/terminal-text.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
@@ -106,16 +107,21 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
 
   // The progress bar on stderr, while one is shown: lines for a person go above it.
   let bar: Progress | undefined;
-  const human = (line: string) => (bar ? bar.above(line) : writeLine(io, line));
+  const human = (line: string) => (bar ? bar.above(terminalSafe(line)) : writeLine(io, line));
   // stdout on the same terminal as the bar: its output goes above the bar too, a
-  // whole line at a time (a part line would end up beside the bar).
+  // whole line at a time (a part line would end up beside the bar). On a terminal
+  // its text is made safe for it first (src/io/terminal-text.ts).
   let partLine = '';
+  const format = defaultFormat(opts, io);
+  const shield = terminalShield(format, opts.quiet === true) ?? ((text: string) => text);
   const stdout =
-    io.stdoutIsTTY && io.stderrIsTTY
+    io.stdoutIsTTY
       ? new Writable({
+          decodeStrings: false,
           write(chunk: Buffer | string, _encoding, done) {
-            if (!bar) return void io.stdout.write(chunk, () => done());
-            const text = partLine + chunk.toString();
+            const shown = shield(chunk.toString());
+            if (!bar) return void io.stdout.write(shown, () => done());
+            const text = partLine + shown;
             const end = text.lastIndexOf('\n') + 1;
             partLine = text.slice(end);
             if (end > 0) bar.aboveOn(io.stdout, text.slice(0, end));
@@ -130,7 +136,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     signal: invocation.signal,
     io,
     output: {
-      format: defaultFormat(opts, io),
+      format,
       fields: opts.fields,
       quiet: opts.quiet === true,
       color: opts.color !== false && io.colorEnabled,
@@ -138,6 +144,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
       // Tables fit the terminal stdout is on (not stderr's when only that is one).
       ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
       wide: opts.wide === true,
+      csvRaw: opts.csvRaw === true,
       warn: human,
     },
     interactive: io.stderrIsTTY,
@@ -188,6 +195,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
           retries: opts.retries,
           retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+          maxAnswerBytes: opts.maxAnswerSize,
           trace: opts.verbose ? human : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });

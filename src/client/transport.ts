@@ -8,6 +8,7 @@
  */
 import { type Dispatcher, RetryHandler } from 'undici';
 import { maskUrl } from '../contract/secrets.js';
+import { createAnswerBounds } from './answer-bounds.js';
 import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import type { ProxyChoice } from './proxy.js';
@@ -38,7 +39,10 @@ export interface RawResponse {
 export interface TransportOptions {
   origin: string;
   retries: number;
+  /** Deadline of each attempt, headers and whole body (src/client/answer-bounds.ts). */
   timeoutMs: number;
+  /** Most bytes an answer's body may have. */
+  maxAnswerBytes: number;
   dispatcher?: unknown;
   /** The proxy to send through (ignored with an injected dispatcher). */
   proxy?: ProxyChoice;
@@ -118,7 +122,8 @@ export function createTransport(options: TransportOptions): Transport {
       let attempts = 1;
       /** Whether the current attempt's request was handed to a connection (reset by each attempt). */
       let sent = false;
-      const dispatch = dispatchNoting(() => (sent = true));
+      const bounds = createAnswerBounds({ maxBytes: options.maxAnswerBytes, deadlineMs: options.timeoutMs });
+      const dispatch = bounds.attempt(dispatchNoting(() => (sent = true)));
       let responseStarted = false;
       let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
@@ -132,6 +137,7 @@ export function createTransport(options: TransportOptions): Transport {
         controller?.abort(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       const settle = (outcome: () => void) => {
+        bounds.done();
         signal?.removeEventListener('abort', onAbort);
         outcome();
       };
@@ -145,14 +151,15 @@ export function createTransport(options: TransportOptions): Transport {
         onRequestStart(c) {
           controller = c;
         },
-        onResponseStart(_c, code, responseHeaders, message) {
+        onResponseStart(c, code, responseHeaders, message) {
           responseStarted = true;
+          bounds.started(c, responseHeaders);
           status = code;
           statusText = message ?? '';
           headers = responseHeaders;
         },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
+        onResponseData(c, chunk) {
+          if (bounds.data(c, chunk)) chunks.push(chunk);
         },
         onResponseEnd() {
           settle(() =>

@@ -6,9 +6,10 @@
  * worth an fsync per batch.)
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonText } from '../io/json-text.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader } from './types.js';
 
 /** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */
@@ -31,10 +32,10 @@ export class ReceiptWriter {
 
   /** Creates `<dir>/<run>.ndjson` (mode 0600: receipts hold records) and writes the header. */
   static create(dir: string, header: Omit<RunHeader, 'type' | 'run'>): ReceiptWriter {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makePrivateDir(dir, 'receipts folder');
     const run = newRunId(new Date(header.startedAt));
     const path = join(dir, `${run}.ndjson`);
-    const writer = new ReceiptWriter(run, path, openSync(path, 'ax', 0o600));
+    const writer = new ReceiptWriter(run, path, openSync(path, 'ax', PRIVATE_FILE_MODE));
     writer.append([{ type: 'run', run, ...header }]);
     return writer;
   }

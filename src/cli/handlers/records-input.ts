@@ -33,6 +33,7 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>): 
     {
       format: ctx.opts.format,
       raw: ctx.opts.raw === true,
+      csvRaw: ctx.opts.csvRaw === true,
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.
       strict: ctx.opts.strict === true || data !== undefined,

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
-import { typeRecord } from './csv-cells.js';
+import { typeRecord, unguardFormula, unguardRecord } from './csv-cells.js';
 import type { SourceItem } from './types.js';
 
 interface CsvRow {
@@ -18,23 +18,25 @@ function newlines(text: string): number {
 
 /**
  * Streams csv records: the header row names the fields; cells are typed
- * (`typeRecord`) unless `raw`. A row with the wrong number of cells is a bad row;
+ * (`typeRecord`) unless `raw`; a formula guard (`'=…`, csv-cells.ts) is removed
+ * from cells and header names unless `csvRaw`. A row with the wrong number of cells is a bad row;
  * csv-parse skips it and reports it through `on_skip`.
  *
  * Lines are counted from each record's raw text (which includes blank lines
  * skipped before it) rather than csv-parse's `info`, which copies its whole state
  * for every record.
  */
-export async function* readCsvRecords(input: Readable, options: { raw?: boolean; strict?: boolean }, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
+export async function* readCsvRecords(input: Readable, options: { raw?: boolean; csvRaw?: boolean; strict?: boolean }, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
   // Lines consumed so far: the header, then every record and skipped row.
   let consumed = 1;
+  const guarded = options.csvRaw !== true;
   // Skipped rows, noted while parsing (which runs ahead of this reader) with how
   // many records came before them, so their lines are counted in order.
   const skips: Array<{ after: number; lines: number }> = [];
   const parser: Parser = input.pipe(
     parse({
       bom: true,
-      columns: true,
+      columns: guarded ? (names: string[]) => names.map(unguardFormula) : true,
       raw: true,
       skip_empty_lines: true,
       skip_records_with_error: !options.strict,
@@ -54,7 +56,8 @@ export async function* readCsvRecords(input: Readable, options: { raw?: boolean;
       records += 1;
       const line = consumed + 1 + newlines(row.raw.match(/^[\r\n]*/)?.[0] ?? '');
       consumed += newlines(row.raw);
-      if (!options.raw) typeRecord(row.record, row.raw);
+      if (!options.raw) typeRecord(row.record, row.raw, guarded);
+      else if (guarded) unguardRecord(row.record);
       yield { value: row.record, line };
     }
   } catch (error) {

@@ -28,6 +28,8 @@ export interface ReadOptions {
   format?: InputFormat;
   /** CSV: keep every cell a string instead of typing numbers, booleans and empty cells. */
   raw?: boolean;
+  /** CSV: cells as they are, a leading `'` before `=`, `+`, `-`, `@` kept (`--csv-raw`; src/io/input/csv-cells.ts). */
+  csvRaw?: boolean;
   /** Stop at the first bad row (throw `InputError` with its line) instead of skipping it. */
   strict?: boolean;
   /** Called for each skipped bad row when not strict. */
