@@ -3,6 +3,7 @@
  * current state: the same rules the service applies, so the plan's counts are the
  * counts the real run would give.
  */
+import { type RecordId, toRecordId } from '../contract/ids.js';
 import { changedFields } from './record-diff.js';
 import type { PlanEntry, StoredRecordLike } from './types.js';
 
@@ -19,16 +20,11 @@ export interface RecordInputItem {
   line: number;
 }
 
-function recordId(record: StoredRecordLike): number | undefined {
-  const id = record.id;
-  if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
-  if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
-  return undefined;
-}
+const recordId = (record: StoredRecordLike): RecordId | undefined => toRecordId(record.id);
 
 /** The ids of records that name one: the records whose current state a plan reads. */
-export function idsOfRecords(items: readonly RecordInputItem[]): number[] {
-  const ids: number[] = [];
+export function idsOfRecords(items: readonly RecordInputItem[]): RecordId[] {
+  const ids: RecordId[] = [];
   for (const item of items) {
     const id = recordId(item.value);
     if (id !== undefined) ids.push(id);
@@ -37,7 +33,7 @@ export function idsOfRecords(items: readonly RecordInputItem[]): number[] {
 }
 
 /** The entry of one record sent by `verb`, given the stored record it names (if any). */
-function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<number, StoredRecordLike>): PlanEntry {
+function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry {
   const record = item.value;
   const id = recordId(record);
   if (verb === 'create' || id === undefined) {
@@ -55,7 +51,7 @@ function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyM
 }
 
 /** Entries for records sent by create, update or upsert. */
-export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
+export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry[] {
   return items.map((item) => recordEntry(verb, item, current));
 }
 
@@ -64,7 +60,7 @@ function status(record: StoredRecordLike): string {
 }
 
 /** The entry of one id acted on by `verb`, refusing what the service would refuse. */
-function idEntry(verb: IdVerb, id: number, line: number, before: StoredRecordLike | undefined): PlanEntry {
+function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordLike | undefined): PlanEntry {
   if (!before) return { action: 'refused', id, line, reason: `unknown id ${id}` };
   switch (verb) {
     case 'decommission':
@@ -83,8 +79,8 @@ function idEntry(verb: IdVerb, id: number, line: number, before: StoredRecordLik
 }
 
 /** Entries for ids acted on by delete, remove, decommission or cancel; an id named twice counts once. */
-export function planIds(verb: IdVerb, ids: readonly number[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
-  const seen = new Set<number>();
+export function planIds(verb: IdVerb, ids: readonly RecordId[], current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry[] {
+  const seen = new Set<RecordId>();
   const entries: PlanEntry[] = [];
   ids.forEach((id, index) => {
     if (seen.has(id)) return;

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader } from './types.js';
 

@@ -1,3 +1,4 @@
+import { jsonText } from '../json/json-text.js';
 import { byIdAscending, fieldValue } from './record-order.js';
 import { SortedList } from './sorted-list.js';
 import type { StoredRecord } from './types.js';
@@ -6,7 +7,7 @@ import type { StoredRecord } from './types.js';
 // separate map so that the string '{"a":1}' and the object {a:1} stay distinct.
 function bucketKey(value: unknown): { map: 'plain' | 'json'; key: unknown } {
   return typeof value === 'object' && value !== null
-    ? { map: 'json', key: JSON.stringify(value) }
+    ? { map: 'json', key: jsonText(value) }
     : { map: 'plain', key: value };
 }
 
@@ -50,8 +51,8 @@ export class EqualityIndex {
     if (bucket.length === 0) buckets.delete(key);
   }
 
-  /** Removes many records, each group they were in filtered once. */
-  removeAll(doomed: ReadonlySet<StoredRecord>): void {
+  /** Removes many records (`ids` are theirs), each group they were in filtered once. */
+  removeAll(doomed: Iterable<StoredRecord>, ids: ReadonlySet<StoredRecord['id']>): void {
     const touched = new Map<SortedList, () => void>();
     for (const record of doomed) {
       const { map, key } = bucketKey(fieldValue(record, this.field));
@@ -60,7 +61,7 @@ export class EqualityIndex {
       if (bucket !== undefined) touched.set(bucket, () => buckets.delete(key));
     }
     for (const [bucket, drop] of touched) {
-      bucket.removeAll(doomed);
+      bucket.removeAll(ids);
       if (bucket.length === 0) drop();
     }
   }

@@ -1,13 +1,17 @@
+import { idAfter } from '../contract/ids.js';
 import type { JournalEntry } from './journal-entry.js';
+import { PackedRecords } from './packed-records.js';
+import type { Entry } from './packed-records.js';
 import { Table } from './table.js';
 import { COLLECTIONS } from './types.js';
-import type { Change, CollectionName, StoredRecord } from './types.js';
+import type { Change, CollectionName, RecordId } from './types.js';
 
-/** What a snapshot holds: the records and id counters as of entry `seq`. */
+/** What a snapshot holds: the records (entries of `packed`) and id counters as of entry `seq`. */
 export interface SnapshotContent {
   seq: number;
-  nextIds: Partial<Record<CollectionName, number>>;
-  collections: ReadonlyArray<readonly [CollectionName, readonly StoredRecord[]]>;
+  nextIds: Partial<Record<CollectionName, RecordId>>;
+  collections: ReadonlyArray<readonly [CollectionName, readonly Entry[]]>;
+  packed: PackedRecords;
 }
 
 /**
@@ -16,11 +20,13 @@ export interface SnapshotContent {
  */
 export class StoreState {
   readonly tables = new Map<CollectionName, Table>();
-  private readonly nextIds = new Map<CollectionName, number>();
+  /** The records the snapshot held at start, shared by every table. */
+  readonly packed = new PackedRecords();
+  private readonly nextIds = new Map<CollectionName, RecordId>();
   seq = 0;
 
   constructor(indexes: Partial<Record<CollectionName, readonly string[]>> = {}) {
-    for (const name of COLLECTIONS) this.tables.set(name, new Table(indexes[name]));
+    for (const name of COLLECTIONS) this.tables.set(name, new Table(this.packed, indexes[name]));
   }
 
   table(name: CollectionName): Table {
@@ -29,18 +35,18 @@ export class StoreState {
     return table;
   }
 
-  allocateId(name: CollectionName): number {
+  allocateId(name: CollectionName): RecordId {
     const id = this.nextId(name);
-    this.nextIds.set(name, id + 1);
+    this.nextIds.set(name, idAfter(id));
     return id;
   }
 
-  nextId(name: CollectionName): number {
+  nextId(name: CollectionName): RecordId {
     return this.nextIds.get(name) ?? 1;
   }
 
   /** Raises a counter (never lowers it: ids are not reused). */
-  raiseNextId(name: CollectionName, next: number): void {
+  raiseNextId(name: CollectionName, next: RecordId): void {
     if (next > this.nextId(name)) this.nextIds.set(name, next);
   }
 
@@ -50,7 +56,7 @@ export class StoreState {
       for (const table of this.tables.values()) table.clear();
     }
     this.applyChanges(entry.changes ?? []);
-    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, number][]) {
+    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, RecordId][]) {
       this.raiseNextId(name, next);
     }
     this.seq = entry.seq;
@@ -66,7 +72,7 @@ export class StoreState {
     for (const change of changes) if (change.op === 'put') puts.set(change.collection, (puts.get(change.collection) ?? 0) + 1);
     for (const [name, count] of puts) this.table(name).expectPuts(count);
 
-    const deletes = new Map<CollectionName, Set<number>>();
+    const deletes = new Map<CollectionName, Set<RecordId>>();
     const flush = (name: CollectionName) => {
       const ids = deletes.get(name);
       if (ids === undefined) return;
@@ -77,7 +83,7 @@ export class StoreState {
       if (change.op === 'put') {
         if (deletes.get(change.collection)?.has(change.record.id)) flush(change.collection);
         this.table(change.collection).put(change.record);
-        this.raiseNextId(change.collection, change.record.id + 1);
+        this.raiseNextId(change.collection, idAfter(change.record.id));
       } else {
         let ids = deletes.get(change.collection);
         if (ids === undefined) deletes.set(change.collection, (ids = new Set()));
@@ -89,14 +95,15 @@ export class StoreState {
 
   /**
    * A consistent view to write a snapshot from while writes go on: records are never
-   * changed in place (a put swaps in a new object), so copying the arrays of references
-   * is enough.
+   * changed in place (a put swaps in a new object) and packed ones never change, so
+   * copying the arrays of entries is enough.
    */
   capture(): SnapshotContent {
     return {
       seq: this.seq,
       nextIds: Object.fromEntries(this.nextIds),
-      collections: COLLECTIONS.map((name) => [name, this.table(name).inIdOrder().slice()] as const),
+      collections: COLLECTIONS.map((name) => [name, this.table(name).entries().slice()] as const),
+      packed: this.packed,
     };
   }
 }

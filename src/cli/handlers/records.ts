@@ -8,7 +8,7 @@ import { operation, verbOf, type OperationId } from '../../contract/operations.j
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import type { SourceItem } from '../../io/input/types.js';
-import { typedIds } from '../../io/input/typed-ids.js';
+import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { type BulkOptions, runBulkPrinting } from './bulk.js';
@@ -70,8 +70,6 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     const positionalId = ctx.args[0] === undefined ? undefined : typedIds([ctx.args[0]])[0];
     const input = await readRecordInput(ctx);
     if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
-      // Plans compare ids as numbers; an id past 2^53 takes the plain path.
-      if (typeof positionalId === 'bigint') throw new UsageError('--plan and --skip-unchanged take ids up to 2^53');
       return planWrite(ctx, spec, input, positionalId);
     }
     const client = await ctx.client();
@@ -80,7 +78,7 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
       if (needsId && (id === undefined || id === null)) {
         throw new UsageError('no id to update', { hint: 'give the id as an argument or an "id" field in the record' });
       }
-      const params = needsId ? { id: id as number } : undefined;
+      const params = needsId ? { id: id as RecordId } : undefined;
       return client.call(spec.single, { params, body: record, signal: ctx.signal });
     };
 
@@ -123,7 +121,7 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
  * shows the plan; `--skip-unchanged`: sends only the plan's changes (a re-import
  * of 50,000 rows where 12 changed sends 12), with a receipt.
  */
-async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, input: RecordInput, positionalId: number | undefined): Promise<void> {
+async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, input: RecordInput, positionalId: RecordId | undefined): Promise<void> {
   const verb = verbOf(spec.single) ?? 'done';
   if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');

@@ -5,6 +5,16 @@ import type { BadRowHandler } from './bad-rows.js';
 import { typeRecord, unguardFormula, unguardRecord } from './csv-cells.js';
 import type { SourceItem } from './types.js';
 
+/** Runs `type` (typing one row's cells); an `InputError` it throws gets the row's line. */
+function typedAt(line: number, type: () => void): void {
+  try {
+    type();
+  } catch (error) {
+    if (error instanceof InputError && error.line === undefined) throw new InputError(error.message, line, { cause: error });
+    throw error;
+  }
+}
+
 interface CsvRow {
   record: Record<string, unknown>;
   raw: string;
@@ -56,7 +66,7 @@ export async function* readCsvRecords(input: Readable, options: { raw?: boolean;
       records += 1;
       const line = consumed + 1 + newlines(row.raw.match(/^[\r\n]*/)?.[0] ?? '');
       consumed += newlines(row.raw);
-      if (!options.raw) typeRecord(row.record, row.raw, guarded);
+      if (!options.raw) typedAt(line, () => typeRecord(row.record, row.raw, guarded));
       else if (guarded) unguardRecord(row.record);
       yield { value: row.record, line };
     }

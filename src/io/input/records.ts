@@ -3,6 +3,7 @@ import { createBadRowHandler, type InputStats } from './bad-rows.js';
 import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
 import type { ReadOptions, SourceItem } from './types.js';
 import { readDataValues, readFileValues } from './values.js';
+import { jsonText } from '../../json/json-text.js';
 
 /** A stream of input items that also counts what it yielded and skipped. */
 export interface CountedSource<T> extends AsyncIterable<SourceItem<T>> {
@@ -34,7 +35,7 @@ export function readRecords(source: { data?: string; file?: string }, options: R
     for await (const item of values) {
       const { value, line } = item;
       if (!isRecord(value)) {
-        badRow({ line, message: `expected a JSON object, got ${jsonType(value)}`, raw: JSON.stringify(value) ?? '' });
+        badRow({ line, message: `expected a JSON object, got ${jsonType(value)}`, raw: (jsonText(value) as string | undefined) ?? '' });
         continue;
       }
       const unfixed = RAW_FIELD in value ? String(value[RAW_FIELD]) : undefined;
