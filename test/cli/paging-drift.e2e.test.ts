@@ -196,4 +196,23 @@ describe('page forms of other services', () => {
     expect(result.stderr).toContain('not found out: page.base: the listing is empty');
     expect(result.stderr).toContain('not found out: envelope: no record to read');
   });
+
+  it('ids past 2^53 that a double would merge are told apart: each printed once, exactly', async () => {
+    // 2^53 + 1 … 2^53 + 6, as JSON text (a double reads them as three values): pages of 2.
+    const ids = Array.from({ length: 6 }, (_, i) => (2n ** 53n + BigInt(i + 1)).toString());
+    server.setRoutes([
+      {
+        method: 'GET',
+        path: LIST,
+        reply: (req) => {
+          const page = Number(req.query.page ?? 0);
+          const content = ids.slice(page * 2, page * 2 + 2).map((id) => `{"id":${id},"name":"n${id}"}`);
+          return { body: `{"content":[${content.join(',')}],"number":${page},"size":2,"totalElements":6,"totalPages":3}` };
+        },
+      },
+    ]);
+    const result = await run(['det', 'list', '--all', '--size', '2', '-q']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(printed(result.stdout)).toEqual(ids);
+  });
 });
