@@ -13,7 +13,7 @@ import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { sendWithSplit } from './split.js';
+import { sendWithSplit, withoutIds } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -124,7 +124,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       summary.failed += rejected.length;
       // Items refused before sending (screen) carry only their error: ids out, it groups as well.
       for (const { reason, error } of rejected) {
-        const key = reason ?? error.replace(/\d+/g, '#');
+        const key = reason ?? withoutIds(error);
         reasons.set(key, (reasons.get(key) ?? 0) + 1);
       }
       summary.batches += 1;

@@ -70,6 +70,7 @@ const NOTHING_STORED: ConfigStore = {
   use: notWritable,
   setKey: notWritable,
   setUrl: notWritable,
+  feedFromServer: notWritable,
   setProxy: notWritable,
   setCaFile: notWritable,
   setWire: notWritable,
@@ -120,7 +121,9 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
           decodeStrings: false,
           write(chunk: Buffer | string, _encoding, done) {
             const shown = shield(chunk.toString());
-            if (!bar) return void io.stdout.write(shown, () => done());
+            // Handed on at once, so stdout and the notes on stderr reach the terminal in the order written
+            // (waiting for the write's callback let a footer overtake the table's last line).
+            if (!bar) return void (io.stdout.write(shown) ? done() : io.stdout.once('drain', () => done()));
             const text = partLine + shown;
             const end = text.lastIndexOf('\n') + 1;
             partLine = text.slice(end);
@@ -146,6 +149,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
       wide: opts.wide === true,
       csvRaw: opts.csvRaw === true,
       warn: human,
+      ...(opts.query ? { query: opts.query } : {}),
     },
     interactive: io.stderrIsTTY,
     note(line) {
@@ -204,6 +208,8 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     },
   };
   try {
+    // A bad expression is refused before anything is sent.
+    if (opts.query) await (await import('../io/output/query.js')).checkQuery(opts.query);
     await body(ctx);
   } finally {
     // A client that failed to be made has nothing to close; its error already surfaced.

@@ -10,7 +10,7 @@ import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { interrupt, interruptSignal } from './interrupt.js';
-import { CommanderError, commanderExitCode, createProgram } from './program.js';
+import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
 
@@ -40,13 +40,16 @@ export function completionData(): CompletionNode {
 export async function runPla(argv: string[], io: IOStreams): Promise<number> {
   try {
     await createProgram(io, argv).parseAsync(argv);
+    await releaseHeldOutput(io);
     return interruptSignal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
   } catch (error) {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
+    await releaseHeldOutput(io);
     if (error instanceof CommanderError) return commanderExitCode(error);
     const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
     const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : (await import('./edge-errors.js')).atTheEdge(error);
-    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv) }));
+    const keyFrom = argv.includes('--api-key') ? 'flag' : process.env.PLA_API_KEY ? 'env-var' : undefined;
+    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv), keyFrom }));
     return exitCodeOf(reported);
   }
 }

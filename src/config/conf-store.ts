@@ -282,6 +282,9 @@ function storeOn(backend: Backend): ConfigStore {
     // async: a refused value is a rejected promise, like a failed write.
     setKey: async (env, apiKey) => setFields(env, { apiKey: checkApiKey(apiKey) }),
     setUrl: async (env, baseUrl) => setFields(env, { baseUrl: checkBaseUrl(baseUrl, env) }),
+    feedFromServer: async (env, { baseUrl, localData, apiKey }) =>
+      // No key given removes the one stored: it was for other data.
+      setFields(env, { baseUrl: checkBaseUrl(baseUrl, env), localData, apiKey: apiKey === undefined ? undefined : checkApiKey(apiKey) }),
     setProxy: async (env, proxy) => setFields(env, { proxy: proxy === undefined ? undefined : checkProxyUrl(proxy) }),
     setCaFile: async (env, caFile) => setFields(env, { caFile }),
     setWire: async (env, wire) => setFields(checkEnvName(env), { wire: wire === undefined || Object.keys(wire).length === 0 ? undefined : checkWire(env, wire) }),
@@ -361,6 +364,7 @@ function checkEnvironment(env: string, incoming: unknown): EnvironmentConfig {
   if (typeof fields.caFile === 'string') checked.caFile = fields.caFile;
   if (typeof fields.protected === 'boolean') checked.protected = fields.protected;
   if (fields.wire !== undefined) checked.wire = checkWire(env, fields.wire);
+  if (typeof fields.localData === 'string') checked.localData = fields.localData;
   return checked;
 }
 

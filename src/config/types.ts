@@ -22,10 +22,16 @@ export interface EnvironmentConfig {
   protected?: boolean;
   /** How this environment's service speaks (`pla config detect`, `pla config set-wire`); see src/contract/wire-profile.ts. */
   wire?: WireProfile;
+  /**
+   * The data of the local server that feeds this environment (`pla server start`
+   * keeps its URL and key here): an absolute data folder, or a PostgreSQL URL
+   * without its password. A server on other data never takes the environment over.
+   */
+  localData?: string;
 }
 
 /** The fields of an environment, for commands that walk them (export, show). */
-export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected', 'wire'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
+export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected', 'wire', 'localData'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
 
 /**
  * Settings of the local server (`pla server start|migrate`) kept in the config: one
@@ -84,6 +90,11 @@ export interface ConfigStore {
   use(env: string): Promise<void>;
   setKey(env: string, apiKey: string): Promise<void>;
   setUrl(env: string, baseUrl: string): Promise<void>;
+  /**
+   * Points the environment at a local server: its URL, the data it serves and its
+   * admin key, in one write (no key removes the stored one: it was for other data).
+   */
+  feedFromServer(env: string, server: { baseUrl: string; localData: string; apiKey?: string }): Promise<void>;
   /** Sets or (with undefined) removes the environment's proxy. */
   setProxy(env: string, proxy: string | undefined): Promise<void>;
   /** Sets or (with undefined) removes the environment's CA file (an absolute path). */

@@ -21,6 +21,10 @@ export interface StartFlags {
   host?: string;
   data?: string;
   seed?: boolean;
+  lenient?: boolean;
+  /** The global `--quiet`: no line per request. */
+  quiet?: boolean;
+  logFormat?: 'text' | 'json';
   maxPageSize?: string;
   maxBody?: string;
   maxImage?: string;
@@ -91,6 +95,8 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     host: flags.host ?? d.host,
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
+    lenient: flags.lenient ?? d.lenient,
+    requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
@@ -114,7 +120,7 @@ export type StoreSource = 'flag' | 'env-var' | 'config';
 const SOURCE_NAMES: Record<StoreSource, string> = { flag: '--store', 'env-var': 'PLA_STORE_URL', config: 'the pla config (pla config set-store)' };
 
 /** The store the server runs on: a PostgreSQL URL and where it came from, or none (the JSON-file store). */
-interface StoreChoice {
+export interface StoreChoice {
   storeUrl?: string;
   storeSource?: StoreSource;
 }
@@ -124,7 +130,7 @@ interface StoreChoice {
  * config (the CLI reads it and hands it over: the server does not read the CLI's
  * config); none = the JSON-file store of the data folder.
  */
-function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
+export function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
   const candidates: [string | undefined, StoreSource][] = [
     [flags.store, 'flag'],
     [process.env.PLA_STORE_URL || undefined, 'env-var'],
@@ -184,7 +190,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
   const store = storeOf(flags, configuredStore);
   const options = toServerOptions(flags, store);
   if (flags.storePoolSize !== undefined && !options.storeUrl) note('pla server: --store-pool-size has no effect: the data folder\'s JSON-file store has no connections');
-  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
+  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`), note);
 
   try {
     await hooks.onListening({ url: server.url, ...(server.createdAdminKey ? { createdAdminKey: server.createdAdminKey } : {}) });
@@ -201,6 +207,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     options.failRate ? `fail rate ${options.failRate}` : '',
     options.simulateTasksSeconds ? `tasks advance every ${options.simulateTasksSeconds} s` : '',
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
+    options.lenient ? 'record fields of any type accepted (--lenient)' : '',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
   output.stdout.write(`pla local server listening on ${server.url}\n`);

@@ -45,7 +45,7 @@ export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean } & Bu
     return;
   }
   if (alwaysConfirm || DESTRUCTIVE.some((action) => (plan.counts[action] ?? 0) > 0) || (await environmentIsProtected(ctx))) {
-    await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`);
+    await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`, { dryRun: false });
   }
   await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, true).then(() => undefined), extra);
 }

@@ -169,6 +169,8 @@ export function show(invocation: Invocation): Promise<void> {
         proxy: stored.proxy ? maskUrl(stored.proxy) : '',
         caFile: stored.caFile ?? '',
         wire: wireText(stored.wire),
+        // The data of the local server that feeds it (pla server start), if one does.
+        localData: stored.localData ?? '',
       };
       try {
         const conn = resolveConnection({ env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey }, config);

@@ -4,6 +4,7 @@
  * stamps `decommissionedAt`. Remove deletes a record unless it has `inUse: true`,
  * in which case it is decommissioned instead, and the message says which.
  */
+import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
 import { NOUNS, capitalised, counted } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
@@ -17,7 +18,7 @@ const DETERMINATION_STATUSES = ['ACTIVE', 'DECOMMISSIONED'] as const;
 const resource: RecordResource = {
   collection: 'determinations',
   noun: NOUNS.determinations,
-  typeName: 'AssetTransactionTypeDeterminationDto',
+  typeName: RECORD_TYPE_NAMES.determinations,
   prepare(next, previous, at, now) {
     const status = next.status ?? 'ACTIVE';
     if (!DETERMINATION_STATUSES.includes(status as (typeof DETERMINATION_STATUSES)[number])) {

@@ -4,6 +4,7 @@
  * filters by equality, "any of" (array) and `{from, to}` ranges, sorted by
  * `createdAt` ascending unless the query says otherwise.
  */
+import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
@@ -52,7 +53,7 @@ export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = '
 const records = recordHandlers({
   collection: 'tasks',
   noun: NOUNS.tasks,
-  typeName: 'MassInterCompanyTransferTaskDto',
+  typeName: RECORD_TYPE_NAMES.tasks,
   prepare(next, previous, at, now) {
     const status = next.status ?? previous?.status ?? 'PENDING';
     if (!TASK_STATUSES.includes(status as TaskStatus)) throw badField(`${at}.status`, `must be one of ${TASK_STATUSES.join(', ')}`);
