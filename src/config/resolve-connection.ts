@@ -6,6 +6,16 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_BASE_URLS, unknownEnvHint } from './conf-store.js';
 import type { ConfigStore, Connection, ConnectionFlags, Source } from './types.js';
 import { checkBaseUrl, checkEnvName } from './validate.js';
+import { checkWireProfile, type WireProfile } from '../contract/wire-profile.js';
+
+/** The stored profile, checked: a hand-edited config file must not steer the client with a setting it would refuse. */
+function storedWire(env: string, wire: unknown): WireProfile {
+  try {
+    return checkWireProfile(wire);
+  } catch (error) {
+    throw new UsageError(`environment ${env}: ${(error as Error).message}`, { hint: `pla config detect --env ${env}, or pla config set-wire --unset --env ${env}` });
+  }
+}
 
 /** The first set value with where it came from; empty strings count as unset. */
 function pick(candidates: ReadonlyArray<readonly [string | undefined, Source]>): { value: string; source: Source } | undefined {
@@ -45,5 +55,6 @@ export function resolveConnection(flags: ConnectionFlags, config: ConfigStore, e
     ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
     ...(stored.proxy ? { proxy: stored.proxy } : {}),
     ...(stored.caFile ? { caFile: stored.caFile } : {}),
+    ...(stored.wire ? { wire: storedWire(env, stored.wire) } : {}),
   };
 }

@@ -135,7 +135,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     if (paging) throw new HttpProblem(404, `${op.path} does not support pagination (query parameter ${paging})`, { slug: 'no-pagination' });
   }
   // Paging first: 1,500 `sort=` are best answered with the sort-key limit.
-  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize) : undefined;
+  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize, runtime.options.wire?.page) : undefined;
   if (searchParams.size > MAX_QUERY_PARAMS) throw overLimit('query', 'query parameters', MAX_QUERY_PARAMS, searchParams.size);
   for (const q of op.query) queryFlag(searchParams, q.name, q.default);
   const call = (body: unknown, ignored: string[] = []): OperationCall => ({ op, params, query: searchParams, body, req, now: isoNow(), paging, ignored });

@@ -5,6 +5,7 @@
  * command declarations read it at start-up.
  */
 import { DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
+import type { WireProfile } from '../contract/wire-profile.js';
 
 export interface ServerOptions {
   port: number;
@@ -42,6 +43,8 @@ export interface ServerOptions {
   requestTimeoutMs: number;
   /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
   writeTimeoutMs: number;
+  /** Answer in another plausible form of the real service (`--wire`); none: the forms the README documents. */
+  wire?: WireProfile;
 }
 
 /** What `pla server start` uses for every flag not given. */

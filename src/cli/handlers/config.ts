@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { type ConfigExport, type ConfigStore, type EnvironmentConfig, maskKey, resolveConnection } from '../../config/index.js';
 import { readCaFile } from '../../config/ca-file.js';
 import { hasPassword, maskUrl, withoutPassword } from '../../contract/secrets.js';
+import { wireText } from '../../contract/wire-profile.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { IOStreams } from '../../io/streams.js';
@@ -16,7 +17,7 @@ import { type CommandContext, withContext } from '../context.js';
 import type { Environment, Invocation } from '../invocation.js';
 
 /** The environment a config command changes: `--env`, `PLA_ENV`, else the current one. */
-async function targetEnv(ctx: CommandContext): Promise<string> {
+export async function targetEnv(ctx: CommandContext): Promise<string> {
   return ctx.opts.env || ctx.env.PLA_ENV || (await ctx.config()).currentEnv();
 }
 
@@ -167,6 +168,7 @@ export function show(invocation: Invocation): Promise<void> {
         apiKeySource: '',
         proxy: stored.proxy ? maskUrl(stored.proxy) : '',
         caFile: stored.caFile ?? '',
+        wire: wireText(stored.wire),
         // The data of the local server that feeds it (pla server start), if one does.
         localData: stored.localData ?? '',
       };
