@@ -16,7 +16,10 @@ function pageAndSize<A extends unknown[], O extends OptionValues, G extends Opti
 }
 
 function allOrMaxItems<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
-  return command.option('--all', 'stream every page').option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
+  return command
+    .option('--all', 'stream every page, each record once; exits 9 if the records change meanwhile')
+    .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1))
+    .option('--allow-drift', 'with --all: records added or removed meanwhile are a warning, not exit 9');
 }
 
 /** `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. */

@@ -37,7 +37,7 @@ function addStartCommand(tree: Tree): void {
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
     .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
-    .option('--wire <profile>', `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result (default pla; docs/real-service.md)`)
+    .option('--wire <profile>', `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result or page.shape=flat,page.base=1 (default pla; docs/real-service.md)`)
     .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const));
   examples(
     start,
@@ -47,6 +47,7 @@ function addStartCommand(tree: Tree): void {
     'pla server start --log-format json',
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
+    'pla server start --wire page.shape=flat,page.base=1,page.maxSize=100   # rehearse a one-indexed Spring service',
   );
   runs(start, async () => (await handlers()).start);
   const migrate = tree

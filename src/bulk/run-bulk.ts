@@ -5,7 +5,8 @@ import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
-import { Checkpoint, fingerprintOf, newRunId } from './checkpoint.js';
+import { newRunId } from '../runs/run-id.js';
+import { Checkpoint, fingerprintOf } from './checkpoint.js';
 import { BULK_DEFAULTS } from './defaults.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
@@ -62,13 +63,15 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const concurrency = positiveInteger(options.concurrency, BULK_DEFAULTS.concurrency, '--concurrency');
   const started = performance.now();
 
-  const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }) : undefined;
+  const newId = options.runId ?? newRunId();
+  const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }, newId) : undefined;
   // A rejects file named .ndjson must hold ndjson whatever the input was: its
   // extension decides when it names a format, else the input's format does.
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
-  const runId = checkpoint?.runId ?? newRunId();
+  // A resumed run keeps the id it had: its batches go again under the keys they had.
+  const runId = checkpoint?.runId ?? newId;
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
   const resendUnknown = options.retryUnsafe === true;

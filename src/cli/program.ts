@@ -9,7 +9,7 @@ import { addGroupExamples } from '../../commands/options.js';
 import { registerCommands } from '../../commands/index.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import { PlaProgram, runs } from './invocation.js';
+import { type Environment, PlaProgram, runs } from './invocation.js';
 
 declare const __PLA_VERSION__: string;
 
@@ -98,12 +98,12 @@ function commandWord(program: CommandUnknownOpts, argv: readonly string[]): stri
 }
 
 /**
- * Builds the program for a run with `io`; with `argv`, only the command tree it
- * names (start-up time).
+ * Builds the program for a run with `io` and the environment variables `env`;
+ * with `argv` (as `process.argv`), only the command tree it names (start-up time).
  */
-export function createProgram(io: IOStreams, argv?: readonly string[]): CommandUnknownOpts {
+export function createProgram(io: IOStreams, argv?: readonly string[], env: Environment = {}): CommandUnknownOpts {
   const program = addGlobalOptions(
-    new PlaProgram(io)
+    new PlaProgram(io, env, argv?.slice(2) ?? [])
       .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
       .version(__PLA_VERSION__, '-V, --version')
       .showSuggestionAfterError(),

@@ -5,19 +5,13 @@
  * bytes once `writeSync` returns. (A lost machine needs fsync; a receipt is not
  * worth an fsync per batch.)
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonText } from '../json/json-text.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
+import { newRunId } from './run-id.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader } from './types.js';
 
-/** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */
-export function newRunId(now = new Date()): string {
-  const [date = '', time = ''] = now.toISOString().replace(/[-:Z]/g, '').split('T');
-  const [seconds = '', millis = ''] = time.split('.');
-  return `${date}-${seconds}-${millis}-${randomBytes(2).toString('hex')}`;
-}
 
 export class ReceiptWriter {
   private readonly counts: Record<string, number> = {};

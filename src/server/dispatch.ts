@@ -4,7 +4,6 @@
  * → the response the contract row's `response` kind and `status` call for. Every
  * failure on the way is an `HttpProblem`, answered as problem+json.
  */
-import { NOUNS } from '../contract/wording.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DTO_SCHEMAS, bodySchemaFor, pathParamsSchema } from '../contract/schemas.js';
@@ -20,7 +19,7 @@ import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type 
 import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { CLIENT_ABORTED, HttpProblem, badField, noSpace, notFound, storeUnavailable } from './problem.js';
+import { CLIENT_ABORTED, HttpProblem, badField, noSpace, storeUnavailable } from './problem.js';
 import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
 import { queryFlag } from './query-flags.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
@@ -138,7 +137,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     if (paging) throw new HttpProblem(404, `${op.path} does not support pagination (query parameter ${paging})`, { slug: 'no-pagination' });
   }
   // Paging first: 1,500 `sort=` are best answered with the sort-key limit.
-  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize) : undefined;
+  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize, runtime.options.wire?.page) : undefined;
   if (searchParams.size > MAX_QUERY_PARAMS) throw overLimit('query', 'query parameters', MAX_QUERY_PARAMS, searchParams.size);
   for (const q of op.query) queryFlag(searchParams, q.name, q.default);
   const call = (body: unknown, ignored: string[] = []): OperationCall => ({ op, params, query: searchParams, body, req, now: isoNow(), paging, ignored });

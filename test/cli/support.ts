@@ -70,6 +70,15 @@ function bulkAnswer(op: Operation, req: LoggedRequest): FakeReply | undefined {
   return { status: op.status, body: { success: true, message: 'ok', data: records } };
 }
 
+/** A page of the two records, as asked (`page`, `size`): shape B, numbered from 0. */
+function pageReply(req: LoggedRequest): FakeReply {
+  const records = [RECORD, { ...RECORD, id: 8, name: 'beta' }];
+  const page = Number(req.query.page ?? 0);
+  const size = Number(req.query.size ?? 20);
+  const content = records.slice(page * size, page * size + size);
+  return { status: 200, body: { content, page: { size, number: page, totalElements: records.length, totalPages: Math.ceil(records.length / size) } } };
+}
+
 /** A fake service answering every contract operation (404 problem for anything else). */
 export function startContractServer(): Promise<FakeServer> {
   // Ids a remove was sent for read back as decommissioned: what the remove answered, the read confirms.
@@ -83,6 +92,7 @@ export function startContractServer(): Promise<FakeServer> {
         if (op?.id === 'determinations.removeBulk' && Array.isArray(req.body)) for (const id of req.body as unknown[]) removed.add(String(id));
         const id = req.path.split('/').at(-1) ?? '';
         if (op?.id === 'determinations.get' && removed.has(id)) return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
+        if (op?.response === 'page') return pageReply(req);
         return op ? (bulkAnswer(op, req) ?? replyFor(op)) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },

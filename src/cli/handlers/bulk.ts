@@ -117,6 +117,7 @@ export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operat
       rejectsPath: opts.rejects,
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint,
+      runId: receipt.writer.run,
       unknownPath: opts.unknownOutcome,
       retryUnsafe: opts.retryUnsafe === true,
       signal: ctx.signal,

@@ -5,7 +5,7 @@ import type { Invocation } from '../invocation.js';
 
 /** Prints the document, naming the base URL under `servers` when one is given. */
 export async function printOpenApi(invocation: Invocation): Promise<void> {
-  const serverUrl = invocation.opts.baseUrl ?? process.env.PLA_BASE_URL;
+  const serverUrl = invocation.opts.baseUrl ?? invocation.env.PLA_BASE_URL;
   const { query } = invocation.opts;
   let shown: unknown = createOpenApiDocument({ serverUrl });
   if (query) {

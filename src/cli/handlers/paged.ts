@@ -2,7 +2,7 @@
  * Paged reads (list, search, notification lists): one page with a footer on a
  * terminal, or with `--all` / `--max-items` every page streamed row by row.
  */
-import type { CallOptions, PageRequest } from '../../client/types.js';
+import type { CallOptions, PageRequest, WalkCallOptions } from '../../client/types.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import { startSpinner } from '../../io/output/spinner.js';
@@ -22,6 +22,8 @@ export interface PagingOptions {
   sort?: string[];
   all?: boolean;
   maxItems?: number;
+  /** Records added or removed during `--all` are a warning, not exit 9. */
+  allowDrift?: boolean;
 }
 
 function pagingOf(ctx: CommandContext<PagingOptions>): PageRequest {
@@ -68,7 +70,7 @@ export async function listFiltered(
 }
 
 /** Every page, only the rows `keep` takes, up to `--max-items` of those. */
-async function listKeeping(ctx: CommandContext<PagingOptions>, operationId: OperationId, options: CallOptions, keep: (row: Row) => boolean): Promise<void> {
+async function listKeeping(ctx: CommandContext<PagingOptions>, operationId: OperationId, options: WalkCallOptions, keep: (row: Row) => boolean): Promise<void> {
   const client = await ctx.client();
   const { maxItems } = ctx.opts;
   const writer = await createRowWriter({ ...ctx.output, strictFields: true });
@@ -97,7 +99,7 @@ async function listKeeping(ctx: CommandContext<PagingOptions>, operationId: Oper
  */
 export async function listPaged(ctx: CommandContext<PagingOptions>, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}, keep?: (row: Row) => boolean): Promise<void> {
   const client = await ctx.client();
-  const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
+  const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal, allowDrift: ctx.opts.allowDrift === true, notice: ctx.warn };
   if (keep) return listKeeping(ctx, operationId, options, keep);
   const { maxItems } = ctx.opts;
   // A read: an unknown --fields name is an error (nothing has happened yet).

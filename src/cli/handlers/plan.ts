@@ -30,7 +30,7 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
     env: connection.env,
     baseUrl: connection.baseUrl,
     resource,
-    command: maskedCommandLine(process.argv.slice(2)),
+    command: maskedCommandLine(ctx.argv),
     signal: ctx.signal,
     progress: ctx.startProgress,
   };
@@ -74,6 +74,7 @@ export async function applyWithSummary(ctx: CommandContext<BulkOptions>, plan: P
       concurrency: opts.concurrency,
       rejectsPath: opts.rejects,
       checkpointPath: opts.checkpoint,
+      runId: receipt.writer.run,
       signal: ctx.signal,
       progress: ctx.startProgress,
     },

@@ -74,7 +74,6 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
       return planWrite(ctx, spec, input, positionalId);
     }
-    const client = await ctx.client();
     const callFor = async (record: Record<string, unknown>) => {
       const id = positionalId ?? record.id;
       if (needsId && (id === undefined || id === null)) {

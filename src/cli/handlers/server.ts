@@ -21,7 +21,7 @@ import { confirmDestructive } from './safety.js';
  * neither `--store` nor `PLA_STORE_URL` gives one, as they outrank it.
  */
 async function configuredStore(invocation: Invocation<[], { store?: string }>): Promise<string | undefined> {
-  if (invocation.opts.store || process.env.PLA_STORE_URL) return undefined;
+  if (invocation.opts.store || invocation.env.PLA_STORE_URL) return undefined;
   const { openConfig } = await import('../../config/index.js');
   return (await openConfig({ readOnly: true })).server().store;
 }

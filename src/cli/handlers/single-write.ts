@@ -31,7 +31,7 @@ async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Prom
   const [{ RejectsFile }, { formatFromPath }, { newRunId }, { runsDir }, { join }] = await Promise.all([
     import('../../bulk/rejects.js'),
     import('../../io/input/format.js'),
-    import('../../runs/receipt-writer.js'),
+    import('../../runs/run-id.js'),
     import('../../runs/receipt-store.js'),
     import('node:path'),
   ]);

@@ -10,7 +10,7 @@ import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
-import { pageB, requestedPage } from '../paging.js';
+import { requestedPage, shapedPage } from '../paging.js';
 import { MAX_FILTER_VALUES, overLimit } from '../limits.js';
 import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers } from './accounting-records.js';
@@ -99,12 +99,12 @@ export const taskHandlers = {
   upsert: records.upsert,
   upsertBulk: records.upsertBulk,
 
-  search: async (call, { store }) => {
+  search: async (call, { store, options }) => {
     const request = requestedPage(call);
     const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
     const where = conditionsOf(call.body as Record<string, unknown> | undefined);
     const result = await store.page('tasks', { offset: request.offset, limit: request.limit, sort, where });
-    return { data: pageB(result.items, result, request) };
+    return { data: shapedPage('nested', result.items, result, request, options.wire?.page) };
   },
 
   cancel: async ({ params, now }, ctx) => {
