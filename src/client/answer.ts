@@ -4,6 +4,7 @@
  * an answer pla cannot read. Only an answer of the shape the operation gives is
  * data; anything else is an error that says what came, never an empty success.
  */
+import { toRecordId } from '../contract/ids.js';
 import type { Operation } from '../contract/operations.js';
 import { NOUNS } from '../contract/wording.js';
 import { NotFoundError, UnreadableAnswerError, type ApiError } from '../errors.js';
@@ -91,5 +92,21 @@ export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
     throw new NotFoundError(`${NOUNS[op.resource][0]} ${String(id)} not found: the service answered ${status} with no record (${where})`, 404, body);
   }
   if (!fits(op, unwrapped.data, unwrapped.success === true)) throw unreadable(describeAnswer(unwrapped.data, context.contentType));
+  const other = otherRecord(op, unwrapped.data, context.params);
+  if (other !== undefined) throw unreadable(`record ${String(other)} for id ${String(context.params?.id)}`);
   return unwrapped;
+}
+
+/**
+ * The id of the record a by-id call was answered with, when it is another record's:
+ * a gateway cache or a service bug must not make `get 5` print record 999, nor an
+ * update of 5 report 999's fields as 5's. Ids compare as ids ("7" and 7 agree); an
+ * answer naming no id is left to the other rules.
+ */
+function otherRecord(op: Operation, data: unknown, params: AnswerContext['params']): bigint | number | undefined {
+  if (op.response !== 'single' || !op.pathParams.some((param) => param.name === 'id') || !isObject(data) || !('id' in data)) return undefined;
+  const asked = params?.id === undefined ? undefined : toRecordId(params.id);
+  const answered = toRecordId(data.id);
+  if (asked === undefined || answered === undefined) return undefined;
+  return BigInt(asked) === BigInt(answered) ? undefined : answered;
 }

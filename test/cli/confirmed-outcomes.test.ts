@@ -170,6 +170,15 @@ describe('an answer pla cannot read', () => {
     expect(svc.record('determinations', 3)?.code).toBe('NEW');
   });
 
+  it('an update of 3 answered with record 4 is never printed as 3: read back, the fields not there, not done', async () => {
+    const svc = await serve({ write: answering('update', { body: { data: { id: 4, code: 'OTHER' } } }, false) });
+    const result = await run(['det', 'update', '3', '--data', '{"code":"NEW"}', '-o', 'json']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('record 4 for id 3');
+    expect(svc.record('determinations', 3)?.code).not.toBe('NEW');
+  });
+
   it('a create answered with a sign-in page cannot be read back: unknown outcome, in the file, exit 11', async () => {
     const svc = await serve({ write: answering('create', SIGN_IN_PAGE, true) });
     const unknownFile = join(dir.path, 'unknown.ndjson');
