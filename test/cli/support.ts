@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Result } from 'execa';
+import { parseRecordId } from '../../src/contract/ids.js';
 import { OPERATIONS } from '../../src/contract/operations.js';
+import { jsonText } from '../../src/json/json-text.js';
 import type { Operation } from '../../src/contract/operations.js';
 import { type FakeReply, type FakeServer, type LoggedRequest, startFakeServer } from '../support/fake-server.js';
 
@@ -93,6 +95,12 @@ export function startContractServer(): Promise<FakeServer> {
         const id = req.path.split('/').at(-1) ?? '';
         if (op?.id === 'determinations.get' && removed.has(id)) return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
         if (op?.response === 'page') return pageReply(req);
+        // A read or write by id answers that record (the client refuses another record's answer), its id exact.
+        const pathId = op?.response === 'single' && op.pathParams.some((param) => param.name === 'id') ? parseRecordId(id) : undefined;
+        if (pathId !== undefined) {
+          const data = { ...RECORD, ...(op?.method === 'PUT' && typeof req.body === 'object' ? (req.body as object) : {}), id: pathId };
+          return { status: op?.status, body: jsonText({ success: true, message: 'ok', data }) };
+        }
         return op ? (bulkAnswer(op, req) ?? replyFor(op)) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },
