@@ -197,7 +197,7 @@ export class PageWalk<T> implements PageWalker<T> {
     if (held >= meant) return held;
     if (index > 0 && asked !== undefined) {
       throw new PageMismatchError(`${this.options.label}: the service answers at most ${held} records a page, so page ${index} of ${asked} cannot be read`, {
-        hint: `ask for --size ${held} (page ${Math.floor((index * asked) / held)} then starts where page ${index} of ${asked} would), or use --all`,
+        hint: `ask for --size ${held} or less (page ${index} of ${asked} begins on page ${Math.floor((index * asked) / held)} of ${held}), or use --all`,
       });
     }
     this.facts.cap = held;
