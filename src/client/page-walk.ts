@@ -77,7 +77,7 @@ export class PageWalk<T> implements PageWalker<T> {
   private readonly seen = new Set<string>();
   private repeated = 0;
   private readonly drift: string[] = [];
-  /** The records a page of this walk holds, once a page 0 showed it: later pages ask for exactly that. */
+  /** The records a page of this walk holds, once a page showed it (pageSize): later pages ask for exactly that. */
   private held: number | undefined;
   /** Records handed out (repeats left out). */
   private handed = 0;
