@@ -55,13 +55,30 @@ export async function probeBase<T>(fetch: FetchPage<T>): Promise<0 | 1> {
   return 0;
 }
 
+/**
+ * The records a page of `answer`'s listing holds, read at `asked` (undefined: the
+ * service's default, which the page's `size` says, else its count): a `size` saying
+ * fewer, or (page 0 only: a later page holding fewer may be the end or drift) fewer
+ * records than the counts say a first page of that size holds.
+ */
+function sizeHeld<T>(answer: AnsweredPage<T>, asked: number | undefined, index: number): number {
+  const count = answer.items.length;
+  const meant = asked ?? answer.size ?? Math.max(count, 1);
+  if (answer.size !== undefined && answer.size < meant && answer.size >= count) return answer.size;
+  if (index > 0 || count === 0) return meant;
+  // A first page holds a full page when the count, `last` or the page count says more follow.
+  const full = answer.totalElements !== undefined ? Math.min(meant, answer.totalElements) : answer.last === false || (answer.totalPages ?? 0) > 1 ? meant : count;
+  return count < full ? count : meant;
+}
+
 /** One walk over a listing; `read` may be called for pages in any order and at once, after `settle`. */
 export class PageWalk<T> implements PageWalker<T> {
   private total: number | undefined;
   private readonly seen = new Set<string>();
   private repeated = 0;
   private readonly drift: string[] = [];
-  private reads = 0;
+  /** The records a page of this walk holds, once a page showed it (pageSize): later pages ask for exactly that. */
+  private held: number | undefined;
   /** Records handed out (repeats left out). */
   private handed = 0;
   private settling: Promise<void> | undefined;
@@ -84,8 +101,9 @@ export class PageWalk<T> implements PageWalker<T> {
     if (base === 1) this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
   }
 
-  /** The size a page asks for: the walk's size, cut to the service's maximum when it has one. */
+  /** The size a page asks for: what page 0 of this walk held, else the walk's size cut to the service's maximum when it has one. */
   private asked(): number | undefined {
+    if (this.held !== undefined) return this.held;
     const { size } = this.options;
     const { cap } = this.facts;
     return size === undefined ? undefined : cap === undefined ? size : Math.min(size, cap);
@@ -95,11 +113,11 @@ export class PageWalk<T> implements PageWalker<T> {
   async read(index: number): Promise<Page<T>> {
     // Page 0 is the first page whatever the base (Spring reads page=0 as the first page when one-indexed too).
     if (index > 0) await this.settle();
-    const first = this.reads++ === 0;
     const asked = this.asked();
     const answer = await this.fetch(index + (this.facts.base ?? 0), asked);
     this.checkNumber(index, answer);
-    const size = this.checkSize(index, answer, asked, first);
+    const size = await this.pageSize(index, answer, asked);
+    if (size === undefined) return this.read(index);
     const offset = index * size;
     const count = answer.items.length;
     const last = this.isLast(index, answer, offset, size, asked);
@@ -110,7 +128,7 @@ export class PageWalk<T> implements PageWalker<T> {
       }
       this.total = answer.totalElements;
     }
-    if (!last && count < size && !(first && this.facts.cap === count)) {
+    if (!last && count < size) {
       this.drift.push(`page ${index} had ${count} records of ${size} but was not the last`);
     }
     const items = answer.items.filter((record) => {
@@ -156,30 +174,36 @@ export class PageWalk<T> implements PageWalker<T> {
   }
 
   /**
-   * The records a page of this walk holds. A page holding fewer than asked while
-   * more records follow, or saying a smaller size, was cut by the service: its
-   * maximum is learnt and later pages ask for it (their offsets then agree).
+   * The records a page of this walk holds: the size asked (asked none, the size the
+   * page says), unless the service shows it cut that: a smaller `size`, or a page 0
+   * holding fewer records than its counts say a page of that size holds. A cut is
+   * learnt on page 0 and later pages ask for the size it held, so their offsets
+   * agree. A later page read first proves the size when it is full (a cut page holds
+   * fewer) or the service's maximum is known; a short one may be another size's
+   * page, so page 0 is read at the same size to tell, and a cut refuses the page.
    */
-  private checkSize(index: number, answer: AnsweredPage<T>, asked: number | undefined, first: boolean): number {
+  private async pageSize(index: number, answer: AnsweredPage<T>, asked: number | undefined): Promise<number | undefined> {
     const count = answer.items.length;
-    if (asked === undefined) return answer.size ?? Math.max(count, 1);
     // A bare array longer than a page is the whole listing (an endpoint that does not page).
-    if (count > asked && !(answer.shape === 'array' && index === 0)) {
+    if (asked !== undefined && count > asked && !(answer.shape === 'array' && index === 0)) {
       throw new PageMismatchError(`${this.options.label}: asked for ${asked} records a page and the service answered ${count}`, { detail: answer.size });
     }
-    const saysSmaller = answer.size !== undefined && answer.size < asked && answer.size >= count;
-    // The count says so, or (a Spring Slice has no count) the page says it is not the last.
-    const moreFollow = answer.totalElements !== undefined ? index * asked + count < answer.totalElements : answer.last === false;
-    const cut = saysSmaller ? answer.size : first && count > 0 && count < asked && moreFollow ? count : undefined;
-    if (cut === undefined) return asked;
-    if (index > 0) {
-      throw new PageMismatchError(`${this.options.label}: the service answers at most ${cut} records a page, so page ${index} of ${asked} cannot be read`, {
-        hint: `ask for --size ${cut} (page ${Math.floor((index * asked) / cut)} then starts where page ${index} of ${asked} would), or use --all`,
+    if (this.held !== undefined) return this.held;
+    const meant = asked ?? answer.size ?? Math.max(count, 1);
+    // An empty page is right at any size a service may cut to: the records end before it either way.
+    const proven = index === 0 || count === 0 || count >= meant || answer.shape === 'array' || (asked !== undefined && this.facts.cap !== undefined);
+    const first = proven ? undefined : await this.fetch(this.facts.base ?? 0, asked);
+    const held = (this.held = first ? sizeHeld(first, asked, 0) : sizeHeld(answer, asked, index));
+    if (held >= meant) return held;
+    if (index > 0 && asked !== undefined) {
+      throw new PageMismatchError(`${this.options.label}: the service answers at most ${held} records a page, so page ${index} of ${asked} cannot be read`, {
+        hint: `ask for --size ${held} or less (page ${index} of ${asked} begins on page ${Math.floor((index * asked) / held)} of ${held}), or use --all`,
       });
     }
-    this.facts.cap = cut;
-    this.options.notice?.(`note: the service answers at most ${cut} records a page (asked for ${asked}); pla asks for ${cut} (\`pla config detect\` stores this)`);
-    return cut;
+    this.facts.cap = held;
+    this.options.notice?.(`note: the service answers at most ${held} records a page (asked for ${asked ?? `its default, ${meant}`}); pla asks for ${held} (\`pla config detect\` stores this)`);
+    // A later page read at the service's default was read at a size it cuts: it is read again at the size held.
+    return index > 0 ? undefined : held;
   }
 
   /** Whether no page follows: the count (when given) decides, then `last`, the page count, a short or empty page. */
