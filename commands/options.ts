@@ -18,13 +18,14 @@ export function addPagingOptions(command: Command, { sort = true }: { sort?: boo
     .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
 }
 
-/** `--data`, `--file`, `--format`, `--raw`, `--strict`. */
+/** `--data`, `--file`, `--format`, `--raw`, `--delimiter`, `--strict`. */
 export function addRecordInputOptions(command: Command): Command {
   return command
     .option('--data <json>', 'the record (or a JSON array of records)')
     .option('--file <path>', 'records from a file: json, ndjson or csv (- for stdin)')
     .addOption(new Option('--format <format>', 'input format when the extension does not say').choices(['json', 'ndjson', 'csv']))
     .option('--raw', 'keep csv cells as strings')
+    .option('--delimiter <char>', 'csv cell separator: , ; or tab (default: detected from the header)')
     .option('--strict', 'stop at the first bad input row instead of skipping it');
 }
 

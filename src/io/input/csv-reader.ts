@@ -1,67 +1,128 @@
-import type { Readable } from 'node:stream';
-import { CsvError, parse, type Parser } from 'csv-parse';
+import { Readable } from 'node:stream';
+import { CsvError, parse, type Options, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
-import { typeRecord } from './csv-cells.js';
-import type { SourceItem } from './types.js';
+import { typeCells } from './csv-cells.js';
+import { chooseDelimiter, firstLine } from './csv-delimiter.js';
+import { lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.js';
+import { peek } from './source.js';
+import type { CsvDelimiter, SourceItem } from './types.js';
 
-interface CsvRow {
-  record: Record<string, unknown>;
+/** What csv-parse hands `on_record` with `raw`. */
+interface RawRecord {
+  record: string[];
   raw: string;
 }
 
-function newlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
-  return count;
+/** One csv row as the reader hands it on: its cells and raw text. */
+interface CsvRow {
+  cells: string[];
+  raw: string;
+  line: number;
+}
+
+export interface CsvReadOptions {
+  raw?: boolean;
+  strict?: boolean;
+  /** `--delimiter`: else detected from the header line. */
+  delimiter?: CsvDelimiter;
 }
 
 /**
- * Streams csv records: the header row names the fields; cells are typed
- * (`typeRecord`) unless `raw`. A row with the wrong number of cells is a bad row;
- * csv-parse skips it and reports it through `on_skip`.
- *
- * Lines are counted from each record's raw text (which includes blank lines
- * skipped before it) rather than csv-parse's `info`, which copies its whole state
- * for every record.
+ * Where each row starts, counted from the raw text csv-parse hands with it (its own
+ * `info.lines` counts a CRLF inside a quoted cell twice): CRLF, CR and LF each end
+ * one line, blank lines skipped before a row are in its raw text, and a quoted cell
+ * spanning lines moves the next row down by as many.
  */
-export async function* readCsvRecords(input: Readable, options: { raw?: boolean; strict?: boolean }, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
-  // Lines consumed so far: the header, then every record and skipped row.
-  let consumed = 1;
-  // Skipped rows, noted while parsing (which runs ahead of this reader) with how
-  // many records came before them, so their lines are counted in order.
-  const skips: Array<{ after: number; lines: number }> = [];
-  const parser: Parser = input.pipe(
-    parse({
+class LineCounter {
+  /** Lines consumed so far (the header included). */
+  consumed = 0;
+
+  /** The line a row of `raw` starts on, and counts its lines as consumed. */
+  take(raw: string): number {
+    const start = this.consumed + leadingLineBreaks(raw) + 1;
+    this.consumed += lineBreaks(raw);
+    // A last row without a line break still took its line.
+    if (!/[\r\n]$/.test(raw) && raw.trim() !== '') this.consumed = Math.max(this.consumed, start);
+    return start;
+  }
+}
+
+/**
+ * Streams csv records as spreadsheets write them: the header row names the fields;
+ * `,` `;` or tab separates them (detected from the header, or `--delimiter`); a
+ * quote inside an unquoted cell is text (`relax_quotes`); cells are typed
+ * (`typeCells`) unless `raw`. A row with another number of cells than the header,
+ * or one whose quote never closes, is a bad row with its line; an unclosed quote
+ * does not swallow the rows after it: its own line is the bad row and reading goes
+ * on from the next line.
+ */
+export async function* readCsvRecords(input: Readable, options: CsvReadOptions, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
+  const peeked = await peek(input);
+  const delimiter = chooseDelimiter(firstLine(peeked.head.replace(/^\uFEFF/, '')), options.delimiter);
+  const lines = new LineCounter();
+  let header: string[] | undefined;
+  let source: Readable | undefined = peeked.stream;
+  while (source) {
+    // What an unclosed quote swallowed, read again from the line after its own.
+    let rest: string | undefined;
+    const settings: Options<CsvRow, RawRecord> = {
       bom: true,
-      columns: true,
+      delimiter,
       raw: true,
+      relax_quotes: true,
+      relax_column_count: true,
       skip_empty_lines: true,
-      skip_records_with_error: !options.strict,
-      on_skip: (error, raw) => {
+      skip_records_with_error: true,
+      on_record: (record: RawRecord) => ({ cells: record.record, raw: record.raw, line: lines.take(record.raw) }),
+      on_skip: (error: CsvError | undefined, raw: string | undefined) => {
         const text = raw ?? '';
-        skips.push({ after: parser.info.records, lines: newlines(text) });
-        badRow({ line: Number(error?.lines) || consumed, message: error?.message ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+        const line = lines.consumed + leadingLineBreaks(text) + 1;
+        if (error?.code === 'CSV_QUOTE_NOT_CLOSED' && withoutFirstLine(text).trim() !== '') {
+          lines.consumed = line;
+          rest = withoutFirstLine(text);
+          badRow({ line, message: 'a quote opened on this line is never closed', raw: firstLine(text.replace(/^[\r\n]+/, '')) });
+        } else {
+          lines.take(text);
+          badRow({ line, message: error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+        }
         return undefined;
       },
-    }),
-  );
-  input.on('error', (error) => parser.destroy(error));
-  try {
-    let records = 0;
-    for await (const row of parser as AsyncIterable<CsvRow>) {
-      while (skips.length > 0 && (skips[0]?.after ?? Infinity) <= records) consumed += skips.shift()?.lines ?? 0;
-      records += 1;
-      const line = consumed + 1 + newlines(row.raw.match(/^[\r\n]*/)?.[0] ?? '');
-      consumed += newlines(row.raw);
-      if (!options.raw) typeRecord(row.record, row.raw);
-      yield { value: row.record, line };
+    };
+    // csv-parse types on_record's argument as a bare record only with `columns`;
+    // with `raw` it is handed `{ record, raw }` (its documented shape) either way.
+    const parser: Parser = source.pipe(parse(settings as unknown as Options));
+    source.on('error', (error) => parser.destroy(error));
+    try {
+      for await (const row of parser as AsyncIterable<CsvRow>) {
+        if (!header) {
+          header = row.cells;
+          continue;
+        }
+        if (row.cells.length !== header.length) {
+          badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
+          continue;
+        }
+        const values = options.raw ? row.cells : typeCells(row.cells, row.raw, delimiter);
+        const record: Record<string, unknown> = {};
+        // The text of cells read as numbers or booleans: a stored string keeps them text.
+        let cells: Record<string, string> | undefined;
+        for (let i = 0; i < header.length; i++) {
+          const name = header[i] as string;
+          const value = values[i];
+          if (value === undefined) continue;
+          record[name] = value;
+          if (typeof value === 'number' || typeof value === 'boolean') (cells ??= {})[name] = row.cells[i] as string;
+        }
+        yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
+      }
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, lines.consumed + 1, { cause: error });
+      throw error;
+    } finally {
+      parser.destroy();
     }
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, Number(error.lines ?? 0) || undefined, { cause: error });
-    throw error;
-  } finally {
-    parser.destroy();
+    source = rest === undefined ? undefined : Readable.from([rest]);
   }
 }

@@ -8,10 +8,18 @@ import type { Readable } from 'node:stream';
 
 export type InputFormat = 'json' | 'ndjson' | 'csv';
 
+/** What separates csv cells: a comma, a semicolon (European spreadsheets) or a tab. */
+export type CsvDelimiter = ',' | ';' | '\t';
+
 export interface SourceItem<T = unknown> {
   value: T;
   /** 1-based line of the input where the item starts. */
   line: number;
+  /**
+   * Of a typed csv row: each cell as written, so a plan can read it as the stored
+   * record types the field (`1000` stays the text "1000" where a string is stored).
+   */
+  cells?: Record<string, string>;
 }
 
 export interface BadRow {
@@ -19,6 +27,12 @@ export interface BadRow {
   message: string;
   /** The row's text as read, for the rejects file. */
   raw: string;
+  /**
+   * Set when the row was read but is refused before anything is sent (an id that
+   * is no id, a duplicate id with other values): the record, for the rejects file
+   * to hold as a record to fix and feed back.
+   */
+  record?: Record<string, unknown>;
 }
 
 export interface ReadOptions {
@@ -26,6 +40,8 @@ export interface ReadOptions {
   format?: InputFormat;
   /** CSV: keep every cell a string instead of typing numbers, booleans and empty cells. */
   raw?: boolean;
+  /** CSV: the cell separator (`--delimiter`); detected from the header line when absent. */
+  delimiter?: CsvDelimiter;
   /** Stop at the first bad row (throw `InputError` with its line) instead of skipping it. */
   strict?: boolean;
   /** Called for each skipped bad row when not strict. */
