@@ -147,6 +147,13 @@ export class PartialFailureError extends PlaError {
 }
 
 /**
+ * Thrown when a run's receipt cannot be written (a full disk, a folder made
+ * read-only): the run stops before its next batch, and the message says what the
+ * service may have done (exit 9, as a run part done).
+ */
+export class ReceiptError extends PartialFailureError {}
+
+/**
  * Thrown when what a command needs is held by another process: the local server's
  * data folder (another server has it) or its port (exit 10). Not the user's typo
  * (2) nor a bug (1): the fix is to stop the other process or pick another one.

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { recordIdOf } from '../contract/ids.js';
 import { operation } from '../contract/operations.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
@@ -11,9 +12,9 @@ import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
-import { RejectsFile } from './rejects.js';
+import { defaultRejectsPath, RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { sendWithSplit } from './split.js';
+import { answerPerItem, sendWithSplit } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -22,10 +23,17 @@ function positiveInteger(value: number | undefined, fallback: number, flag: stri
   return n;
 }
 
-/** A record carrying an id updates, one without creates (how the summary splits upserts). */
-function hasId(item: SourceItem): boolean {
-  const value = item.value as { id?: unknown } | null;
-  return typeof value === 'object' && value !== null && value.id !== undefined && value.id !== null;
+/**
+ * Whether the service updated the record an accepted item named: it named an id
+ * and the answer for it kept that id. An upsert naming an id the service does not
+ * know creates a record under a new id: a create. Without an answer per item, a
+ * record naming an id counts as updated.
+ */
+function updatedOne(item: SourceItem, answer: unknown): boolean {
+  const named = recordIdOf((item.value as { id?: unknown } | null)?.id);
+  if (named === 'none' || named === 'unreadable') return false;
+  const answered = typeof answer === 'object' && answer !== null ? recordIdOf((answer as { id?: unknown }).id) : 'none';
+  return answered === 'none' || answered === 'unreadable' || String(answered) === String(named);
 }
 
 /** Bad input rows the reader skipped, when the items come from `readRecords`/`readIds`. */
@@ -66,9 +74,12 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // A rejects file named .ndjson must hold ndjson whatever the input was: its
   // extension decides when it names a format, else the input's format does.
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
-  const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
-  await rejects?.open(checkpoint?.resumed ?? false);
   const runId = checkpoint?.runId ?? newRunId();
+  // Always a rejects file: refused and unreadable rows are never only said on stderr.
+  // Nothing is created until the first reject.
+  const rejectsPath = options.rejectsPath ?? defaultRejectsPath(options.runName ?? runId, rejectsFormat, options.checkpointPath);
+  const rejects = new RejectsFile(rejectsPath, rejectsFormat);
+  await rejects.open(checkpoint?.resumed ?? false);
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
   const resendUnknown = options.retryUnsafe === true;
@@ -81,13 +92,22 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
   // Unreadable input rows: said as they are found, and kept in the rejects file.
   const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
-  badRows?.listen((row) => {
-    warn(`skipped line ${row.line}: ${row.message}`);
-    void rejects?.writeUnreadable(row);
-  });
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, unrecorded: 0, skipped: 0, badRows: 0, repeats: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
   const reasons = new Map<string, number>();
+  const countReason = (key: string) => reasons.set(key, (reasons.get(key) ?? 0) + 1);
+  badRows?.listen((row) => {
+    if (row.record) {
+      // Read, but refused before sending (an id that is no id, an ambiguous duplicate): a failed record.
+      warn(`refused line ${row.line}: ${row.message}`);
+      summary.failed += 1;
+      countReason(`refused by pla: ${row.message.replace(/'[^']*'|\d+/g, '#')}`);
+      void rejects.write([{ value: row.record, line: row.line, error: row.message }]);
+      return;
+    }
+    warn(`skipped line ${row.line}: ${row.message}`);
+    void rejects.writeUnreadable(row);
+  });
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, skipped: 0, badRows: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
@@ -99,34 +119,44 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
       const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
+      // Recorded before it is sent (the receipt): a failure to record it stops the run with nothing of this batch sent.
+      if (screened.send.length > 0) await options.onSending?.(batch.index, screened.send);
+      if (stopping()) return;
       const sent =
         screened.send.length > 0
           ? await sendWithSplit(options.client, op.id, screened.send, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) })
           : { accepted: [], answers: [], rejected: [], unknown: [] };
       const { accepted, answers: answered, unknown } = sent;
       const rejected = [...screened.refused, ...sent.rejected];
-      if (answered.length > 0) await options.onAcknowledged?.(answered);
+      summary.succeeded += accepted.length;
+      if (op.body?.kind === 'records') {
+        const updated = answerPerItem(answered).filter(({ item, result }) => updatedOne(item, result)).length;
+        summary.updated += updated;
+        summary.created += accepted.length - updated;
+      }
+      if (answered.length > 0) {
+        try {
+          await options.onAcknowledged?.(answered);
+        } catch (error) {
+          // Done by the service, not in the receipt: said item by item where the receipt cannot.
+          await unknownFile.write(accepted.map((item) => ({ value: item.value, line: item.line, error: `done (the service confirmed it), but not in the receipt: ${(error as Error).message}` })));
+          summary.unrecorded += accepted.length;
+          throw error;
+        }
+      }
       // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
-      if (rejected.length > 0) await rejects?.write(rejected);
+      if (rejected.length > 0) await rejects.write(rejected);
       if (unknown.length > 0) {
         await unknownFile.write(unknown);
         await checkpoint?.markUnknown(batch.index);
       } else {
         await checkpoint?.markFinished(batch.index);
       }
+      if (screened.send.length > 0) await options.onSettled?.(batch.index, unknown.map((item) => item.line));
       summary.unknown += unknown.length;
-      summary.succeeded += accepted.length;
-      if (op.body?.kind === 'records') {
-        const updated = accepted.filter(hasId).length;
-        summary.updated += updated;
-        summary.created += accepted.length - updated;
-      }
       summary.failed += rejected.length;
       // Items refused before sending (screen) carry only their error: ids out, it groups as well.
-      for (const { reason, error } of rejected) {
-        const key = reason ?? error.replace(/\d+/g, '#');
-        reasons.set(key, (reasons.get(key) ?? 0) + 1);
-      }
+      for (const { reason, error } of rejected) countReason(reason ?? error.replace(/\d+/g, '#'));
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);
@@ -163,16 +193,17 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     await pool.drain();
     await answers?.flush().catch((error: unknown) => void (fatal ??= { error }));
     await checkpoint?.save();
-    await rejects?.close();
+    await rejects.close();
     await unknownFile.close();
     bar?.finish();
   }
 
   summary.badRows = badRowsOf(options.items);
+  summary.repeats = (options.items as { stats?: InputStats }).stats?.repeats ?? 0;
   summary.reasons = [...reasons].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count);
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
-  if (rejects?.written) summary.rejectsPath = rejects.path;
+  if (rejects.written) summary.rejectsPath = rejects.path;
   if (unknownFile.written) summary.unknownPath = unknownFile.path;
   if (checkpoint) summary.checkpointPath = checkpoint.path;
   // A client sharing the abort signal cancels its requests in flight: that is the

@@ -27,3 +27,17 @@ export function parseRecordId(text: string): RecordId | undefined {
   const exact = BigInt(text);
   return exact <= INT64_MAX ? exact : undefined;
 }
+
+/**
+ * What a record's `id` field names, by the same rule in plans, runs and applies:
+ * a positive integer, or its plain digits as text (`"42"`, as a csv cell read
+ * with `--raw` holds it), is that id; absent, null or an empty cell names none
+ * (a create); anything else (`"abc"`, `12.5`, `-1`) is `unreadable`, refused
+ * before anything is sent.
+ */
+export function recordIdOf(value: unknown): RecordId | 'none' | 'unreadable' {
+  if (value === undefined || value === null || value === '') return 'none';
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : 'unreadable';
+  if (typeof value === 'bigint') return value > 0n && value <= INT64_MAX ? value : 'unreadable';
+  return (typeof value === 'string' ? parseRecordId(value.trim()) : undefined) ?? 'unreadable';
+}

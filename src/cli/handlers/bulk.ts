@@ -1,10 +1,12 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
 import type { Accepted } from '../../bulk/split.js';
+import type { BulkSummary } from '../../bulk/types.js';
+import { ReceiptError } from '../../errors.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
 import type { RecordId } from '../../contract/ids.js';
-import { idToRead, readBefores, receiptId, type RunReceipt, unreadableIdReason, withReceipt } from './receipts.js';
+import { idToRead, readBefores, receiptId, type RunReceipt, sendingHooks, unreadableIdReason, withReceipt } from './receipts.js';
 import { asRecord } from '../../plan/record-diff.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
@@ -66,18 +68,39 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
           },
         }
       : {}),
+    ...sendingHooks(receipt, (item) => receiptId(itemId(item))),
     onAcknowledged: async (answers: Accepted[]) => {
       const { answerPerItem } = await import('../../bulk/split.js');
       receipt.writer.records(
         answerPerItem(answers).map(({ item, result }) => {
           const before = befores.get(item);
           const after = asRecord(result);
-          const id = receiptId(itemId(item) ?? after?.id);
-          return { action: actionOf(verb, item, before, after), ...(id !== undefined ? { id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
+          const action = actionOf(verb, item, before, after);
+          // A create's id is the one the service gave (an upsert naming an unknown id gets a new one): what undo deletes.
+          const id = receiptId(action === 'create' ? (after?.id ?? itemId(item)) : (itemId(item) ?? after?.id));
+          return { action, ...(id !== undefined ? { id } : {}), line: item.line, ...(before ? { before } : {}), ...(after ? { after } : {}) };
         }),
       );
     },
   };
+}
+
+/**
+ * A receipt that could not be written, said with what the service may have done:
+ * the run stopped before its next batch; what it confirmed and the receipt could
+ * not hold is in the unknown-outcome file; batches in flight are the receipt's
+ * `sending` lines without a `settled` one.
+ */
+function receiptFailure(error: ReceiptError, summary: BulkSummary, receipt: RunReceipt): ReceiptError {
+  const unrecorded = summary.unrecorded > 0 ? `; ${summary.unrecorded} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}` : '';
+  return new ReceiptError(
+    `${error.message}; the run stopped before its next batch. The service confirmed ${summary.succeeded} record(s)${unrecorded}; nothing else was sent`,
+    {
+      cause: error,
+      detail: summary,
+      hint: `pla runs show ${receipt.writer.run} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
+    },
+  );
 }
 
 export interface BulkCommandOptions {
@@ -102,6 +125,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: Operation
       batchSize: opts.batchSize as number | undefined,
       concurrency: opts.concurrency as number | undefined,
       rejectsPath: opts.rejects as string | undefined,
+      runName: receipt.writer.run,
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint as string | undefined,
       unknownPath: opts.unknownOutcome as string | undefined,
@@ -122,6 +146,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: Operation
           ctx.output.warn?.(`warning: ${note.message}; ${note.hint}`);
         }
       }
+      if (error instanceof ReceiptError && stopped) throw receiptFailure(error, stopped, receipt);
       throw error;
     });
     receipt.writer.count('failed', summary.failed);

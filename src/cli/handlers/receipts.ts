@@ -5,11 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { INT64_MAX, parseRecordId, type RecordId } from '../../contract/ids.js';
+import { recordIdOf, type RecordId } from '../../contract/ids.js';
 import { exitCodeOf, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
 import { asRecord } from '../../plan/record-diff.js';
+import type { SourceItem } from '../../io/input/types.js';
 
 declare const __PLA_VERSION__: string;
 
@@ -79,10 +80,7 @@ export async function withReceipt<T>(ctx: CommandContext, resource: string, body
  * is no id the read accepts ("abc", 4.5, -1), so the record before cannot be read.
  */
 export function idToRead(id: unknown): RecordId | 'none' | 'unreadable' {
-  if (id === undefined || id === null) return 'none';
-  if (typeof id === 'number') return Number.isSafeInteger(id) && id > 0 ? id : 'unreadable';
-  if (typeof id === 'bigint') return id > 0n && id <= INT64_MAX ? id : 'unreadable';
-  return (typeof id === 'string' ? parseRecordId(id) : undefined) ?? 'unreadable';
+  return recordIdOf(id);
 }
 
 /** Why a protected environment's run refuses a record whose id cannot be read before it changes. */
@@ -138,4 +136,28 @@ export async function callWithReceipt<T extends { data: unknown }>(
     receipt.writer.records([{ action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
     return answer;
   });
+}
+
+/**
+ * The bulk runner's hooks that keep a receipt ahead of the service: each batch is
+ * written as `sending` before it is sent and `settled` once its answer is in, so a
+ * run that stops between the two (a full disk, a kill) leaves a receipt naming
+ * what the service may have done. `idOf` names an item's id, `entryOf` its plan entry.
+ */
+export function sendingHooks(receipt: RunReceipt, idOf: (item: SourceItem) => number | string | undefined, entryOf?: (item: SourceItem) => number) {
+  const numbers = new Map<number, number>();
+  return {
+    onSending: (batch: number, items: SourceItem[]) => {
+      const line = (item: SourceItem) => {
+        const id = idOf(item);
+        const entry = entryOf?.(item);
+        return { line: item.line, ...(id !== undefined ? { id } : {}), ...(entry !== undefined ? { entry } : {}) };
+      };
+      numbers.set(batch, receipt.writer.sending(items.map(line)));
+    },
+    onSettled: (batch: number, unknown: number[]) => {
+      const number = numbers.get(batch);
+      if (number !== undefined) receipt.writer.settled(number, unknown);
+    },
+  };
 }

@@ -8,22 +8,33 @@ type RecordItem = SourceItem<Record<string, unknown>>;
 /** Either the only record, or a stream of all of them (the first two already read). */
 export type RecordInput = { single: Record<string, unknown> } | { many: AsyncIterable<RecordItem> };
 
-/** Reads the records, stopping after the second so a big file still streams. */
-export async function readRecordInput(ctx: CommandContext): Promise<RecordInput> {
+/**
+ * Reads the records, stopping after the second so a big file still streams. With
+ * `recordIds` (updates and upserts of records) ids follow the one id rule and
+ * duplicate ids are decided before anything is sent (io/input/records.ts).
+ */
+export async function readRecordInput(ctx: CommandContext, options: { recordIds?: boolean } = {}): Promise<RecordInput> {
   const { data, file } = ctx.opts as { data?: string; file?: string };
   if (data === undefined && file === undefined) {
     throw new UsageError('no records given', { hint: 'pass --data \'{"field": "value"}\' or --file records.json (- for stdin)' });
   }
   if (data !== undefined && file !== undefined) throw new UsageError('pass either --data or --file, not both');
-  const [{ readRecords }, { BadRowRelay }] = await Promise.all([import('../../io/input/index.js'), import('../../io/input/bad-rows.js')]);
-  // Unreadable rows go to the bulk runner (a warning above its bar, and the
-  // rejects file); with one record there is no run, so they are just said.
+  const [{ readRecords }, { BadRowRelay }, { parseDelimiter }] = await Promise.all([
+    import('../../io/input/index.js'),
+    import('../../io/input/bad-rows.js'),
+    import('../../io/input/csv-delimiter.js'),
+  ]);
+  // Unreadable and refused rows go to the bulk runner (a warning above its bar,
+  // and the rejects file).
   const badRows = new BadRowRelay();
   const records = readRecords(
     { data, file },
     {
       format: ctx.opts.format as InputFormat | undefined,
       raw: ctx.opts.raw === true,
+      ...(typeof ctx.opts.delimiter === 'string' ? { delimiter: parseDelimiter(ctx.opts.delimiter) } : {}),
+      ...(options.recordIds ? { recordIds: true } : {}),
+      onRepeat: ({ line, of, id }) => ctx.warn(`line ${line} repeats line ${of} (id ${id}, the same values): sent once`),
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.
       strict: ctx.opts.strict === true || data !== undefined,
@@ -31,20 +42,17 @@ export async function readRecordInput(ctx: CommandContext): Promise<RecordInput>
       onBadRow: (row) => badRows.send(row),
     },
   );
-  const sayBadRows = () => badRows.listen((row) => ctx.warn(`skipped line ${row.line}: ${row.message}`));
   const iterator = records[Symbol.asyncIterator]();
   const first = await iterator.next();
-  if (first.done) {
-    sayBadRows();
-    throw new UsageError('the input holds no records');
-  }
+  if (first.done && records.stats.badRows + records.stats.refused === 0) throw new UsageError('the input holds no records');
   const second = await iterator.next();
-  if (second.done) {
-    sayBadRows();
-    return { single: first.value.value };
-  }
+  // One record alone is sent by the single call; with rows unreadable or refused
+  // beside it, it goes through the bulk runner, which keeps them in the rejects file.
+  if (second.done && records.stats.badRows + records.stats.refused === 0) return { single: first.value.value };
   const many = (async function* () {
+    if (first.done) return;
     yield first.value;
+    if (second.done) return;
     yield second.value;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   })();

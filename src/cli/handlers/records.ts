@@ -56,7 +56,9 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     const needsId = operation(spec.single).pathParams.some((p) => p.name === 'id');
     // The same rule as every other id on the command line: plain digits (`1e3` is no id).
     const positionalId = ctx.args[0] === undefined ? undefined : typedIds([String(ctx.args[0])])[0];
-    const input = await readRecordInput(ctx);
+    const verbName = verbOf(spec.single);
+    // Updates and upserts of records name ids: the one id rule, duplicates decided first.
+    const input = await readRecordInput(ctx, { recordIds: spec.bulk !== undefined && (verbName === 'update' || verbName === 'upsert') });
     if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
       // Plans compare ids as numbers; an id past 2^53 takes the plain path.
       if (typeof positionalId === 'bigint') throw new UsageError('--plan and --skip-unchanged take ids up to 2^53');

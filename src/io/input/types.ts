@@ -46,6 +46,13 @@ export interface ReadOptions {
   strict?: boolean;
   /** Called for each skipped bad row when not strict. */
   onBadRow?: (row: BadRow) => void;
+  /**
+   * Records name their ids by the one id rule (updates, upserts): `"42"` is 42,
+   * an empty cell none, `abc` refuses the row; duplicate ids are decided first.
+   */
+  recordIds?: boolean;
+  /** Told of each row that repeats an earlier one exactly (sent once, as the first). */
+  onRepeat?: (repeat: { line: number; of: number; id: string }) => void;
   /** What `--file -` reads: the run's stdin (from its IO object). */
   stdin?: Readable;
 }
