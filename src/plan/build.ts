@@ -3,7 +3,10 @@
  * current state: the same rules the service applies, so the plan's counts are the
  * counts the real run would give.
  */
+import { recordIdOf } from '../contract/ids.js';
+import type { BadRow } from '../io/input/types.js';
 import { changedFields } from './record-diff.js';
+import { followStoredTypes } from './stored-types.js';
 import type { PlanEntry, StoredRecordLike } from './types.js';
 
 /** Record verbs a plan covers. */
@@ -17,13 +20,14 @@ const FINISHED_TASK = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 export interface RecordInputItem {
   value: StoredRecordLike;
   line: number;
+  /** Csv cells as written, typed here as the stored record has them (stored-types.ts). */
+  cells?: Record<string, string>;
 }
 
+/** The id a record names, by the one id rule (ids past 2^53 are not planned). */
 function recordId(record: StoredRecordLike): number | undefined {
-  const id = record.id;
-  if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
-  if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
-  return undefined;
+  const id = recordIdOf(record.id);
+  return typeof id === 'number' ? id : undefined;
 }
 
 /** The ids of records that name one: the records whose current state a plan reads. */
@@ -49,14 +53,24 @@ function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyM
     if (verb === 'update') return { action: 'refused', id, line: item.line, record, reason: `unknown id ${id}` };
     return { action: 'create', id, line: item.line, record, reason: `id ${id} names no record: the service creates a new one (with its own id)` };
   }
-  const changes = changedFields(before, record);
+  const typed = { ...record };
+  const warnings = followStoredTypes(typed, item.cells, before);
+  const changes = changedFields(before, typed);
   if (changes.length === 0) return { action: 'unchanged', id, line: item.line };
-  return { action: 'update', id, line: item.line, record, before, changes };
+  return { action: 'update', id, line: item.line, record: typed, before, changes, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-/** Entries for records sent by create, update or upsert. */
-export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
-  return items.map((item) => recordEntry(verb, item, current));
+/** The entry of an input row not sent: unreadable, or refused before sending (its record kept, to fix and feed back). */
+export function problemEntry(row: BadRow): PlanEntry {
+  return row.record
+    ? { action: 'refused', line: row.line, record: row.record, reason: row.message }
+    : { action: 'unreadable', line: row.line, raw: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), reason: row.message };
+}
+
+/** Entries for records sent by create, update or upsert, and for the input rows not sent (`problems`), in input order. */
+export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<number, StoredRecordLike>, problems: readonly BadRow[] = []): PlanEntry[] {
+  const entries = [...items.map((item) => recordEntry(verb, item, current)), ...problems.map(problemEntry)];
+  return entries.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 function status(record: StoredRecordLike): string {

@@ -6,7 +6,8 @@ import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
 import type { RecordId } from '../../contract/ids.js';
-import { idToRead, readBefores, receiptId, type RunReceipt, sendingHooks, unreadableIdReason, withReceipt } from './receipts.js';
+import { idToRead, readBefores, receiptId, type RunReceipt, unreadableIdReason, withReceipt } from './receipts.js';
+import { sendingHooks } from '../../runs/sending-hooks.js';
 import { asRecord } from '../../plan/record-diff.js';
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
@@ -58,17 +59,22 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
             const unreadable = items.filter((item) => idToRead(namedId(item)) === 'unreadable');
             const send = items.filter((item) => !unreadable.includes(item));
             const current = await readBefores(ctx, resource, send.map(itemId).filter((id): id is RecordId => id !== undefined));
+            const { followStoredTypes } = await import('../../plan/stored-types.js');
             for (const item of send) {
               const id = itemId(item);
               const before = id === undefined ? undefined : current.get(String(id));
-              if (before) befores.set(item, before);
+              if (!before) continue;
+              befores.set(item, before);
+              // Csv cells take the stored record's types, as a plan of the same file would send them.
+              const record = asRecord(item.value);
+              if (record && item.cells) for (const warning of followStoredTypes(record, item.cells, before)) ctx.warn(`line ${item.line}: type change, ${warning}`);
             }
             const { env } = await ctx.connection();
             return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
           },
         }
       : {}),
-    ...sendingHooks(receipt, (item) => receiptId(itemId(item))),
+    ...sendingHooks(receipt.writer, (item) => receiptId(itemId(item))),
     onAcknowledged: async (answers: Accepted[]) => {
       const { answerPerItem } = await import('../../bulk/split.js');
       receipt.writer.records(

@@ -10,7 +10,6 @@ import { exitCodeOf, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
 import { asRecord } from '../../plan/record-diff.js';
-import type { SourceItem } from '../../io/input/types.js';
 
 declare const __PLA_VERSION__: string;
 
@@ -40,10 +39,32 @@ export async function environmentIsProtected(ctx: CommandContext): Promise<boole
 }
 
 /**
+ * Runs `body` holding the lock of the context's environment on this machine
+ * (runs/environment-lock.ts): two runs that change one environment take turns.
+ */
+export async function withEnvironmentLock<T>(ctx: CommandContext, body: () => Promise<T>): Promise<T> {
+  const [{ lockEnvironment }, { configDir }, { env }] = await Promise.all([import('../../runs/environment-lock.js'), import('../../config/config-dir.js'), ctx.connection()]);
+  const release = await lockEnvironment(configDir(), env, (line) => ctx.warn(line));
+  try {
+    return await body();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** What a receipt's header says beside the run: the run it undoes, the plan it applies. */
+export interface ReceiptExtra {
+  undoOf?: string;
+  plan?: string;
+}
+
+/**
  * Runs `body` with a receipt: created first, closed with the exit code the run
  * ends with (a thrown error's), so every run that changes something leaves one.
+ * The environment's lock is held throughout, unless the caller holds it (`locked`).
  */
-export async function withReceipt<T>(ctx: CommandContext, resource: string, body: (receipt: RunReceipt) => Promise<T>, extra: { undoOf?: string } = {}): Promise<T> {
+export async function withReceipt<T>(ctx: CommandContext, resource: string, body: (receipt: RunReceipt) => Promise<T>, extra: ReceiptExtra = {}, locked = false): Promise<T> {
+  if (!locked) return withEnvironmentLock(ctx, () => withReceipt(ctx, resource, body, extra, true));
   const [{ ReceiptWriter }, { runsDir }, { maskedCommandLine }, connection, isProtected] = await Promise.all([
     import('../../runs/receipt-writer.js'),
     import('../../runs/receipt-store.js'),
@@ -136,28 +157,4 @@ export async function callWithReceipt<T extends { data: unknown }>(
     receipt.writer.records([{ action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
     return answer;
   });
-}
-
-/**
- * The bulk runner's hooks that keep a receipt ahead of the service: each batch is
- * written as `sending` before it is sent and `settled` once its answer is in, so a
- * run that stops between the two (a full disk, a kill) leaves a receipt naming
- * what the service may have done. `idOf` names an item's id, `entryOf` its plan entry.
- */
-export function sendingHooks(receipt: RunReceipt, idOf: (item: SourceItem) => number | string | undefined, entryOf?: (item: SourceItem) => number) {
-  const numbers = new Map<number, number>();
-  return {
-    onSending: (batch: number, items: SourceItem[]) => {
-      const line = (item: SourceItem) => {
-        const id = idOf(item);
-        const entry = entryOf?.(item);
-        return { line: item.line, ...(id !== undefined ? { id } : {}), ...(entry !== undefined ? { entry } : {}) };
-      };
-      numbers.set(batch, receipt.writer.sending(items.map(line)));
-    },
-    onSettled: (batch: number, unknown: number[]) => {
-      const number = numbers.get(batch);
-      if (number !== undefined) receipt.writer.settled(number, unknown);
-    },
-  };
 }

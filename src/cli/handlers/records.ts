@@ -8,7 +8,8 @@ import { UsageError } from '../../errors.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import type { InputFormat, SourceItem } from '../../io/input/types.js';
+import type { BadRow, InputFormat, SourceItem } from '../../io/input/types.js';
+import type { BadRowRelay } from '../../io/input/bad-rows.js';
 import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
@@ -117,18 +118,17 @@ async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInpu
   const verb = verbOf(spec.single) ?? 'done';
   if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');
-  const items: Array<{ value: Record<string, unknown>; line: number }> = [];
+  const items: Array<SourceItem<Record<string, unknown>>> = [];
+  // Rows unreadable or refused while reading: the plan lists them, in input order.
+  const problems: BadRow[] = [];
   if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: 1 });
   else {
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
+    (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));
     for await (const item of input.many) items.push(item);
   }
   const { planRecordWrite } = await import('../../plan/make-plan.js');
-  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items);
+  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems);
   if (wantsPlan(ctx)) return showPlan(ctx, plan);
-  if ((plan.counts.create ?? 0) + (plan.counts.update ?? 0) === 0) {
-    const { planSummary } = await import('../../plan/render.js');
-    return ctx.note(`${planSummary(plan)} Nothing to send.`);
-  }
   await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, false).then(() => undefined));
 }

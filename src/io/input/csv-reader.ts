@@ -8,6 +8,9 @@ import { lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.j
 import { peek } from './source.js';
 import type { CsvDelimiter, SourceItem } from './types.js';
 
+/** Cell text a spreadsheet may mean as a number or a boolean. */
+const READS_OTHERWISE = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/i;
+
 /** What csv-parse hands `on_record` with `raw`. */
 interface RawRecord {
   record: string[];
@@ -105,14 +108,15 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
         }
         const values = options.raw ? row.cells : typeCells(row.cells, row.raw, delimiter);
         const record: Record<string, unknown> = {};
-        // The text of cells read as numbers or booleans: a stored string keeps them text.
+        // The text of cells that read as numbers or booleans, or could (`007`, a quoted
+        // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).
         let cells: Record<string, string> | undefined;
         for (let i = 0; i < header.length; i++) {
           const name = header[i] as string;
           const value = values[i];
           if (value === undefined) continue;
           record[name] = value;
-          if (typeof value === 'number' || typeof value === 'boolean') (cells ??= {})[name] = row.cells[i] as string;
+          if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string)) (cells ??= {})[name] = row.cells[i] as string;
         }
         yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
       }
