@@ -4,7 +4,7 @@
  * counts the real run would give.
  */
 import { recordIdOf } from '../contract/ids.js';
-import type { BadRow } from '../io/input/types.js';
+import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import { changedFields } from './record-diff.js';
 import { followStoredTypes } from './stored-types.js';
 import type { PlanEntry, StoredRecordLike } from './types.js';
@@ -67,9 +67,16 @@ export function problemEntry(row: BadRow): PlanEntry {
     : { action: 'unreadable', line: row.line, raw: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), reason: row.message };
 }
 
-/** Entries for records sent by create, update or upsert, and for the input rows not sent (`problems`), in input order. */
-export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<number, StoredRecordLike>, problems: readonly BadRow[] = []): PlanEntry[] {
-  const entries = [...items.map((item) => recordEntry(verb, item, current)), ...problems.map(problemEntry)];
+/** Entries for records sent by create, update or upsert, for the input rows not sent (`problems`) and for exact repeats, in input order. */
+export function planRecords(
+  verb: RecordVerb,
+  items: readonly RecordInputItem[],
+  current: ReadonlyMap<number, StoredRecordLike>,
+  problems: readonly BadRow[] = [],
+  repeats: readonly RepeatedRow[] = [],
+): PlanEntry[] {
+  const repeated = repeats.map((row): PlanEntry => ({ action: 'repeat', line: row.line, reason: `repeats line ${row.of} (id ${row.id}, the same values): sent once` }));
+  const entries = [...items.map((item) => recordEntry(verb, item, current)), ...problems.map(problemEntry), ...repeated];
   return entries.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 

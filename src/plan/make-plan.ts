@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { bulkOperation } from '../contract/operations.js';
-import type { BadRow } from '../io/input/types.js';
+import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
 import { type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
 import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
@@ -58,9 +58,9 @@ async function readForPlan(target: PlanTarget, ids: number[]) {
 }
 
 /** The plan of a create, update or upsert of `items`. */
-export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, items: RecordInputItem[], problems: readonly BadRow[] = []): Promise<Plan> {
+export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, items: RecordInputItem[], problems: readonly BadRow[] = [], repeats: readonly RepeatedRow[] = []): Promise<Plan> {
   const { createdAt, watermark, current } = await readForPlan(target, verb === 'create' ? [] : idsOfRecords(items));
-  return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current, problems), watermark, createdAt);
+  return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current, problems, repeats), watermark, createdAt);
 }
 
 /** The plan of a delete, remove, decommission or cancel of `ids`. */

@@ -19,6 +19,7 @@ const MARKS: Record<PlanAction, string> = {
   cancel: '-',
   refused: '!',
   unreadable: 'x',
+  repeat: '=',
   irreversible: '?',
 };
 
@@ -36,6 +37,7 @@ const SUMMARY: ReadonlyArray<[PlanAction, string]> = [
   ['unchanged', 'unchanged (not sent)'],
   ['refused', 'would be refused'],
   ['unreadable', 'unreadable (not sent)'],
+  ['repeat', 'repeated rows (sent once)'],
   ['irreversible', 'cannot be undone'],
 ];
 

@@ -18,6 +18,8 @@ export type PlanAction =
   | 'refused'
   /** An input row that could not be read: not sent. */
   | 'unreadable'
+  /** An input row repeating an earlier one exactly (same id and values): sent once, as that one. */
+  | 'repeat'
   /** An undo that the interface cannot perform (a decommission has no reverse): listed, not sent. */
   | 'irreversible';
 

@@ -1,5 +1,5 @@
 /** Records from `--data JSON` or `--file F|-`, and whether there is one or several. */
-import type { InputFormat, SourceItem } from '../../io/input/types.js';
+import type { InputFormat, RepeatedRow, SourceItem } from '../../io/input/types.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
@@ -27,6 +27,8 @@ export async function readRecordInput(ctx: CommandContext, options: { recordIds?
   // Unreadable and refused rows go to the bulk runner (a warning above its bar,
   // and the rejects file).
   const badRows = new BadRowRelay();
+  // Rows repeating an earlier one exactly: a plan lists them too.
+  const repeats: RepeatedRow[] = [];
   const records = readRecords(
     { data, file },
     {
@@ -34,7 +36,10 @@ export async function readRecordInput(ctx: CommandContext, options: { recordIds?
       raw: ctx.opts.raw === true,
       ...(typeof ctx.opts.delimiter === 'string' ? { delimiter: parseDelimiter(ctx.opts.delimiter) } : {}),
       ...(options.recordIds ? { recordIds: true } : {}),
-      onRepeat: ({ line, of, id }) => ctx.warn(`line ${line} repeats line ${of} (id ${id}, the same values): sent once`),
+      onRepeat: (repeat) => {
+        repeats.push(repeat);
+        ctx.warn(`line ${repeat.line} repeats line ${repeat.of} (id ${repeat.id}, the same values): sent once`);
+      },
       // Inline --data is one value the user just typed: a bad record there is an
       // error to fix, not a row to skip.
       strict: ctx.opts.strict === true || data !== undefined,
@@ -57,5 +62,5 @@ export async function readRecordInput(ctx: CommandContext, options: { recordIds?
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   })();
   // The bulk runner reads the reader's counters from `stats` and takes its bad rows from `badRows`.
-  return { many: Object.assign(many, { stats: records.stats, badRows }) };
+  return { many: Object.assign(many, { stats: records.stats, badRows, repeats }) };
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import type { BadRow, InputFormat, SourceItem } from '../../io/input/types.js';
+import type { BadRow, InputFormat, RepeatedRow, SourceItem } from '../../io/input/types.js';
 import type { BadRowRelay } from '../../io/input/bad-rows.js';
 import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
@@ -128,7 +128,8 @@ async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInpu
     for await (const item of input.many) items.push(item);
   }
   const { planRecordWrite } = await import('../../plan/make-plan.js');
-  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems);
+  const repeats = 'many' in input ? ((input.many as { repeats?: RepeatedRow[] }).repeats ?? []) : [];
+  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems, repeats);
   if (wantsPlan(ctx)) return showPlan(ctx, plan);
   await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, false).then(() => undefined));
 }

@@ -52,7 +52,7 @@ export interface ReadOptions {
    */
   recordIds?: boolean;
   /** Told of each row that repeats an earlier one exactly (sent once, as the first). */
-  onRepeat?: (repeat: { line: number; of: number; id: string }) => void;
+  onRepeat?: (repeat: RepeatedRow) => void;
   /** What `--file -` reads: the run's stdin (from its IO object). */
   stdin?: Readable;
 }
@@ -60,4 +60,12 @@ export interface ReadOptions {
 export interface IdReadOptions extends ReadOptions {
   /** Column / field holding the id in json, ndjson or csv input (default `id`). */
   idField?: string;
+}
+
+/** A row that repeats an earlier row exactly (same id, same values): sent once, as the first. */
+export interface RepeatedRow {
+  line: number;
+  /** The line of the row it repeats. */
+  of: number;
+  id: string;
 }
