@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { recordIdOf } from '../contract/ids.js';
 import { operation } from '../contract/operations.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, ReceiptError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
@@ -40,6 +40,21 @@ function updatedOne(item: SourceItem, answer: unknown): boolean {
 function badRowsOf(items: AsyncIterable<SourceItem>): number {
   const stats = (items as { stats?: InputStats }).stats;
   return stats?.badRows ?? 0;
+}
+
+/**
+ * A receipt that could not be written, said with what the service may have done:
+ * the run stopped before its next batch; what the service confirmed and the
+ * receipt could not hold is in the unknown-outcome file; batches in flight are the
+ * receipt's `sending` lines without a `settled` one.
+ */
+function receiptFailure(error: ReceiptError, summary: BulkSummary, run: string | undefined): ReceiptError {
+  const unrecorded = summary.unrecorded > 0 ? `; ${count(summary.unrecorded)} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}` : '';
+  return new ReceiptError(`${error.message}; the run stopped before its next batch. The service confirmed ${count(summary.succeeded)} record(s)${unrecorded}; nothing else was sent`, {
+    cause: error,
+    detail: summary,
+    hint: `${run ? `pla runs show ${run}` : 'pla runs show last'} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
+  });
 }
 
 /** The summary so far of runs that stopped on an error, by that error. */
@@ -139,7 +154,13 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
           await options.onAcknowledged?.(answered);
         } catch (error) {
           // Done by the service, not in the receipt: said item by item where the receipt cannot.
-          await unknownFile.write(accepted.map((item) => ({ value: item.value, line: item.line, error: `done (the service confirmed it), but not in the receipt: ${(error as Error).message}` })));
+          // The record as the service answered it (with the id it gave) where it answered one per item.
+          const done = answerPerItem(answered).map(({ item, result }) => ({
+            value: typeof result === 'object' && result !== null ? result : item.value,
+            line: item.line,
+            error: `done (the service confirmed it), but not in the receipt: ${(error as Error).message}`,
+          }));
+          await unknownFile.write(done);
           summary.unrecorded += accepted.length;
           throw error;
         }
@@ -210,8 +231,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // interrupt itself, reported below with the summary, not a failure of its own.
   const interrupted = options.signal?.aborted === true;
   if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) {
-    if (typeof fatal.error === 'object' && fatal.error !== null) stoppedRuns.set(fatal.error, summary);
-    throw fatal.error;
+    const error = fatal.error instanceof ReceiptError ? receiptFailure(fatal.error, summary, options.runName) : fatal.error;
+    if (typeof error === 'object' && error !== null) stoppedRuns.set(error, summary);
+    throw error;
   }
   if (interrupted) {
     summary.interrupted = true;

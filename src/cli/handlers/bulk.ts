@@ -1,7 +1,5 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
 import type { Accepted } from '../../bulk/split.js';
-import type { BulkSummary } from '../../bulk/types.js';
-import { ReceiptError } from '../../errors.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
@@ -91,24 +89,6 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
   };
 }
 
-/**
- * A receipt that could not be written, said with what the service may have done:
- * the run stopped before its next batch; what it confirmed and the receipt could
- * not hold is in the unknown-outcome file; batches in flight are the receipt's
- * `sending` lines without a `settled` one.
- */
-function receiptFailure(error: ReceiptError, summary: BulkSummary, receipt: RunReceipt): ReceiptError {
-  const unrecorded = summary.unrecorded > 0 ? `; ${summary.unrecorded} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}` : '';
-  return new ReceiptError(
-    `${error.message}; the run stopped before its next batch. The service confirmed ${summary.succeeded} record(s)${unrecorded}; nothing else was sent`,
-    {
-      cause: error,
-      detail: summary,
-      hint: `pla runs show ${receipt.writer.run} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
-    },
-  );
-}
-
 export interface BulkCommandOptions {
   /** The item count when known: the progress bar's share and ETA. */
   total?: number;
@@ -152,7 +132,6 @@ export async function runBulkCommand(ctx: CommandContext, operationId: Operation
           ctx.output.warn?.(`warning: ${note.message}; ${note.hint}`);
         }
       }
-      if (error instanceof ReceiptError && stopped) throw receiptFailure(error, stopped, receipt);
       throw error;
     });
     receipt.writer.count('failed', summary.failed);
