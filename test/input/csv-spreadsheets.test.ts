@@ -79,4 +79,21 @@ describe('spreadsheet csv', () => {
       [4, { code: 'C3', name: 'z' }],
     ]);
   });
+
+  it('a quote "closed" lines later by a stray quote does not swallow the rows between', async () => {
+    const { items, bad } = await read('stray-close.csv', 'code,name\nA1,"never closed\nB2,fine\nC3,fi"ve\nD4,four\n');
+    expect(bad).toEqual([[2, 'A1,"never closed']]);
+    expect(items).toEqual([
+      [3, { code: 'B2', name: 'fine' }],
+      [4, { code: 'C3', name: 'fi"ve' }],
+      [5, { code: 'D4', name: 'four' }],
+    ]);
+    // A quoted cell that starts with a quote of its own and spans lines is no stray.
+    const legit = await read('legit.csv', 'code,name\nD4,"""quoted""\nover two"\nE5,five\n');
+    expect(legit.bad).toEqual([]);
+    expect(legit.items).toEqual([
+      [2, { code: 'D4', name: '"quoted"\nover two' }],
+      [4, { code: 'E5', name: 'five' }],
+    ]);
+  });
 });

@@ -51,82 +51,115 @@ class LineCounter {
   }
 }
 
+/** Settings shared by every parse of one file: the separator, and where bad rows go. */
+interface ParseContext {
+  delimiter: CsvDelimiter;
+  badRow: BadRowHandler;
+}
+
+/**
+ * A cell csv-parse kept its opening quote in, over several lines: a quote opened
+ * and "closed" by a stray quote lines later (`"never closed … fi"ve`), which
+ * `relax_quotes` reads as one cell holding the rows between.
+ */
+function swallowsRows(row: CsvRow, delimiter: string): boolean {
+  const raw = row.raw.replace(/^[\r\n]+/, '');
+  // Kept verbatim from a cell's start: a properly quoted cell starting with a quote is written `""…` instead.
+  return row.cells.some((cell) => cell.startsWith('"') && /[\r\n]/.test(cell) && (raw.startsWith(cell) || raw.includes(`${delimiter}${cell}`)));
+}
+
+/**
+ * The rows of `source`, each with the line it starts on. A quote that never closes,
+ * or closes only lines later on a stray quote, would swallow the rows after it:
+ * its own line is the bad row, and the rest is read again from the next line.
+ */
+async function* parseRows(source: Readable, lines: LineCounter, context: ParseContext): AsyncGenerator<CsvRow> {
+  const { delimiter, badRow } = context;
+  // What an unclosed quote swallowed, read again from the line after its own.
+  let rest: string | undefined;
+  const settings: Options<CsvRow, RawRecord> = {
+    bom: true,
+    delimiter,
+    raw: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    on_record: (record: RawRecord) => ({ cells: record.record, raw: record.raw, line: lines.take(record.raw) }),
+    on_skip: (error: CsvError | undefined, raw: string | undefined) => {
+      const text = raw ?? '';
+      const line = lines.consumed + leadingLineBreaks(text) + 1;
+      if (error?.code === 'CSV_QUOTE_NOT_CLOSED' && withoutFirstLine(text).trim() !== '') {
+        lines.consumed = line;
+        rest = withoutFirstLine(text);
+        badRow({ line, message: UNCLOSED, raw: firstLine(text.replace(/^[\r\n]+/, '')) });
+      } else {
+        lines.take(text);
+        badRow({ line, message: error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+      }
+      return undefined;
+    },
+  };
+  // csv-parse types on_record's argument as a bare record only with `columns`;
+  // with `raw` it is handed `{ record, raw }` (its documented shape) either way.
+  const parser: Parser = source.pipe(parse(settings as unknown as Options));
+  source.on('error', (error) => parser.destroy(error));
+  try {
+    for await (const row of parser as AsyncIterable<CsvRow>) {
+      if (swallowsRows(row, delimiter)) {
+        badRow({ line: row.line, message: UNCLOSED, raw: firstLine(row.raw.replace(/^[\r\n]+/, '')) });
+        const again = new LineCounter();
+        again.consumed = row.line;
+        yield* parseRows(Readable.from([withoutFirstLine(row.raw)]), again, context);
+        continue;
+      }
+      yield row;
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, lines.consumed + 1, { cause: error });
+    throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (rest !== undefined) yield* parseRows(Readable.from([rest]), lines, context);
+}
+
+const UNCLOSED = 'a quote opened on this line is never closed';
+
 /**
  * Streams csv records as spreadsheets write them: the header row names the fields;
  * `,` `;` or tab separates them (detected from the header, or `--delimiter`); a
  * quote inside an unquoted cell is text (`relax_quotes`); cells are typed
  * (`typeCells`) unless `raw`. A row with another number of cells than the header,
  * or one whose quote never closes, is a bad row with its line; an unclosed quote
- * does not swallow the rows after it: its own line is the bad row and reading goes
- * on from the next line.
+ * does not swallow the rows after it (see `parseRows`).
  */
 export async function* readCsvRecords(input: Readable, options: CsvReadOptions, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
   const peeked = await peek(input);
   const delimiter = chooseDelimiter(firstLine(peeked.head.replace(/^\uFEFF/, '')), options.delimiter);
-  const lines = new LineCounter();
   let header: string[] | undefined;
-  let source: Readable | undefined = peeked.stream;
-  while (source) {
-    // What an unclosed quote swallowed, read again from the line after its own.
-    let rest: string | undefined;
-    const settings: Options<CsvRow, RawRecord> = {
-      bom: true,
-      delimiter,
-      raw: true,
-      relax_quotes: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      on_record: (record: RawRecord) => ({ cells: record.record, raw: record.raw, line: lines.take(record.raw) }),
-      on_skip: (error: CsvError | undefined, raw: string | undefined) => {
-        const text = raw ?? '';
-        const line = lines.consumed + leadingLineBreaks(text) + 1;
-        if (error?.code === 'CSV_QUOTE_NOT_CLOSED' && withoutFirstLine(text).trim() !== '') {
-          lines.consumed = line;
-          rest = withoutFirstLine(text);
-          badRow({ line, message: 'a quote opened on this line is never closed', raw: firstLine(text.replace(/^[\r\n]+/, '')) });
-        } else {
-          lines.take(text);
-          badRow({ line, message: error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
-        }
-        return undefined;
-      },
-    };
-    // csv-parse types on_record's argument as a bare record only with `columns`;
-    // with `raw` it is handed `{ record, raw }` (its documented shape) either way.
-    const parser: Parser = source.pipe(parse(settings as unknown as Options));
-    source.on('error', (error) => parser.destroy(error));
-    try {
-      for await (const row of parser as AsyncIterable<CsvRow>) {
-        if (!header) {
-          header = row.cells;
-          continue;
-        }
-        if (row.cells.length !== header.length) {
-          badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
-          continue;
-        }
-        const values = options.raw ? row.cells : typeCells(row.cells, row.raw, delimiter);
-        const record: Record<string, unknown> = {};
-        // The text of cells that read as numbers or booleans, or could (`007`, a quoted
-        // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).
-        let cells: Record<string, string> | undefined;
-        for (let i = 0; i < header.length; i++) {
-          const name = header[i] as string;
-          const value = values[i];
-          if (value === undefined) continue;
-          record[name] = value;
-          if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string)) (cells ??= {})[name] = row.cells[i] as string;
-        }
-        yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
-      }
-    } catch (error) {
-      if (error instanceof InputError) throw error;
-      if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, lines.consumed + 1, { cause: error });
-      throw error;
-    } finally {
-      parser.destroy();
+  for await (const row of parseRows(peeked.stream, new LineCounter(), { delimiter, badRow })) {
+    if (!header) {
+      header = row.cells;
+      continue;
     }
-    source = rest === undefined ? undefined : Readable.from([rest]);
+    if (row.cells.length !== header.length) {
+      badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
+      continue;
+    }
+    const values = options.raw ? row.cells : typeCells(row.cells, row.raw, delimiter);
+    const record: Record<string, unknown> = {};
+    // The text of cells that read as numbers or booleans, or could (`007`, a quoted
+    // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).
+    let cells: Record<string, string> | undefined;
+    for (let i = 0; i < header.length; i++) {
+      const name = header[i] as string;
+      const value = values[i];
+      if (value === undefined) continue;
+      record[name] = value;
+      if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string)) (cells ??= {})[name] = row.cells[i] as string;
+    }
+    yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
   }
 }
