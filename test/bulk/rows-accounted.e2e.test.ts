@@ -4,7 +4,6 @@
  * only what was printed. Each test works on records of its own (a `ref` prefix).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { tempDir } from './helpers.js';
@@ -28,14 +27,8 @@ function pla(args: string[]) {
 }
 
 /** Runs the built CLI in the temporary folder, so default rejects files land there. */
-async function inTemp(args: string[], input?: string) {
-  const bin = new URL('../../bin/pla.js', import.meta.url).pathname;
-  return execa('node', [bin, ...args], {
-    cwd: temp.dir,
-    env: { PLA_CONFIG_DIR: server.configDir, NO_COLOR: '1' },
-    reject: false,
-    ...(input !== undefined ? { input } : { stdin: 'ignore' as const }),
-  });
+function inTemp(args: string[]) {
+  return server.pla(args, { cwd: temp.dir });
 }
 
 async function all(prefix: string): Promise<Row[]> {

@@ -7,7 +7,6 @@
  * `updatedAt`, which only the service sets).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { tempDir } from '../bulk/helpers.js';
@@ -16,7 +15,6 @@ type Row = Record<string, unknown>;
 
 let server: LocalServer;
 let temp: Awaited<ReturnType<typeof tempDir>>;
-const BIN = new URL('../../bin/pla.js', import.meta.url).pathname;
 
 beforeAll(async () => {
   server = await startLocalServer({ seed: false });
@@ -27,8 +25,9 @@ afterAll(async () => {
   await temp?.cleanup();
 });
 
+/** The built CLI, run in the temporary folder (where default rejects files land). */
 function pla(args: string[]) {
-  return execa('node', [BIN, ...args], { cwd: temp.dir, env: { PLA_CONFIG_DIR: server.configDir, NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+  return server.pla(args, { cwd: temp.dir });
 }
 
 async function exportAll(): Promise<Row[]> {
