@@ -92,7 +92,8 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const runId = checkpoint?.runId ?? newRunId();
   // Always a rejects file: refused and unreadable rows are never only said on stderr.
   // Nothing is created until the first reject.
-  const rejectsPath = options.rejectsPath ?? defaultRejectsPath(options.runName ?? runId, rejectsFormat, options.checkpointPath);
+  // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
+  const rejectsPath = options.rejectsPath ?? defaultRejectsPath(checkpoint ? runId : (options.runName ?? runId), rejectsFormat, options.checkpointPath);
   const rejects = new RejectsFile(rejectsPath, rejectsFormat);
   await rejects.open(checkpoint?.resumed ?? false);
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe

@@ -131,5 +131,10 @@ async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInpu
   const repeats = 'many' in input ? ((input.many as { repeats?: RepeatedRow[] }).repeats ?? []) : [];
   const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems, repeats);
   if (wantsPlan(ctx)) return showPlan(ctx, plan);
+  const notSent = (plan.counts.refused ?? 0) + (plan.counts.unreadable ?? 0);
+  if ((plan.counts.create ?? 0) + (plan.counts.update ?? 0) + notSent === 0) {
+    const { planSummary } = await import('../../plan/render.js');
+    return ctx.note(`${planSummary(plan)} Nothing to send.`);
+  }
   await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, false).then(() => undefined));
 }

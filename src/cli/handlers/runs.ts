@@ -18,6 +18,20 @@ function countsText(counts: Record<string, number> | undefined): string {
     .join(', ');
 }
 
+/** Input lines of batches the receipt names as sent with no answer recorded (a `sending` line without its `settled` one, or settled as unknown). */
+function unsettled(lines: readonly ReceiptLine[]): number[] {
+  const open = new Map<number, number[]>();
+  const unknown: number[] = [];
+  for (const line of lines) {
+    if (line.type === 'sending') open.set(line.batch, line.items.map((item) => item.line));
+    else if (line.type === 'settled') {
+      open.delete(line.batch);
+      unknown.push(...(line.unknown ?? []));
+    }
+  }
+  return [...[...open.values()].flat(), ...unknown].sort((a, b) => a - b);
+}
+
 /** `runs list`: one row per receipt, oldest first. */
 export function list(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
@@ -54,7 +68,11 @@ export function show(invocation: Invocation): Promise<void> {
       return writeOut(ctx.output.stdout, `${JSON.stringify({ ...run.header, records, end: end ?? null }, null, 2)}\n`);
     }
     const { header, end } = run;
-    ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}`);
+    ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}${header.plan ? ` (plan ${header.plan})` : ''}`);
+    const inFlight = unsettled(lines);
+    if (inFlight.length > 0) {
+      ctx.note(`${inFlight.length} record(s) were sent without a recorded answer: the service may or may not have carried them out (input lines ${inFlight.join(', ')})`);
+    }
     ctx.note(`started ${header.startedAt}; ${end ? `ended ${end.endedAt}, exit ${end.exitCode}, ${countsText(end.counts)}` : 'never finished (the CLI was stopped or crashed): the records below were acknowledged'}`);
     await renderRows(
       records.map((line) => ({ action: line.action, id: line.id ?? '', before: line.before ?? '', after: line.after ?? '' })),
