@@ -91,7 +91,7 @@ describe('a receipt on a full disk', () => {
     const shown = await pla(['runs', 'list', '-o', 'json']);
     expect(JSON.parse(String(shown.stdout)).at(-1)).toMatchObject({ exitCode: 'unfinished' });
     // The receipt itself names the batch it could not settle.
-    const run2 = await pla(['runs', 'show', 'last']);
+    const run2 = await pla(['runs', 'show', 'last', '-o', 'table']);
     if (unrecorded.length > 0) expect(run2.stderr).toContain(`${unrecorded.length} record(s) were sent without a recorded answer`);
     else expect(run2.stderr).not.toContain('without a recorded answer');
   });
