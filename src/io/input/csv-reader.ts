@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { CsvError, parse, type Options, type Parser } from 'csv-parse';
+import { CsvError, parse, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
 import { typeCells } from './csv-cells.js';
@@ -11,7 +11,7 @@ import type { CsvDelimiter, SourceItem } from './types.js';
 /** Cell text a spreadsheet may mean as a number or a boolean. */
 const READS_OTHERWISE = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/i;
 
-/** What csv-parse hands `on_record` with `raw`. */
+/** What csv-parse yields for each row with `raw`: its cells and its text as read. */
 interface RawRecord {
   record: string[];
   raw: string;
@@ -46,7 +46,8 @@ class LineCounter {
     const start = this.consumed + leadingLineBreaks(raw) + 1;
     this.consumed += lineBreaks(raw);
     // A last row without a line break still took its line.
-    if (!/[\r\n]$/.test(raw) && raw.trim() !== '') this.consumed = Math.max(this.consumed, start);
+    const last = raw.charCodeAt(raw.length - 1);
+    if (last !== 10 && last !== 13 && raw.trim() !== '') this.consumed = Math.max(this.consumed, start);
     return start;
   }
 }
@@ -63,49 +64,68 @@ interface ParseContext {
  * `relax_quotes` reads as one cell holding the rows between.
  */
 function swallowsRows(row: CsvRow, delimiter: string): boolean {
+  if (!row.raw.includes('"')) return false;
   const raw = row.raw.replace(/^[\r\n]+/, '');
   // Kept verbatim from a cell's start: a properly quoted cell starting with a quote is written `""…` instead.
   return row.cells.some((cell) => cell.startsWith('"') && /[\r\n]/.test(cell) && (raw.startsWith(cell) || raw.includes(`${delimiter}${cell}`)));
+}
+
+/** A row csv-parse skipped (a quote never closed), noted with how many records came before it. */
+interface Skip {
+  after: number;
+  error: CsvError | undefined;
+  raw: string;
 }
 
 /**
  * The rows of `source`, each with the line it starts on. A quote that never closes,
  * or closes only lines later on a stray quote, would swallow the rows after it:
  * its own line is the bad row, and the rest is read again from the next line.
+ *
+ * Lines are counted here, as rows arrive in order, not in csv-parse's `on_record`
+ * (which copies its whole state for every record and doubles the cost of a parse);
+ * rows it skips are noted with how many records came before them and counted in
+ * their turn.
  */
 async function* parseRows(source: Readable, lines: LineCounter, context: ParseContext): AsyncGenerator<CsvRow> {
   const { delimiter, badRow } = context;
+  const skips: Skip[] = [];
+  const parser: Parser = source.pipe(
+    parse({
+      bom: true,
+      delimiter,
+      raw: true,
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error, raw) => {
+        skips.push({ after: parser.info.records, error, raw: raw ?? '' });
+        return undefined;
+      },
+    }),
+  );
+  source.on('error', (error) => parser.destroy(error));
   // What an unclosed quote swallowed, read again from the line after its own.
   let rest: string | undefined;
-  const settings: Options<CsvRow, RawRecord> = {
-    bom: true,
-    delimiter,
-    raw: true,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    on_record: (record: RawRecord) => ({ cells: record.record, raw: record.raw, line: lines.take(record.raw) }),
-    on_skip: (error: CsvError | undefined, raw: string | undefined) => {
-      const text = raw ?? '';
-      const line = lines.consumed + leadingLineBreaks(text) + 1;
-      if (error?.code === 'CSV_QUOTE_NOT_CLOSED' && withoutFirstLine(text).trim() !== '') {
-        lines.consumed = line;
-        rest = withoutFirstLine(text);
-        badRow({ line, message: UNCLOSED, raw: firstLine(text.replace(/^[\r\n]+/, '')) });
-      } else {
-        lines.take(text);
-        badRow({ line, message: error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
-      }
-      return undefined;
-    },
+  const skipped = (skip: Skip) => {
+    const text = skip.raw;
+    const line = lines.consumed + leadingLineBreaks(text) + 1;
+    if (skip.error?.code === 'CSV_QUOTE_NOT_CLOSED' && withoutFirstLine(text).trim() !== '') {
+      lines.consumed = line;
+      rest = withoutFirstLine(text);
+      badRow({ line, message: UNCLOSED, raw: firstLine(text.replace(/^[\r\n]+/, '')) });
+    } else {
+      lines.take(text);
+      badRow({ line, message: skip.error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+    }
   };
-  // csv-parse types on_record's argument as a bare record only with `columns`;
-  // with `raw` it is handed `{ record, raw }` (its documented shape) either way.
-  const parser: Parser = source.pipe(parse(settings as unknown as Options));
-  source.on('error', (error) => parser.destroy(error));
   try {
-    for await (const row of parser as AsyncIterable<CsvRow>) {
+    let records = 0;
+    for await (const { record, raw } of parser as AsyncIterable<RawRecord>) {
+      while (skips.length > 0 && (skips[0] as Skip).after <= records) skipped(skips.shift() as Skip);
+      records += 1;
+      const row: CsvRow = { cells: record, raw, line: lines.take(raw) };
       if (swallowsRows(row, delimiter)) {
         badRow({ line: row.line, message: UNCLOSED, raw: firstLine(row.raw.replace(/^[\r\n]+/, '')) });
         const again = new LineCounter();
@@ -115,6 +135,7 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       }
       yield row;
     }
+    for (const skip of skips.splice(0)) skipped(skip);
   } catch (error) {
     if (error instanceof InputError) throw error;
     if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, lines.consumed + 1, { cause: error });

@@ -32,22 +32,37 @@ function digest(record: Record<string, unknown>): string {
 export class DuplicateIds {
   private constructor(private readonly duplicated: ReadonlyMap<string, Duplicated>) {}
 
-  /** Reads `items` once and keeps what is needed to judge each record of a second pass. */
-  static async scan(items: AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
-    const first = new Map<string, { line: number; hash: string }>();
+  /**
+   * Reads the input (`read` reads it afresh each time) and keeps what is needed to
+   * judge each record of a later pass: one pass keeps the ids only; only when an id
+   * is named twice does a second pass hash the records of the ids named twice.
+   */
+  static async scan(read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
+    const first = new Map<string, number>();
     const duplicated = new Map<string, Duplicated>();
-    for await (const { value, line } of items) {
+    for await (const { value, line } of read()) {
       const key = keyOf(value);
       if (key === undefined) continue;
       const seen = first.get(key);
-      if (!seen) {
-        first.set(key, { line, hash: digest(value) });
+      if (seen === undefined) {
+        first.set(key, line);
         continue;
       }
-      const entry = duplicated.get(key) ?? { lines: [seen.line], ambiguous: false };
+      const entry = duplicated.get(key) ?? { lines: [seen], ambiguous: false };
       entry.lines.push(line);
-      if (digest(value) !== seen.hash) entry.ambiguous = true;
       duplicated.set(key, entry);
+    }
+    first.clear();
+    if (duplicated.size === 0) return new DuplicateIds(duplicated);
+    const hashes = new Map<string, string>();
+    for await (const { value } of read()) {
+      const key = keyOf(value);
+      const entry = key === undefined ? undefined : duplicated.get(key);
+      if (!entry || key === undefined) continue;
+      const hash = digest(value);
+      const earlier = hashes.get(key);
+      if (earlier === undefined) hashes.set(key, hash);
+      else if (earlier !== hash) entry.ambiguous = true;
     }
     return new DuplicateIds(duplicated);
   }

@@ -79,7 +79,7 @@ export function readRecords(source: { data?: string; file?: string }, options: R
     const values = (handler: BadRowHandler) => (source.data !== undefined ? readDataValues(source.data) : readFileValues(file as string, options, handler));
     try {
       const silent: BadRowHandler = () => {};
-      const duplicates = options.recordIds ? await DuplicateIds.scan(recordsOf(values(silent), { ...options, strict: false }, silent)) : undefined;
+      const duplicates = options.recordIds ? await DuplicateIds.scan(() => recordsOf(values(silent), { ...options, strict: false }, silent)) : undefined;
       for await (const item of recordsOf(values(badRow), options, badRow)) {
         const verdict = duplicates?.any ? duplicates.verdict(item.value, item.line) : { kind: 'only' as const };
         if (verdict.kind === 'ambiguous') {
