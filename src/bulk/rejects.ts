@@ -6,8 +6,8 @@ import { jsonText } from '../io/json-text.js';
 
 /**
  * Where a run's rejects go when `--rejects` names no file: `rejects-<run>.<format>`
- * beside the checkpoint (where the user keeps a run's files), else in the current
- * folder. The summary names it.
+ * beside `beside` (the checkpoint, else the input file: where the user keeps a
+ * run's files), else in the current folder. The summary names it.
  */
 export function defaultRejectsPath(run: string, format: InputFormat, beside?: string): string {
   return join(beside ? dirname(beside) : '.', `rejects-${run}.${format}`);

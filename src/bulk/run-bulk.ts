@@ -93,9 +93,10 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Always a rejects file: refused and unreadable rows are never only said on stderr.
   // Nothing is created until the first reject.
   // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
-  const rejectsPath = options.rejectsPath ?? defaultRejectsPath(checkpoint ? runId : (options.runName ?? runId), rejectsFormat, options.checkpointPath);
-  const rejects = new RejectsFile(rejectsPath, rejectsFormat);
-  await rejects.open(checkpoint?.resumed ?? false);
+  const defaultPath = options.runName ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath) : undefined;
+  const rejectsPath = options.rejectsPath ?? defaultPath;
+  const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat) : undefined;
+  await rejects?.open(checkpoint?.resumed ?? false);
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
   const resendUnknown = options.retryUnsafe === true;
@@ -117,11 +118,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       warn(`refused line ${row.line}: ${row.message}`);
       summary.failed += 1;
       countReason(`refused by pla: ${row.message.replace(/'[^']*'|\d+/g, '#')}`);
-      void rejects.write([{ value: row.record, line: row.line, error: row.message }]);
+      void rejects?.write([{ value: row.record, line: row.line, error: row.message }]);
       return;
     }
     warn(`skipped line ${row.line}: ${row.message}`);
-    void rejects.writeUnreadable(row);
+    void rejects?.writeUnreadable(row);
   });
 
   let fatal: { error: unknown } | undefined;
@@ -167,7 +168,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         }
       }
       // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
-      if (rejected.length > 0) await rejects.write(rejected);
+      if (rejected.length > 0) await rejects?.write(rejected);
       if (unknown.length > 0) {
         await unknownFile.write(unknown);
         await checkpoint?.markUnknown(batch.index);
@@ -215,7 +216,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     await pool.drain();
     await answers?.flush().catch((error: unknown) => void (fatal ??= { error }));
     await checkpoint?.save();
-    await rejects.close();
+    await rejects?.close();
     await unknownFile.close();
     bar?.finish();
   }
@@ -225,7 +226,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   summary.reasons = [...reasons].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count);
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
-  if (rejects.written) summary.rejectsPath = rejects.path;
+  if (rejects?.written) summary.rejectsPath = rejects.path;
   if (unknownFile.written) summary.unknownPath = unknownFile.path;
   if (checkpoint) summary.checkpointPath = checkpoint.path;
   // A client sharing the abort signal cancels its requests in flight: that is the

@@ -27,8 +27,14 @@ export interface BulkOptions {
   batchSize?: number;
   /** Batches in flight at once, default `BULK_DEFAULTS.concurrency`. */
   concurrency?: number;
-  /** Names the default rejects file (`rejects-<run>.<format>`): the receipt's run id. */
+  /**
+   * The receipt's run id: given, refused and unreadable rows always go to a rejects
+   * file, `rejects-<run>.<format>` when `rejectsPath` names none (beside the
+   * checkpoint, else beside `inputPath`, else in the current folder).
+   */
   runName?: string;
+  /** The input file (not stdin), beside which a default rejects file goes. */
+  inputPath?: string;
   /** Failed records go here, each with its error: in the format the path's extension names, else `rejectsFormat`, else ndjson. */
   rejectsPath?: string;
   /** The input's format, for a rejects path whose extension names none. */

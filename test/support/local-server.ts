@@ -134,7 +134,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
     async pla(cliArgs, opts = {}) {
       const result = await execa('node', [BIN, ...cliArgs], {
-        cwd: opts.cwd ?? ROOT,
+        // The config folder (temporary): files a run writes by default (rejects) do not land in the repository.
+        cwd: opts.cwd ?? configDir,
         env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1', ...opts.env },
         extendEnv: true,
         reject: false,

@@ -19,6 +19,12 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
 
 type AnyRecord = Record<string, unknown>;
 
+/** The input file a run reads (not stdin): default rejects go beside it. */
+function inputPathOf(opts: CommandContext['opts']): { inputPath?: string } {
+  const file = (opts.file ?? opts.idsFile) as string | undefined;
+  return file === undefined || file === '-' ? {} : { inputPath: file };
+}
+
 
 /** What an item names as its id: a bare id, or a record's `id` (as written: `"42"`, perhaps `"abc"`). */
 function namedId(item: SourceItem): unknown {
@@ -112,6 +118,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: Operation
       concurrency: opts.concurrency as number | undefined,
       rejectsPath: opts.rejects as string | undefined,
       runName: receipt.writer.run,
+      ...inputPathOf(opts),
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint as string | undefined,
       unknownPath: opts.unknownOutcome as string | undefined,

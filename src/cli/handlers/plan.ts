@@ -55,7 +55,9 @@ export async function showPlan(ctx: CommandContext, plan: Plan): Promise<void> {
 export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt: RunReceipt, checkConflicts: boolean, skip: ReadonlySet<number> = new Set()): Promise<ApplyResult> {
   const [{ applyPlan }, { formatSummary }, { defaultRejectsPath }] = await Promise.all([import('../../plan/apply.js'), import('../../bulk/summary.js'), import('../../bulk/rejects.js')]);
   const { opts } = ctx;
-  const rejectsPath = (opts.rejects as string | undefined) ?? defaultRejectsPath(receipt.writer.run, 'ndjson', opts.checkpoint as string | undefined);
+  // By default beside the checkpoint, else beside the input file (--skip-unchanged), else here.
+  const inputFile = typeof opts.file === 'string' && opts.file !== '-' ? opts.file : undefined;
+  const rejectsPath = (opts.rejects as string | undefined) ?? defaultRejectsPath(receipt.writer.run, 'ndjson', (opts.checkpoint as string | undefined) ?? inputFile);
   const result = await applyPlan({
     client: await ctx.client({ finishInFlight: true }),
     plan,
