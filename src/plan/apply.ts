@@ -102,7 +102,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
             },
           }
         : {}),
-      ...(options.receipt ? sendingHooks(options.receipt, (item) => entryOf(item).id, entryIndex) : {}),
+      ...(options.receipt ? sendingHooks(options.receipt, { idOf: (item) => entryOf(item).id, entryOf: entryIndex, lineOf: (item) => entryOf(item).line ?? item.line }) : {}),
       onAcknowledged: (answers) => {
         const lines = answerPerItem(answers).map(({ item, result }) => {
           const entry = entryOf(item);

@@ -7,21 +7,33 @@
 import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from './receipt-writer.js';
 
-/** `idOf` names an item's id as the receipt keeps it; `entryOf` its plan entry (pla apply). */
-export function sendingHooks(writer: ReceiptWriter, idOf: (item: SourceItem) => number | string | undefined, entryOf?: (item: SourceItem) => number) {
-  const numbers = new Map<number, number>();
+export interface SendingNames {
+  /** An item's id as the receipt keeps it. */
+  idOf: (item: SourceItem) => number | string | undefined;
+  /** Of `pla apply`: the item's plan entry. */
+  entryOf?: (item: SourceItem) => number;
+  /** The input line the receipt names (default the item's own): for `pla apply`, the plan entry's line. */
+  lineOf?: (item: SourceItem) => number;
+}
+
+export function sendingHooks(writer: ReceiptWriter, names: SendingNames) {
+  const lineOf = names.lineOf ?? ((item: SourceItem) => item.line);
+  // Per batch of the runner: its number in the receipt, and the receipt's line of each item.
+  const batches = new Map<number, { number: number; lines: Map<number, number> }>();
   return {
     onSending: (batch: number, items: SourceItem[]) => {
       const line = (item: SourceItem) => {
-        const id = idOf(item);
-        const entry = entryOf?.(item);
-        return { line: item.line, ...(id !== undefined ? { id } : {}), ...(entry !== undefined ? { entry } : {}) };
+        const id = names.idOf(item);
+        const entry = names.entryOf?.(item);
+        return { line: lineOf(item), ...(id !== undefined ? { id } : {}), ...(entry !== undefined ? { entry } : {}) };
       };
-      numbers.set(batch, writer.sending(items.map(line)));
+      const number = writer.sending(items.map(line));
+      batches.set(batch, { number, lines: new Map(items.map((item) => [item.line, lineOf(item)])) });
     },
     onSettled: (batch: number, unknown: number[]) => {
-      const number = numbers.get(batch);
-      if (number !== undefined) writer.settled(number, unknown);
+      const sent = batches.get(batch);
+      batches.delete(batch);
+      if (sent) writer.settled(sent.number, unknown.map((line) => sent.lines.get(line) ?? line));
     },
   };
 }

@@ -94,5 +94,9 @@ describe('a receipt on a full disk', () => {
     const run2 = await pla(['runs', 'show', 'last', '-o', 'table']);
     if (unrecorded.length > 0) expect(run2.stderr).toContain(`${unrecorded.length} record(s) were sent without a recorded answer`);
     else expect(run2.stderr).not.toContain('without a recorded answer');
+    // Its undo deletes what the receipt holds and lists the rest as not to be guessed at.
+    const undoPlan = await pla(['runs', 'undo', 'last', '--plan', '-o', 'json']);
+    expect(undoPlan.exitCode, String(undoPlan.stderr)).toBe(0);
+    expect(JSON.parse(String(undoPlan.stdout)).counts).toEqual({ delete: inReceipt, ...(unrecorded.length > 0 ? { irreversible: unrecorded.length } : {}) });
   });
 });

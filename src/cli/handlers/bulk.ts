@@ -78,7 +78,7 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
           },
         }
       : {}),
-    ...sendingHooks(receipt.writer, (item) => receiptId(itemId(item))),
+    ...sendingHooks(receipt.writer, { idOf: (item) => receiptId(itemId(item)) }),
     onAcknowledged: async (answers: Accepted[]) => {
       const { answerPerItem } = await import('../../bulk/split.js');
       receipt.writer.records(

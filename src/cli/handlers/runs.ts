@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { RecordLine, ReceiptLine } from '../../runs/types.js';
+import type { PlanEntry } from '../../plan/types.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmAndApply } from './apply.js';
@@ -30,6 +31,23 @@ function unsettled(lines: readonly ReceiptLine[]): number[] {
     }
   }
   return [...[...open.values()].flat(), ...unknown].sort((a, b) => a - b);
+}
+
+/**
+ * What a run sent without recording an answer, as undo entries it cannot take back:
+ * the service may or may not have carried them out (listed, never guessed at).
+ */
+function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
+  const recorded = new Set(lines.flatMap((line) => (line.type === 'record' && line.line !== undefined ? [line.line] : [])));
+  const items = new Map<number, { line: number; id?: number | string }>();
+  for (const line of lines) if (line.type === 'sending') for (const item of line.items) items.set(item.line, item);
+  return unsettled(lines)
+    .filter((line) => !recorded.has(line))
+    .map((line) => {
+      const id = items.get(line)?.id;
+      const reason = 'sent without a recorded answer: the service may or may not have carried it out; check it';
+      return typeof id === 'number' ? { action: 'irreversible', id, line, reason } : { action: 'irreversible', line, reason };
+    });
 }
 
 /** `runs list`: one row per receipt, oldest first. */
@@ -107,8 +125,9 @@ export function undo(invocation: Invocation): Promise<void> {
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
       throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, { hint: `undo it with -e ${run.header.env}` });
     }
-    const records: RecordLine[] = [];
-    for await (const line of readReceipt(run.path)) if (line.type === 'record') records.push(line);
+    const lines: ReceiptLine[] = [];
+    for await (const line of readReceipt(run.path)) lines.push(line);
+    const records = lines.filter((line): line is RecordLine => line.type === 'record');
     const resource = run.header.resource;
     const target = await planTarget(ctx, resource);
     const createdAt = new Date().toISOString();
@@ -117,7 +136,8 @@ export function undo(invocation: Invocation): Promise<void> {
     const ids = records.map((line) => line.id ?? line.after?.id).filter((id): id is number => typeof id === 'number');
     const current = await readCurrentState(target.client, source, ids, target);
     const operations = undoOperations(resource);
-    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, withinReach(inverseEntries(records, current), operations), watermark, createdAt);
+    const entries = [...withinReach(inverseEntries(records, current), operations), ...unknownOutcomes(lines)];
+    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt);
     if (wantsPlan(ctx)) return showPlan(ctx, plan);
     const { renderPlanText } = await import('../../plan/render.js');
     ctx.io.stderr.write(renderPlanText(plan, ctx.output.color));
