@@ -195,7 +195,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
   [EXIT_CODES.network, 'network error, timeout, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file)'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch)'],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];
