@@ -14,7 +14,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InUseError } from '../errors.js';
+import { InUseError, PlaError } from '../errors.js';
 
 /** Held locks are refreshed this often and taken over when this much older (a crashed holder). */
 const STALE_MS = 20_000;
@@ -34,8 +34,15 @@ function lockTarget(dir: string, env: string): string {
 export async function lockEnvironment(configDir: string, env: string, onWait: (line: string) => void): Promise<() => Promise<void>> {
   const { default: lockfile } = await import('proper-lockfile');
   const target = lockTarget(configDir, env);
-  await mkdir(join(configDir, 'locks'), { recursive: true, mode: 0o700 });
-  await writeFile(target, '', { flag: 'a', mode: 0o600 });
+  try {
+    await mkdir(join(configDir, 'locks'), { recursive: true, mode: 0o700 });
+    await writeFile(target, '', { flag: 'a', mode: 0o600 });
+  } catch (error) {
+    throw new PlaError(`cannot take the lock of ${env} in ${join(configDir, 'locks')}: ${(error as Error).message}; nothing was sent`, {
+      cause: error,
+      hint: 'the config folder must be writable by this user (pla config path); or point PLA_CONFIG_DIR at a folder of your own',
+    });
+  }
   const options = { realpath: false, stale: STALE_MS, update: STALE_MS / 4, lockfilePath: target.replace(/-target$/, '') } as const;
   const deadline = Date.now() + WAIT_MS;
   let told = false;
@@ -43,7 +50,9 @@ export async function lockEnvironment(configDir: string, env: string, onWait: (l
     try {
       return await lockfile.lock(target, options);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
+        throw new PlaError(`cannot take the lock of ${env} (${options.lockfilePath}): ${(error as Error).message}; nothing was sent`, { cause: error });
+      }
       if (Date.now() > deadline) {
         throw new InUseError(`another pla run is still changing ${env} from this machine (${options.lockfilePath})`, {
           cause: error,

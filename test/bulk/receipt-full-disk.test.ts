@@ -30,6 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (mounted) await execa('umount', [join(mountPoint, 'config', 'runs')], { reject: false });
   await server?.stop();
   if (mounted) await execa('umount', [mountPoint], { reject: false });
   await rm(mountPoint, { recursive: true, force: true });
@@ -98,5 +99,20 @@ describe('a receipt on a full disk', () => {
     const undoPlan = await pla(['runs', 'undo', 'last', '--plan', '-o', 'json']);
     expect(undoPlan.exitCode, String(undoPlan.stderr)).toBe(0);
     expect(JSON.parse(String(undoPlan.stdout)).counts).toEqual({ delete: inReceipt, ...(unrecorded.length > 0 ? { irreversible: unrecorded.length } : {}) });
+  });
+
+  it('a read-only receipts folder: nothing is sent, and the error says why', async (ctx) => {
+    if (!mounted || !server) {
+      ctx.skip('cannot mount a tmpfs here (needs root)');
+      return;
+    }
+    const runs = join(mountPoint, 'config', 'runs');
+    await mkdir(runs, { recursive: true });
+    expect((await execa('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', runs], { reject: false })).exitCode).toBe(0);
+    const before = String((await pla(['determinations', 'list', '--all', '-q'])).stdout).trim().split('\n').length;
+    const run = await pla(['determinations', 'create', '--data', '[{"ref": "ro-1"}, {"ref": "ro-2"}]']);
+    expect(run.exitCode).toBe(9);
+    expect(run.stderr).toMatch(/cannot create the receipt .*read-only file system.*; nothing was sent/);
+    expect(String((await pla(['determinations', 'list', '--all', '-q'])).stdout).trim().split('\n').length).toBe(before);
   });
 });
