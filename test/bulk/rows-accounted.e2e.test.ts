@@ -126,6 +126,15 @@ describe('csv as spreadsheets write it', () => {
     expect(warned.stdout).toContain('warning: type change, companyCode: stored as string "1000", sent as number 1000');
     expect(warned.stdout).toContain('Warning: 1 field value changes type');
 
+    // A routine upsert (no plan) reads the records its csv rows name: "1000" stays a string there too.
+    const routine = await file('types-routine.csv', `id,companyCode,amount\n${String(b?.id)},2000,6\n`);
+    const run = await inTemp(['determinations', 'upsert', '--file', routine]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect((await all('type-')).find((row) => row.id === b?.id)).toMatchObject({ companyCode: '2000', amount: 6 });
+    const routineMany = await file('types-routine-many.csv', `id,companyCode,amount\n${String(a?.id)},1000,5\n${String(b?.id)},2000,6\n`);
+    expect((await inTemp(['determinations', 'upsert', '--file', routineMany])).exitCode).toBe(0);
+    expect((await all('type-')).map((row) => row.companyCode).sort()).toEqual(['1000', '2000']);
+
     // Applied, the stored strings stay strings.
     const planFile = temp.path('types-plan.json');
     expect((await inTemp(['determinations', 'upsert', '--file', csv, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);

@@ -47,37 +47,40 @@ function actionOf(verb: string, item: SourceItem, before: AnyRecord | undefined,
 }
 
 /**
- * The bulk runner's hooks that feed the receipt: on a protected environment each
- * batch's records are read before it is sent (by pages or a GET each), so the
- * receipt holds them and the run can be undone.
+ * The bulk runner's hooks that feed the receipt. Before each batch the records it
+ * names are read (by pages or a GET each) on a protected environment, so the
+ * receipt holds them and the run can be undone, and wherever csv rows name stored
+ * records, so their cells take the stored types (a stored string stays a string)
+ * as a plan of the same file would send them.
  */
 function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: RunReceipt) {
   const verb = verbOf(operationId) ?? 'done';
   const befores = new WeakMap<SourceItem, AnyRecord>();
   const resource = operation(operationId).resource;
   return {
-    ...(receipt.protected
-      ? {
-          // An item whose id cannot be read is refused (to the rejects), never sent without its record before.
-          screen: async (items: SourceItem[]) => {
-            const unreadable = items.filter((item) => idToRead(namedId(item)) === 'unreadable');
-            const send = items.filter((item) => !unreadable.includes(item));
-            const current = await readBefores(ctx, resource, send.map(itemId).filter((id): id is RecordId => id !== undefined));
-            const { followStoredTypes } = await import('../../plan/stored-types.js');
-            for (const item of send) {
-              const id = itemId(item);
-              const before = id === undefined ? undefined : current.get(String(id));
-              if (!before) continue;
-              befores.set(item, before);
-              // Csv cells take the stored record's types, as a plan of the same file would send them.
-              const record = asRecord(item.value);
-              if (record && item.cells) for (const warning of followStoredTypes(record, item.cells, before)) ctx.warn(`line ${item.line}: type change, ${warning}`);
-            }
-            const { env } = await ctx.connection();
-            return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
-          },
+    screen: async (items: SourceItem[]) => {
+      // On a protected environment an item whose id cannot be read is refused (to the rejects), never sent without its record before.
+      const unreadable = receipt.protected ? items.filter((item) => idToRead(namedId(item)) === 'unreadable') : [];
+      const send = unreadable.length > 0 ? items.filter((item) => !unreadable.includes(item)) : items;
+      const toRead = receipt.protected ? send : send.filter((item) => item.cells !== undefined && itemId(item) !== undefined);
+      if (toRead.length > 0) {
+        const [current, { followStoredTypes }] = await Promise.all([
+          readBefores(ctx, resource, toRead.map(itemId).filter((id): id is RecordId => id !== undefined)),
+          import('../../plan/stored-types.js'),
+        ]);
+        for (const item of toRead) {
+          const id = itemId(item);
+          const before = id === undefined ? undefined : current.get(String(id));
+          if (!before) continue;
+          befores.set(item, before);
+          const record = asRecord(item.value);
+          if (record && item.cells) for (const warning of followStoredTypes(record, item.cells, before)) ctx.warn(`line ${item.line}: type change, ${warning}`);
         }
-      : {}),
+      }
+      if (unreadable.length === 0) return { send, refused: [] };
+      const { env } = await ctx.connection();
+      return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
+    },
     ...sendingHooks(receipt.writer, { idOf: (item) => receiptId(itemId(item)) }),
     onAcknowledged: async (answers: Accepted[]) => {
       const { answerPerItem } = await import('../../bulk/split.js');

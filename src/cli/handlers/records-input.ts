@@ -6,7 +6,7 @@ import type { CommandContext } from '../context.js';
 type RecordItem = SourceItem<Record<string, unknown>>;
 
 /** Either the only record, or a stream of all of them (the first two already read). */
-export type RecordInput = { single: Record<string, unknown> } | { many: AsyncIterable<RecordItem> };
+export type RecordInput = { single: Record<string, unknown>; cells?: Record<string, string> } | { many: AsyncIterable<RecordItem> };
 
 /**
  * Reads the records, stopping after the second so a big file still streams. With
@@ -53,7 +53,7 @@ export async function readRecordInput(ctx: CommandContext, options: { recordIds?
   const second = await iterator.next();
   // One record alone is sent by the single call; with rows unreadable or refused
   // beside it, it goes through the bulk runner, which keeps them in the rejects file.
-  if (second.done && records.stats.badRows + records.stats.refused === 0) return { single: first.value.value };
+  if (second.done && records.stats.badRows + records.stats.refused === 0) return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}) };
   const many = (async function* () {
     if (first.done) return;
     yield first.value;

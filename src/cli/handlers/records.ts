@@ -19,7 +19,7 @@ import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { type RecordInput, readRecordInput } from './records-input.js';
 import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
-import { callWithReceipt, receiptId, withReceipt } from './receipts.js';
+import { callWithReceipt, idToRead, readBefores, receiptId, withReceipt } from './receipts.js';
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
@@ -37,6 +37,15 @@ export function show(invocation: Invocation, operationId: OperationId): Promise<
 /** One record as the item stream a bulk run takes. */
 async function* oneItem(record: Record<string, unknown>): AsyncGenerator<SourceItem<Record<string, unknown>>> {
   yield { value: record, line: 1 };
+}
+
+/** Types a csv row's cells as the record it names is stored (a stored string stays a string); warns of type changes left. */
+async function followStoredTypesOfOne(ctx: CommandContext, resource: string, record: Record<string, unknown>, cells: Record<string, string>, id: unknown): Promise<void> {
+  const { followStoredTypes } = await import('../../plan/stored-types.js');
+  const readable = idToRead(id);
+  if (readable === 'none' || readable === 'unreadable') return;
+  const stored = (await readBefores(ctx, resource, [readable])).get(String(readable));
+  if (stored) for (const warning of followStoredTypes(record, cells, stored)) ctx.warn(`type change, ${warning}`);
 }
 
 /** The records a --file holds, estimated, when a progress bar will show it. */
@@ -82,6 +91,8 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
     if ('single' in input) {
       const record = input.single;
       const id = positionalId ?? record.id;
+      // A csv row naming a stored record takes its types, as in a bulk run (plan/stored-types.ts).
+      if (input.cells && spec.bulk && id !== undefined) await followStoredTypesOfOne(ctx, operation(spec.single).resource, record, input.cells, id);
       const verb = verbOf(spec.single) ?? 'done';
       // An upsert updated when the record it names existed (known before, or the answer kept the id).
       const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
