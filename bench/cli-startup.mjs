@@ -4,7 +4,7 @@
 // each as a ratio to `node -e 0` on the same machine. Runs are interleaved so
 // that a busy neighbour slows every command alike. Reports only; no assertions.
 //
-// BENCH_COMPARE=DIR[,DIR…] adds the same `get` run by other checkouts (each built,
+// BENCH_COMPARE=DIR[,DIR…] adds `--version`, `--help`, completion and `get` run by other checkouts (each built,
 // e.g. `git worktree add /tmp/before <commit> && cd /tmp/before && npm ci`),
 // interleaved with these runs: a before/after of a change on one busy machine.
 import { execFileSync, spawn } from 'node:child_process';
@@ -48,12 +48,17 @@ const cases = [
   // Shell completion must not be slower than --version: same target.
   { name: 'pla __complete det de (completion)', args: [bin, '__complete', 'det', 'de'], target: 1.3 },
   { name: 'pla __complete -e "" (env names)', args: [bin, '__complete', '-e', ''], target: 1.3, env: storedEnv },
-  { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6 },
-  { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 1.6, env: storedEnv },
+  { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0 },
+  { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 2.0, env: storedEnv },
   ...(process.env.BENCH_COMPARE ?? '')
     .split(',')
     .filter(Boolean)
-    .map((dir) => ({ name: `  get, built at ${dir}`, args: [join(dir, 'bin', 'pla.js'), 'determinations', 'get', '1', '-o', 'json'] })),
+    .flatMap((dir) => [
+      { name: `  --version, built at ${dir}`, args: [join(dir, 'bin', 'pla.js'), '--version'] },
+      { name: `  --help, built at ${dir}`, args: [join(dir, 'bin', 'pla.js'), '--help'] },
+      { name: `  completion, built at ${dir}`, args: [join(dir, 'bin', 'pla.js'), '__complete', 'det', 'de'] },
+      { name: `  get, built at ${dir}`, args: [join(dir, 'bin', 'pla.js'), 'determinations', 'get', '1', '-o', 'json'] },
+    ]),
 ];
 
 function timeOnce(args, runEnv = env) {

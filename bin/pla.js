@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// Tiny launcher into the bundled CLI (dist/, built by `npm run build`).
-// `pla --version` is answered here, from package.json, without loading the CLI,
-// and so is `pla __complete` (shell completion), from dist/completion-tree.json.
-//
-// This file and dist/ are CommonJS (bin/package.json, scripts/build.mjs): Node 20
-// starts its ES module loader only for an ES module, and sparing it, with its
-// per-file async resolve and read, is a few milliseconds of every run.
+// Launches the bundled CLI (dist/, built by `npm run build`). `pla --version` is
+// answered here, from package.json, and `pla __complete` (shell completion) from
+// dist/completion-tree.json, without loading the CLI (docs/startup.md).
 'use strict';
+
+// Node 22.1+ caches compiled code between runs; Node 20 has no such cache.
+require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (args[0] === '__complete') {
-  // Shell completion (`pla completion`): reads the prebuilt command tree, never the CLI.
-  require('../dist/complete.js').complete(`${__dirname}/../dist/completion-tree.json`, args.slice(1));
+  import('../dist/complete.js').then(({ complete }) => complete(`${__dirname}/../dist/completion-tree.json`, args.slice(1)));
 } else {
-  require('./run-cli.js').runCli(`${__dirname}/../dist`, process.argv);
+  // undici parses HTTP with a WebAssembly module, which V8 would recompile in the
+  // background with its optimising tier, and Node waits for that work before it
+  // exits; the baseline tier is plenty for a CLI's few requests (docs/startup.md).
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  import('../dist/cli.js').then(({ main }) => main(process.argv));
 }

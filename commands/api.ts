@@ -1,12 +1,12 @@
 /** `pla api METHOD PATH`: a raw call, for what the commands do not cover. */
-import { Command } from 'commander';
-import { declareAction } from './actions.js';
+import { runs } from '../src/cli/invocation.js';
 import { collect } from './option-parsers.js';
 import { examples } from './options.js';
+import { tree } from './tree.js';
 
 /** Declares `pla api`; its handler loads only when it runs. */
-export function createApiCommand(): Command {
-  const api = new Command('api')
+export function createApiCommand() {
+  const api = tree('api')
     .argument('<method>', 'GET, POST, PUT, DELETE …')
     .argument('<path>', 'path relative to the base URL')
     .description('call any path of the service; the response envelope is kept')
@@ -14,5 +14,5 @@ export function createApiCommand(): Command {
     .option('--file <path>', 'JSON body from a file (- for stdin)')
     .option('--query <key=value>', 'query parameter, repeatable', collect);
   examples(api, 'pla api GET /api/v1/asset-transaction-type-determinations --query page=0 --query size=5');
-  return declareAction(api, 'api.call');
+  return runs(api, async () => (await import('../src/cli/handlers/api.js')).call);
 }

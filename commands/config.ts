@@ -1,92 +1,85 @@
 /** `pla config`: environments, base URLs, API keys, proxies and CA files, and the local server's store (kept in conf, file mode 0600). */
-import { Command } from 'commander';
-import { declareAction } from './actions.js';
+import { runs } from '../src/cli/invocation.js';
 import { examples } from './options.js';
+import { tree as newTree } from './tree.js';
+
+/** The config handlers, loaded when a config verb runs. */
+const handlers = () => import('../src/cli/handlers/config.js');
 
 /** Declares the `pla config` tree; handlers load only when a verb runs. */
-export function createConfigCommand(): Command {
-  const tree = new Command('config').description('environments, base URLs, API keys, proxies and CA files');
+export function createConfigCommand() {
+  const tree = newTree('config').description('environments, base URLs, API keys, proxies and CA files');
   examples(
-    declareAction(tree.command('set-key').description('store the API key of an environment (-e/--env; from stdin when piped, else a hidden prompt)'), 'config.setKey'),
+    runs(tree.command('set-key').description('store the API key of an environment (-e/--env; from stdin when piped, else a hidden prompt)'), async () => (await handlers()).setKey),
     'pla config set-key --env qa            # prompts, nothing echoed',
     'pla config set-key --env qa < key.txt',
   );
   examples(
-    declareAction(tree.command('set-url <url>').description('set the base URL of an environment (-e/--env)'), 'config.setUrl'),
+    runs(tree.command('set-url <url>').description('set the base URL of an environment (-e/--env)'), async () => (await handlers()).setUrl),
     'pla config set-url https://pla-qa.example.com --env qa',
   );
   examples(
-    declareAction(
+    runs(
       tree
         .command('set-proxy [url]')
         .description('send an environment’s requests through a forward proxy (-e/--env); wins over HTTPS_PROXY/HTTP_PROXY, NO_PROXY still applies')
-        .option('--unset', 'remove the environment’s proxy'),
-      'config.setProxy',
-    ),
+        .option('--unset', 'remove the environment’s proxy'), async () => (await handlers()).setProxy),
     'pla config set-proxy http://proxy.corp.example:3128 --env qa',
     'pla config set-proxy http://ana:secret@proxy.corp.example:3128 --env qa   # password never shown',
     'pla config set-proxy --unset --env qa',
   );
   examples(
-    declareAction(
+    runs(
       tree
         .command('set-ca [file]')
         .description('trust the certificate authorities in a PEM file for an environment (-e/--env), besides the usual ones')
-        .option('--unset', 'trust only the usual CAs again'),
-      'config.setCa',
-    ),
+        .option('--unset', 'trust only the usual CAs again'), async () => (await handlers()).setCa),
     'pla config set-ca /etc/ssl/certs/ca-certificates.crt --env qa',
     'pla config set-ca --unset --env qa',
     'NODE_EXTRA_CA_CERTS=./corp-root.pem pla det list   # the same for one run, every environment',
   );
   examples(
-    declareAction(
+    runs(
       tree
         .command('set-store [url]')
         .description('the PostgreSQL store pla server start and migrate use when neither --store nor PLA_STORE_URL names one (one per machine, not per environment; password never shown)')
-        .option('--unset', 'keep the data in the data folder again (JSON-file store)'),
-      'config.setStore',
-    ),
+        .option('--unset', 'keep the data in the data folder again (JSON-file store)'), async () => (await handlers()).setStore),
     'pla config set-store postgres://pla:secret@db.internal:5432/pla_stub',
     'pla config set-store --unset',
   );
-  examples(declareAction(tree.command('use <env>').description('make an environment the current one'), 'config.use'), 'pla config use qa');
+  examples(runs(tree.command('use <env>').description('make an environment the current one'), async () => (await handlers()).use), 'pla config use qa');
   examples(
-    declareAction(tree.command('remove <env>').description('forget everything stored for an environment (key included)'), 'config.remove'),
+    runs(tree.command('remove <env>').description('forget everything stored for an environment (key included)'), async () => (await handlers()).remove),
     'pla config remove staging',
   );
   examples(
-    declareAction(tree.command('rename <old> <new>').description('rename an environment, keeping its URL, key, proxy and CA file'), 'config.rename'),
+    runs(tree.command('rename <old> <new>').description('rename an environment, keeping its URL, key, proxy and CA file'), async () => (await handlers()).rename),
     'pla config rename qa qa-eu',
   );
   examples(
-    declareAction(
+    runs(
       tree
         .command('export')
         .description('print the stored environments as JSON; API keys and proxy passwords are left out unless --with-keys')
         .option('--with-keys', 'include API keys and proxy passwords in plain text (asks first)')
-        .option('-y, --yes', 'do not ask before including them (needed when stdin is not a terminal)'),
-      'config.export',
-    ),
+        .option('-y, --yes', 'do not ask before including them (needed when stdin is not a terminal)'), async () => (await handlers()).exportConfig),
     'pla config export > pla-envs.json',
     'pla config export --with-keys --yes > pla-envs-with-keys.json',
   );
   examples(
-    declareAction(
-      tree.command('import <file>').description('merge environments from a `pla config export` file (- for stdin); fields in the file replace stored ones'),
-      'config.import',
-    ),
+    runs(
+      tree.command('import <file>').description('merge environments from a `pla config export` file (- for stdin); fields in the file replace stored ones'), async () => (await handlers()).importConfig),
     'pla config import pla-envs.json',
   );
   examples(
-    declareAction(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files and where each comes from'), 'config.show'),
+    runs(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files and where each comes from'), async () => (await handlers()).show),
     'pla config show',
   );
   examples(
-    declareAction(tree.command('protect <env>').description('runs on this environment always record the records before they change (production is protected by default)'), 'config.protect'),
+    runs(tree.command('protect <env>').description('runs on this environment always record the records before they change (production is protected by default)'), async () => (await handlers()).protect),
     'pla config protect qa',
   );
-  examples(declareAction(tree.command('unprotect <env>').description('stop protecting an environment'), 'config.unprotect'), 'pla config unprotect qa');
-  examples(declareAction(tree.command('path').description('print the config file path'), 'config.path'), 'pla config path');
+  examples(runs(tree.command('unprotect <env>').description('stop protecting an environment'), async () => (await handlers()).unprotect), 'pla config unprotect qa');
+  examples(runs(tree.command('path').description('print the config file path'), async () => (await handlers()).path), 'pla config path');
   return tree;
 }

@@ -1,32 +1,14 @@
 /**
  * Global options (docs/commands.md): declared on the program, recognised before or
- * after the subcommand, read by handlers through `optsWithGlobals()`.
+ * after the subcommand, read by handlers through their invocation's `opts`.
  */
-import { type Command, Option } from 'commander';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { CLIENT_DEFAULTS } from '../src/client/defaults.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../src/io/output/types.js';
-import { commaList, seconds, wholeNumber } from './option-parsers.js';
+import { OUTPUT_FORMATS } from '../src/io/output/types.js';
+import { byteSize, commaList, seconds, wholeNumber } from './option-parsers.js';
 
-/** The global options as commander hands them over. */
-export interface GlobalOptions {
-  env?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  output?: OutputFormat;
-  fields?: string[];
-  /** Tables: every column and every character, however wide the terminal. */
-  wide?: boolean;
-  quiet?: boolean;
-  retries?: number;
-  retryUnsafe?: boolean;
-  timeout?: number;
-  verbose?: boolean;
-  /** false with --no-color. */
-  color: boolean;
-}
-
-/** Declares the global options on the program. */
-export function addGlobalOptions(program: Command): Command {
+/** Declares the global options on the program; their types follow from the declaration. */
+export function addGlobalOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(program: Command<A, O, G>) {
   return program
     .option('-e, --env <name>', 'environment: local, development, qa, production or one you added (env PLA_ENV)')
     .option('--base-url <url>', "override the environment's base URL (env PLA_BASE_URL)")
@@ -37,7 +19,15 @@ export function addGlobalOptions(program: Command): Command {
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
-    .option('--timeout <seconds>', `per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
+    .option('--timeout <seconds>', `deadline of each attempt, whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)
+    .option('--max-answer-size <size>', `largest answer accepted, e.g. 200MB (default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`, byteSize)
+    .option('--csv-raw', "csv cells as they are: no ' before a cell starting with = + - @ (written), none removed (read)")
     .option('--verbose', 'trace requests and show full error bodies on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR=1)');
 }
+
+/** The options of a declared command. */
+export type OptionsOf<C> = C extends Command<unknown[], infer O, OptionValues> ? O : never;
+
+/** The global options as commander hands them over (`color` is false with --no-color). */
+export type GlobalOptions = OptionsOf<ReturnType<typeof addGlobalOptions<[], {}, {}>>>;

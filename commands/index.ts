@@ -4,7 +4,7 @@
  * and option of all nine costs as much as the rest of a `get` start-up), and for
  * the top-level help only the trees' names and descriptions are declared.
  */
-import { Command } from 'commander';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createApiCommand } from './api.js';
 import { createCompletionCommand } from './completion.js';
 import { createApplyCommand } from './apply.js';
@@ -24,7 +24,7 @@ interface Tree {
   names: readonly string[];
   /** The description, for the top-level help; only trees of subcommands have one here. */
   summary?: string;
-  create: () => Command;
+  create: () => CommandUnknownOpts;
 }
 
 /** Every tree, with what the top-level help shows of it; a test keeps these in step with the trees. */
@@ -45,7 +45,7 @@ export const TREES: readonly Tree[] = [
 ];
 
 /** A tree's name, aliases and description, without its verbs. */
-function outline(tree: Tree): Command {
+function outline(tree: Tree): CommandUnknownOpts {
   const [name = '', ...aliases] = tree.names;
   return new Command(name).aliases(aliases).description(tree.summary ?? '');
 }
@@ -54,7 +54,7 @@ function outline(tree: Tree): Command {
  * Adds the trees: only the one named `word` when there is one; only outlines when
  * `outlineOnly` (the top-level help); else every tree (`help`, typos).
  */
-export function registerCommands(program: Command, word?: string, outlineOnly = false): void {
+export function registerCommands(program: CommandUnknownOpts, word?: string, outlineOnly = false): void {
   const named = TREES.filter((tree) => word !== undefined && tree.names.includes(word));
   for (const tree of named.length > 0 ? named : TREES) {
     program.addCommand(outlineOnly && named.length === 0 && tree.summary !== undefined ? outline(tree) : tree.create());

@@ -1,12 +1,14 @@
 /** `pla notifications` (alias `notif`): per-user notifications and, under `email`, e-mails (spec 4.4). */
-import { Command } from 'commander';
-import { declareAction } from './actions.js';
-import { addPagingOptions, addSafetyOptions, examples } from './options.js';
+import { runs } from '../src/cli/invocation.js';
+import { addPageOptions, addSafetyOptions, examples } from './options.js';
 import { addDeleteVerb, addIdVerb, addWriteVerb, idAction } from './record-verbs.js';
+import { type Tree, tree as newTree } from './tree.js';
 
+/** The notification handlers, loaded when a verb of theirs runs. */
+const handlers = () => import('../src/cli/handlers/notifications.js');
 
-function createEmailCommand(): Command {
-  const email = new Command('email').description('e-mail notifications');
+function createEmailCommand(): Tree {
+  const email = newTree('email').description('e-mail notifications');
   addWriteVerb(
     email,
     'send',
@@ -19,14 +21,13 @@ function createEmailCommand(): Command {
 }
 
 /** Declares the `pla notifications` tree (with `email`); handlers load only when a verb runs. */
-export function createNotificationsCommand(): Command {
-  const tree = new Command('notifications').alias('notif').description('notifications of users, e-mail notifications');
+export function createNotificationsCommand() {
+  const tree = newTree('notifications').alias('notif').description('notifications of users, e-mail notifications');
 
-  const list = tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing');
   // The spec's notification lists take page and size only: no --sort to offer.
-  addPagingOptions(list, { sort: false });
+  const list = addPageOptions(tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing'));
   examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson');
-  declareAction(list, 'notifications.list');
+  runs(list, async () => (await handlers()).list);
 
   const count = tree
     .command('count <user>')
@@ -35,16 +36,15 @@ export function createNotificationsCommand(): Command {
     .option('--by-type', 'unread ones per type')
     .option('--mobile', 'unread ones of the mobile listing');
   examples(count, 'pla notifications count ana --unread', 'pla notifications count ana --by-type -o json');
-  declareAction(count, 'notifications.count');
+  runs(count, async () => (await handlers()).count);
 
   addIdVerb(tree, 'read', 'mark notifications read (one call per id)', idAction('notifications.markRead', 'Mark read'), 'pla notifications read 101 102');
   addWriteVerb(tree, 'create', 'notifications.create', 'create notifications (one call per record)', `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`);
   addDeleteVerb(tree, 'notifications.delete', 'pla notifications delete 101 102 --yes');
 
-  const clear = tree.command('clear <user>').description('delete every notification of a user');
-  addSafetyOptions(clear);
+  const clear = addSafetyOptions(tree.command('clear <user>').description('delete every notification of a user'));
   examples(clear, 'pla notifications clear ana --dry-run');
-  declareAction(clear, 'notifications.clear');
+  runs(clear, async () => (await handlers()).clear);
 
   addWriteVerb(
     tree,

@@ -3,13 +3,16 @@
  * log, reset) through the running server's `/_admin` endpoints. Declared cheaply:
  * the server code loads only when `pla server start` runs.
  */
-import { Command } from 'commander';
+import { runs } from '../src/cli/invocation.js';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
-import { declareAction } from './actions.js';
 import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
+import { type Tree, tree as newTree } from './tree.js';
 
-function addStartCommand(tree: Command): void {
+/** The server handlers, loaded when a verb runs. */
+const handlers = () => import('../src/cli/handlers/server.js');
+
+function addStartCommand(tree: Tree): void {
   const start = tree
     .command('start')
     .description('run the whole service interface locally, on a JSON-file store or a shared PostgreSQL')
@@ -22,7 +25,7 @@ function addStartCommand(tree: Command): void {
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
     .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
     .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)
-    .option('--rate-limit <n>', `requests per second per key, 0 = off (default ${D.rateLimit})`)
+    .option('--rate-limit <n>', `requests per second per key, 0 = off; on PostgreSQL one limit shared by every server on the database (default ${D.rateLimit})`)
     .option('--latency <ms>', `delay added to every API request (default ${D.latencyMs})`)
     .option('--fail-rate <p>', `probability 0–1 of an injected 500 (default ${D.failRate})`)
     .option('--simulate-tasks [seconds]', `advance transfer tasks by themselves every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`)
@@ -37,16 +40,16 @@ function addStartCommand(tree: Command): void {
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
   );
-  declareAction(start, 'server.start');
+  runs(start, async () => (await handlers()).start);
   const migrate = tree
     .command('migrate')
     .description('apply pending schema migrations to the PostgreSQL store (server start does it too)')
     .option('--store <url>', 'postgres://… (else PLA_STORE_URL, else pla config set-store)');
   examples(migrate, 'pla server migrate --store postgres://pla@localhost:5432/pla');
-  declareAction(migrate, 'server.migrate');
+  runs(migrate, async () => (await handlers()).migrate);
 }
 
-function addKeysCommand(tree: Command): void {
+function addKeysCommand(tree: Tree): void {
   const keys = tree.command('keys').description('API keys of the running local server');
   const create = keys
     .command('create')
@@ -55,22 +58,25 @@ function addKeysCommand(tree: Command): void {
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
     .option('-e, --env <name>', 'environment the key is meant for (default local)');
   examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
-  declareAction(create, 'server.keys.create');
-  declareAction(keys.command('list').description('list keys (masked)'), 'server.keys.list');
-  declareAction(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'server.keys.revoke');
+  runs(create, async () => (await handlers()).createKey);
+  runs(keys.command('list').description('list keys (masked)'), async () => (await handlers()).listKeys);
+  runs(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), async () => (await handlers()).revokeKey);
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
-export function createServerCommand(): Command {
-  const tree = new Command('server').description('run and administer the local server');
+export function createServerCommand() {
+  const tree = newTree('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  declareAction(tree.command('health').description("the running server's health (no key needed)"), 'server.health');
-  declareAction(tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`), 'server.log');
+  runs(tree.command('health').description("the running server's health (no key needed)"), async () => (await handlers()).health);
+  runs(
+    tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`),
+    async () => (await handlers()).requestLog,
+  );
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
-  declareAction(reset, 'server.reset');
+  runs(reset, async () => (await handlers()).reset);
   return tree;
 }

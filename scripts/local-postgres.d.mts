@@ -6,8 +6,11 @@ export interface LocalPostgres {
   url(database?: string): string;
   /** Starts the stopped cluster again on the same port. */
   start(): Promise<void>;
-  /** Shuts the cluster down cleanly (it can be started again). */
-  stop(): Promise<void>;
+  /**
+   * Shuts the cluster down cleanly (it can be started again); `immediate` abruptly
+   * (SIGQUIT: sessions cut, no checkpoint, recovery from the WAL at the next start).
+   */
+  stop(options?: { immediate?: boolean }): Promise<void>;
   /** Stops for good and removes the temporary folder it made. */
   close(): Promise<void>;
 }

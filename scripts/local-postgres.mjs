@@ -100,7 +100,7 @@ function run(file, args, options, logStream) {
  * searchable by others). `durable: false` turns fsync off: for tests, where only
  * server processes crash, never the machine.
  * Returns `{ port, dir, url(database), start(), stop(), close() }`: `stop()` shuts
- * down cleanly, `start()` starts the same cluster again on the same port, `close()`
+ * down cleanly (`stop({ immediate: true })` abruptly), `start()` starts the same cluster again on the same port, `close()`
  * stops it for good (and removes the temporary folder).
  */
 export async function startLocalPostgres({ dir, port, durable = true, user = 'pla', log } = {}) {
@@ -144,13 +144,14 @@ export async function startLocalPostgres({ dir, port, durable = true, user = 'pl
       child.once('error', reject);
       child.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}) before it was ready: ${output.slice(-2000)}`)));
     });
-  const stop = () =>
+  // `immediate`: SIGQUIT, PostgreSQL's immediate shutdown (no checkpoint, sessions cut; recovery from the WAL at the next start), as a crash would.
+  const stop = ({ immediate = false } = {}) =>
     new Promise((resolve) => {
       const running = child;
       child = undefined;
       if (!running || running.exitCode !== null || running.signalCode !== null) return resolve();
       running.once('exit', () => resolve());
-      running.kill('SIGINT'); // fast shutdown: ends sessions, writes a checkpoint
+      running.kill(immediate ? 'SIGQUIT' : 'SIGINT'); // fast shutdown: ends sessions, writes a checkpoint
     });
   // A process that ends without close() (a crashed test worker) must not leave PostgreSQL running.
   const orphanGuard = () => child?.kill('SIGQUIT');

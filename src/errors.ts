@@ -6,7 +6,8 @@
  *
  * Exit codes: 0 ok · 1 unexpected · 2 usage/bad input · 3 auth · 4 not found ·
  * 5 rejected by the service · 6 rate limited · 7 server error · 8 network/timeout ·
- * 9 partial failure of a bulk run · 10 in use by another process · 130 interrupted.
+ * 9 partial failure of a bulk run · 10 in use by another process · 11 unreadable answer
+ * from the service · 130 interrupted.
  */
 
 export const EXIT_CODES = {
@@ -21,6 +22,7 @@ export const EXIT_CODES = {
   network: 8,
   partial: 9,
   inUse: 10,
+  invalidAnswer: 11,
   interrupted: 130,
 } as const;
 
@@ -81,7 +83,14 @@ export interface FailedRequest {
 }
 
 /** Why a network failure happened, when the client can tell more than "no connection". */
-export type NetworkFailure = { kind: 'certificate' } | { kind: 'tls-handshake' } | { kind: 'proxy-refused'; status: number };
+export type NetworkFailure =
+  | { kind: 'certificate' }
+  | { kind: 'tls-handshake' }
+  | { kind: 'proxy-refused'; status: number }
+  /** The answer passed `--max-answer-size`. */
+  | { kind: 'answer-too-large'; limitBytes: number }
+  /** The answer was still arriving when the attempt's `--timeout` ran out. */
+  | { kind: 'answer-deadline' };
 
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {
@@ -113,6 +122,19 @@ export class RejectedError extends ApiError {
   override readonly exitCode: number = EXIT_CODES.rejected;
 }
 
+/**
+ * Thrown on a 3xx naming a Location: pla does not follow redirects (its key must not
+ * go where an answer sends it), so the message says where to (exit 5).
+ */
+export class RedirectError extends RejectedError {
+  readonly location: string;
+
+  constructor(message: string, status: number, problem: unknown, options: { request?: FailedRequest; location: string }) {
+    super(message, status, problem, options);
+    this.location = options.location;
+  }
+}
+
 /** Thrown on 429 once retries are used up (exit 6). */
 export class RateLimitError extends ApiError {
   override readonly exitCode: number = EXIT_CODES.rateLimited;
@@ -139,6 +161,15 @@ export class NetworkError extends PlaError {
     if (options.request) this.request = options.request;
     if (options.failure) this.failure = options.failure;
   }
+}
+
+/**
+ * Thrown when the service answered a success pla cannot read: a body that claims
+ * JSON and is not (exit 11). The service's fault, not pla's (1) nor the request's
+ * (5); whether a write it answered was carried out is unknown.
+ */
+export class InvalidAnswerError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.invalidAnswer;
 }
 
 /** Thrown when a bulk run finished but some records failed (exit 9). */
@@ -191,11 +222,12 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.usage, 'usage error or bad input file (bad flag, malformed JSON/CSV, wrong types)'],
   [EXIT_CODES.auth, 'authentication or permission refused (401/403): check the key with `pla config show`'],
   [EXIT_CODES.notFound, 'not found (404): unknown id or path'],
-  [EXIT_CODES.rejected, 'rejected by the service (400/409/413/415/422): fix the request and retry'],
+  [EXIT_CODES.rejected, 'rejected by the service (400/409/413/415/422), or redirected (3xx: the error names the Location): fix the request and retry'],
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
-  [EXIT_CODES.network, 'network error, timeout, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
+  [EXIT_CODES.network, 'network error, timeout (--timeout counts the whole answer), an answer over --max-answer-size, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
   [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch)'],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
+  [EXIT_CODES.invalidAnswer, 'the service answered something pla cannot read (a success whose JSON is invalid): its fault, not the request\'s; check what it did before sending again'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

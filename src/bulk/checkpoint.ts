@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { replacePrivateFile } from '../io/private-files.js';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
 import { jsonText } from '../io/json-text.js';
@@ -155,8 +156,6 @@ export class Checkpoint {
       unknown: [...this.unknown].sort((a, b) => a - b),
       runId: this.runId,
     };
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(data)}\n`);
-    await rename(temporary, this.path);
+    await replacePrivateFile(this.path, `${JSON.stringify(data)}\n`, { what: 'checkpoint' });
   }
 }

@@ -1,8 +1,9 @@
 import { dirname, join } from 'node:path';
-import { appendFile, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { readFile, rm, truncate } from 'node:fs/promises';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
 import type { BadRow, InputFormat } from '../io/input/types.js';
 import { jsonText } from '../io/json-text.js';
+import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/private-files.js';
 
 /**
  * Where a run's rejects go when `--rejects` names no file: `rejects-<run>.<format>`
@@ -31,8 +32,8 @@ function toRow(reject: Reject): Record<string, unknown> {
 
 /** Rejects as csv lines, typed as the csv reader reads them back (io/input/csv-cells). */
 async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean): Promise<string> {
-  const [{ stringify }, { csvCast }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
-  const headerLine = header ? stringify([columns]) : '';
+  const [{ stringify }, { csvCast, csvHeaderRow }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
+  const headerLine = header ? stringify([csvHeaderRow(columns)]) : '';
   return headerLine + stringify(rows.map((row) => columns.map((column) => row[column])), { cast: csvCast });
 }
 
@@ -50,10 +51,13 @@ export class RejectsFile {
   constructor(
     readonly path: string,
     readonly format: InputFormat,
+    /** What the file is, for messages: `rejects file`, `unknown-outcome file`. */
+    readonly what = 'rejects file',
   ) {}
 
-  /** Starts a fresh file (an earlier run's rejects are gone) or continues an earlier one. */
+  /** Starts a fresh file (an earlier run's rejects are gone) or continues an earlier one; never a link. */
   async open(resume: boolean): Promise<void> {
+    refuseSymlink(this.path, this.what);
     if (!resume) return rm(this.path, { force: true });
     let text: string;
     try {
@@ -70,8 +74,8 @@ export class RejectsFile {
       this.started = !body.endsWith('[');
       if (!this.started) await rm(this.path, { force: true });
     } else if (this.format === 'csv') {
-      const { parse } = await import('csv-parse/sync');
-      this.columns = (parse(text.split('\n', 1)[0] ?? '', { bom: true }) as string[][])[0];
+      const [{ parse }, { unguardFormula }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
+      this.columns = (parse(text.split('\n', 1)[0] ?? '', { bom: true }) as string[][])[0]?.map(unguardFormula);
     }
   }
 
@@ -94,7 +98,7 @@ export class RejectsFile {
   /** Finishes the file (closes the json array); resolves once everything is written. */
   async close(): Promise<void> {
     await this.chain;
-    if (this.format === 'json' && this.started) await appendFile(this.path, '\n]\n');
+    if (this.format === 'json' && this.started) await this.writeText('\n]\n', true);
   }
 
   /** Whether the file holds any rejects (from this run or a resumed one). */
@@ -108,16 +112,19 @@ export class RejectsFile {
    * stays a number, a quoted "007" stays text and a nested object an object.
    */
   private async widenCsv(columns: string[]): Promise<void> {
-    const [{ parse }, { typeCell }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
+    const [{ parse }, { typeCell, unguardFormula }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
     const earlier = parse(await readFile(this.path, 'utf8'), {
       bom: true,
-      columns: true,
+      columns: (names: string[]) => names.map(unguardFormula),
       cast: (value, context) => (context.header ? value : typeCell(value, context.quoting)),
     }) as Array<Record<string, unknown>>;
     this.columns = columns;
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, await csvLines(earlier, columns, true));
-    await rename(temporary, this.path);
+    await replacePrivateFile(this.path, await csvLines(earlier, columns, true), { what: this.what });
+  }
+
+  /** Writes or adds to the file: 0600 (refused records are finance data), never through a link. */
+  private writeText(text: string, append: boolean): Promise<void> {
+    return writePrivateFile(this.path, text, { what: this.what, append });
   }
 
   private async append(rows: Array<Record<string, unknown>>): Promise<void> {
@@ -125,17 +132,17 @@ export class RejectsFile {
     this.started = true;
     switch (this.format) {
       case 'ndjson':
-        return appendFile(this.path, rows.map((row) => `${jsonText(row)}\n`).join(''));
+        return this.writeText(rows.map((row) => `${jsonText(row)}\n`).join(''), true);
       case 'json': {
         const elements = rows.map((row) => `  ${jsonText(row)}`).join(',\n');
-        return first ? writeFile(this.path, `[\n${elements}`) : appendFile(this.path, `,\n${elements}`);
+        return first ? this.writeText(`[\n${elements}`, false) : this.writeText(`,\n${elements}`, true);
       }
       case 'csv': {
         const names = new Set<string>();
         for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD && key !== LINE_FIELD) names.add(key);
         if (!this.columns) {
           this.columns = [...names, LINE_FIELD, ERROR_FIELD];
-          return writeFile(this.path, await csvLines(rows, this.columns, true));
+          return this.writeText(await csvLines(rows, this.columns, true), false);
         }
         // A later record may carry a field the first rejects had not (json or ndjson
         // records differ in their fields): widen the header rather than drop the
@@ -143,7 +150,7 @@ export class RejectsFile {
         const known = this.columns;
         const added = [...names].filter((name) => !known.includes(name));
         if (added.length > 0) await this.widenCsv([...known.filter((c) => c !== ERROR_FIELD && c !== LINE_FIELD), ...added, LINE_FIELD, ERROR_FIELD]);
-        return appendFile(this.path, await csvLines(rows, this.columns, false));
+        return this.writeText(await csvLines(rows, this.columns, false), true);
       }
     }
   }

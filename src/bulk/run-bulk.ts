@@ -103,7 +103,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
   const beside = options.checkpointPath ?? options.rejectsPath;
   const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
-  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat);
+  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file');
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   let bar: Progress | undefined;
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));

@@ -8,16 +8,20 @@ import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
+import { terminalSafe, terminalShield } from '../io/terminal-text.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Invocation } from './invocation.js';
 
-/** What every handler is given (see the module comment). */
-export interface CommandContext {
+/**
+ * What every handler is given (see the module comment): `Opts` are the options
+ * of its command it reads, `Args` its positional arguments.
+ */
+export interface CommandContext<Opts extends object = {}, Args extends readonly unknown[] = readonly unknown[]> {
   /** The command's options merged with the global ones. */
-  readonly opts: GlobalOptions & Record<string, unknown>;
+  readonly opts: Readonly<Opts & GlobalOptions>;
   /** Declared positional arguments, as commander processed them. */
-  readonly args: unknown[];
+  readonly args: Args;
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
   /** The run's streams and terminal flags: nothing else reads `process.std*`. */
@@ -81,7 +85,7 @@ const NOTHING_STORED: ConfigStore = {
  * both, the config file cannot change them (they outrank it), so it is not read:
  * loading conf would cost a fifth of a `get`'s start-up.
  */
-async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Promise<Connection> {
+async function connectionForClient(opts: GlobalOptions, ctx: Pick<CommandContext, 'connection'>): Promise<Connection> {
   if (!(opts.baseUrl || process.env.PLA_BASE_URL) || !(opts.apiKey || process.env.PLA_API_KEY)) return ctx.connection();
   const { resolveConnection } = await import('../config/resolve-connection.js');
   return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, NOTHING_STORED);
@@ -91,25 +95,32 @@ async function connectionForClient(opts: GlobalOptions, ctx: CommandContext): Pr
  * Runs `body` with a context for `invocation`, closing the client afterwards so no
  * keep-alive socket holds the process open.
  */
-export async function withContext(invocation: Invocation, body: (ctx: CommandContext) => Promise<void>): Promise<void> {
-  const opts = invocation.opts as GlobalOptions & Record<string, unknown>;
-  const { io } = invocation;
+export async function withContext<Args extends readonly unknown[], Opts extends object>(
+  invocation: Invocation<Args, Opts>,
+  body: (ctx: CommandContext<Opts, Args>) => Promise<void>,
+): Promise<void> {
+  const { io, opts } = invocation;
   const configStores: Partial<Record<'read' | 'write', Promise<ConfigStore>>> = {};
   let connection: Promise<Connection> | undefined;
   const clients: Partial<Record<'abortable' | 'finishing', Promise<PlaClient>>> = {};
 
   // The progress bar on stderr, while one is shown: lines for a person go above it.
   let bar: Progress | undefined;
-  const human = (line: string) => (bar ? bar.above(line) : writeLine(io, line));
+  const human = (line: string) => (bar ? bar.above(terminalSafe(line)) : writeLine(io, line));
   // stdout on the same terminal as the bar: its output goes above the bar too, a
-  // whole line at a time (a part line would end up beside the bar).
+  // whole line at a time (a part line would end up beside the bar). On a terminal
+  // its text is made safe for it first (src/io/terminal-text.ts).
   let partLine = '';
+  const format = defaultFormat(opts, io);
+  const shield = terminalShield(format, opts.quiet === true) ?? ((text: string) => text);
   const stdout =
-    io.stdoutIsTTY && io.stderrIsTTY
+    io.stdoutIsTTY
       ? new Writable({
+          decodeStrings: false,
           write(chunk: Buffer | string, _encoding, done) {
-            if (!bar) return void io.stdout.write(chunk, () => done());
-            const text = partLine + chunk.toString();
+            const shown = shield(chunk.toString());
+            if (!bar) return void io.stdout.write(shown, () => done());
+            const text = partLine + shown;
             const end = text.lastIndexOf('\n') + 1;
             partLine = text.slice(end);
             if (end > 0) bar.aboveOn(io.stdout, text.slice(0, end));
@@ -118,13 +129,13 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
         })
       : io.stdout;
 
-  const ctx: CommandContext = {
+  const ctx: CommandContext<Opts, Args> = {
     opts,
     args: invocation.args,
     signal: invocation.signal,
     io,
     output: {
-      format: defaultFormat(opts, io),
+      format,
       fields: opts.fields,
       quiet: opts.quiet === true,
       color: opts.color !== false && io.colorEnabled,
@@ -132,6 +143,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
       // Tables fit the terminal stdout is on (not stderr's when only that is one).
       ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
       wide: opts.wide === true,
+      csvRaw: opts.csvRaw === true,
       warn: human,
     },
     interactive: io.stderrIsTTY,
@@ -181,6 +193,7 @@ export async function withContext(invocation: Invocation, body: (ctx: CommandCon
           retries: opts.retries,
           retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+          maxAnswerBytes: opts.maxAnswerSize,
           trace: opts.verbose ? human : undefined,
           signal: mode === 'abortable' ? invocation.signal : undefined,
         });

@@ -4,7 +4,7 @@
  * (status, the failed request, whether it timed out) and no advice; errors made
  * on the CLI side may carry their own hint, which wins.
  */
-import { AuthError, NetworkError, NotFoundError, PlaError, RateLimitError, RejectedError, ServerError } from '../errors.js';
+import { AuthError, InvalidAnswerError, NetworkError, NotFoundError, PlaError, RateLimitError, RedirectError, RejectedError, ServerError } from '../errors.js';
 
 /** The hint line for `error`, if there is one to give. */
 export function hintFor(error: unknown): string | undefined {
@@ -23,7 +23,9 @@ export function hintFor(error: unknown): string | undefined {
   if (error instanceof NotFoundError) return 'check the id, and the base URL with its path prefix (`pla config show`)';
   if (error instanceof RateLimitError) return 'the service is rate limiting this key: wait, or allow more retries with --retries';
   if (error instanceof ServerError) return 'the service failed: try again later; --verbose shows its full answer';
+  if (error instanceof RedirectError) return `pla does not follow redirects: if ${error.location} is where the service now lives, set it as the base URL (\`pla config set-url URL --env ${error.request?.env ?? '<env>'}\`)`;
   if (error instanceof RejectedError) return 'fix the request; --verbose shows the full problem';
+  if (error instanceof InvalidAnswerError) return 'the service sent a success pla cannot read; --verbose shows its start. Check what it did (a read) before sending a write again';
   if (error instanceof NetworkError) {
     const networkHint = networkFailureHint(error);
     if (networkHint) return networkHint;
@@ -44,6 +46,10 @@ function networkFailureHint(error: NetworkError): string | undefined {
     }
     case 'tls-handshake':
       return 'does the service speak https on this port? try http:// in the base URL (`pla config show`); `pla doctor` checks each step';
+    case 'answer-too-large':
+      return 'if the answer is expected to be this large, allow it with --max-answer-size (e.g. 512MB); for lists, ask for pages (--size) instead';
+    case 'answer-deadline':
+      return 'the answer kept arriving past the deadline: allow more time with --timeout, or ask for less at a time (--size)';
     case 'proxy-refused':
       return error.failure.status === 407
         ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'

@@ -1,16 +1,56 @@
-/** What a handler gets when its command runs (see lazy-action.ts). */
+/**
+ * How a declared command reaches its handler. A verb is declared once in
+ * `commands/` and names its handler there with `runs(command, load)`; the
+ * handler's module is imported only when the verb runs (esbuild makes each
+ * `import()` its own chunk, so `pla --help` loads no handler). The handler
+ * states the arguments and options it reads (`Invocation<Args, Opts>`), and
+ * the compiler checks the declaration supplies them with those types.
+ */
+import { Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
+import type { GlobalOptions } from '../../commands/global-options.js';
 import type { IOStreams } from '../io/streams.js';
+import { interruptSignal } from './interrupt.js';
 
-export interface Invocation {
+/** What a handler gets when its command runs. */
+export interface Invocation<Args extends readonly unknown[] = readonly unknown[], Opts extends object = {}> {
   /** Declared positional arguments, as commander processed them (variadic ones are arrays). */
-  args: unknown[];
+  readonly args: Args;
   /** The command's options merged with the global ones. */
-  opts: Record<string, unknown>;
+  readonly opts: Readonly<Opts & GlobalOptions>;
   /** Aborted on Ctrl-C. */
-  signal: AbortSignal;
+  readonly signal: AbortSignal;
   /** The streams and terminal facts of this run. */
-  io: IOStreams;
+  readonly io: IOStreams;
 }
 
-/** A handler: runs one command with its invocation and the spec its declaration gave. */
-export type Handler<Spec> = (invocation: Invocation, spec: Spec) => Promise<void>;
+/** A handler: runs one command. */
+export type Handler<Args extends readonly unknown[] = readonly unknown[], Opts extends object = {}> = (invocation: Invocation<Args, Opts>) => Promise<void>;
+
+/** The root command of one run: it carries the run's IO, which every action hands its handler. */
+export class PlaProgram extends Command {
+  constructor(readonly io: IOStreams) {
+    super('pla');
+  }
+}
+
+function programOf(command: CommandUnknownOpts): PlaProgram {
+  let root = command;
+  while (root.parent) root = root.parent;
+  if (!(root instanceof PlaProgram)) throw new Error(`${command.name()} is not part of a pla program`);
+  return root;
+}
+
+/**
+ * Makes `command` run the handler `load` gives (called only when the command
+ * runs). `load`'s handler must accept the command's arguments and options.
+ */
+export function runs<Args extends unknown[], Opts extends OptionValues, Globals extends GlobalOptions>(
+  command: Command<Args, Opts, Globals>,
+  load: () => Promise<Handler<NoInfer<Args>, NoInfer<Opts>>>,
+): Command<Args, Opts, Globals> {
+  return command.action(async () => {
+    const handler = await load();
+    // extra-typings types optsWithGlobals() as Resolve<Opts & Globals>, a display form of the same type.
+    await handler({ args: command.processedArgs, opts: command.optsWithGlobals() as Opts & Globals, signal: interruptSignal, io: programOf(command).io });
+  });
+}

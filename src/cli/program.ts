@@ -3,19 +3,18 @@
  * (including `help exit-codes`), `openapi`. Building it imports only commander and
  * the plain-data contract table; every action loads its handler when it runs.
  */
-import { Command, CommanderError } from 'commander';
-import { declareAction } from '../../commands/actions.js';
+import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { addGlobalOptions } from '../../commands/global-options.js';
 import { registerCommands } from '../../commands/index.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { exitCodesText } from './help-exit-codes.js';
-import { installActions } from './lazy-action.js';
+import { PlaProgram, runs } from './invocation.js';
 
 declare const __PLA_VERSION__: string;
 
 /** Applies settings every command in the tree needs (trees are built apart and added). */
-function configureTree(command: Command, io: IOStreams): void {
+function configureTree(command: CommandUnknownOpts, io: IOStreams): void {
   command.exitOverride();
   // commander's own output (help, usage errors) goes through the run's streams too.
   command.configureOutput({
@@ -33,22 +32,22 @@ function configureTree(command: Command, io: IOStreams): void {
 }
 
 /** Finds a command by its path of names or aliases (`determinations get`). */
-function findCommand(root: Command, names: string[]): Command | undefined {
-  let current: Command | undefined = root;
+function findCommand(root: CommandUnknownOpts, names: string[]): CommandUnknownOpts | undefined {
+  let current: CommandUnknownOpts | undefined = root;
   for (const name of names) {
-    current = current.commands.find((c: Command) => c.name() === name || c.aliases().includes(name));
+    current = current.commands.find((c) => c.name() === name || c.aliases().includes(name));
     if (!current) return undefined;
   }
   return current;
 }
 
-function addHelpCommand(program: Command, io: IOStreams): void {
+function addHelpCommand(program: CommandUnknownOpts, io: IOStreams): void {
   program.helpCommand(false);
   program
     .command('help [command...]')
     .description('show help for a command, or `pla help exit-codes`')
     .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes')
-    .action((names: string[]) => {
+    .action((names) => {
       if (names.length === 1 && names[0] === 'exit-codes') {
         io.stdout.write(exitCodesText());
         return;
@@ -63,7 +62,7 @@ function addHelpCommand(program: Command, io: IOStreams): void {
  * The first word of the command line that is not a global option or its value:
  * the command tree to build. A wrong guess only means every tree gets built.
  */
-function commandWord(program: Command, argv: readonly string[]): string | undefined {
+function commandWord(program: CommandUnknownOpts, argv: readonly string[]): string | undefined {
   const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]));
   for (let i = 2; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -79,12 +78,13 @@ function commandWord(program: Command, argv: readonly string[]): string | undefi
  * Builds the program for a run with `io`; with `argv`, only the command tree it
  * names (start-up time).
  */
-export function createProgram(io: IOStreams, argv?: readonly string[]): Command {
-  const program = new Command('pla')
-    .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
-    .version(__PLA_VERSION__, '-V, --version')
-    .showSuggestionAfterError();
-  addGlobalOptions(program);
+export function createProgram(io: IOStreams, argv?: readonly string[]): CommandUnknownOpts {
+  const program = addGlobalOptions(
+    new PlaProgram(io)
+      .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
+      .version(__PLA_VERSION__, '-V, --version')
+      .showSuggestionAfterError(),
+  );
   program.addHelpText(
     'after',
     `
@@ -105,12 +105,11 @@ Exit codes: pla help exit-codes`,
   // `pla` and `pla --help` show only the trees' names: no need to declare their verbs.
   const topHelp = argv !== undefined && word === undefined && (argv.length === 2 || argv.includes('--help') || argv.includes('-h'));
   registerCommands(program, word, topHelp);
-  declareAction(
+  runs(
     program.command('openapi').description('print the OpenAPI 3.1 document derived from the contract').addHelpText('after', '\nExample:\n  pla openapi > openapi.json'),
-    'openapi.print',
+    async () => (await import('./handlers/openapi.js')).printOpenApi,
   );
   addHelpCommand(program, io);
-  installActions(program, io);
   configureTree(program, io);
   return program;
 }

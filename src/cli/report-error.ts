@@ -1,5 +1,6 @@
 import { redactSecrets } from '../contract/secrets.js';
 import { ApiError, PlaError } from '../errors.js';
+import { terminalSafe } from '../io/terminal-text.js';
 import { hintFor } from './error-hints.js';
 
 /**
@@ -24,5 +25,6 @@ export function formatError(error: unknown, options: { verbose: boolean; secrets
   } else {
     lines.push(`error: ${String(error)}`);
   }
-  return `${redactSecrets(lines.filter(Boolean).join('\n'), options.secrets)}\n`;
+  // Messages quote the service and input files: shown, never obeyed, by the terminal.
+  return `${terminalSafe(redactSecrets(lines.filter(Boolean).join('\n'), options.secrets))}\n`;
 }

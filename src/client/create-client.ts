@@ -62,6 +62,7 @@ export function createClient(options: ClientOptions): PlaClient {
     origin: base.origin,
     retries: options.retries ?? CLIENT_DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
+    maxAnswerBytes: options.maxAnswerBytes ?? CLIENT_DEFAULTS.maxAnswerBytes,
     ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
@@ -101,9 +102,16 @@ export function createClient(options: ClientOptions): PlaClient {
     const response = await transport.send(request);
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
-    const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
+    let parsed: unknown;
+    try {
+      parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
+    } catch (error) {
+      // A success it cannot read says the service acted, not what it did.
+      if (error instanceof PlaError && !repeatable) error.outcomeUnknown = true;
+      throw error;
+    }
     if (!ok) {
-      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts)));
+      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
       if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
       throw error;

@@ -1,12 +1,9 @@
 /**
  * The undici dispatcher the transport sends through: a plain Agent, or undici's
  * ProxyAgent when a proxy is in effect (src/client/proxy.ts), with the
- * environment's extra certificate authorities when it has a CA file. The proxy
- * agent is imported only when used: it comes with undici's whole index (fetch,
- * pools, the SOCKS client), which a direct `get` should not pay for at start-up.
+ * environment's extra certificate authorities when it has a CA file.
  */
-import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
+import { Agent, type Dispatcher, ProxyAgent } from 'undici';
 import type { ProxyChoice } from './proxy.js';
 
 export interface DispatcherSettings {
@@ -29,21 +26,14 @@ function tlsOptions(ca: string | undefined): { ca?: string[] } {
   return { ca: [...rootCertificates, ca] };
 }
 
-/** A plain Agent when no proxy is in effect (synchronously), else a promise of a ProxyAgent. */
-export function createDispatcher(settings: DispatcherSettings): Dispatcher | Promise<Dispatcher> {
+/** A plain Agent when no proxy is in effect, else a ProxyAgent. */
+export function createDispatcher(settings: DispatcherSettings): Dispatcher {
   const tls = tlsOptions(settings.ca);
   if (!settings.proxy) return new Agent({ connect: { timeout: settings.timeoutMs, ...tls } });
-  const uri = settings.proxy.url;
-  // The package's index, not lib/dispatcher/proxy-agent.js: the index also gives
-  // dispatchers their `connect()`, which the proxy agent opens its tunnels with.
-  // Its default export is the CommonJS exports object, both bundled and not.
-  return import('undici').then(
-    ({ default: { ProxyAgent } }) =>
-      new ProxyAgent({
-        uri,
-        // Credentials in the proxy URL become a Proxy-Authorization header (undici does this).
-        proxyTls: { timeout: settings.timeoutMs },
-        requestTls: { timeout: settings.timeoutMs, ...tls },
-      }),
-  );
+  return new ProxyAgent({
+    uri: settings.proxy.url,
+    // Credentials in the proxy URL become a Proxy-Authorization header (undici does this).
+    proxyTls: { timeout: settings.timeoutMs },
+    requestTls: { timeout: settings.timeoutMs, ...tls },
+  });
 }

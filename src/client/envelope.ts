@@ -4,7 +4,7 @@
  * and everything else is taken as the data itself; this also fits a service that
  * chose differently from the local server.
  */
-import { PlaError } from '../errors.js';
+import { InvalidAnswerError } from '../errors.js';
 
 /** True for a non-null, non-array object. */
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -20,7 +20,7 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   } catch (error) {
     // A success that claims JSON and is not is the service's fault; error bodies are read leniently.
     if (strict && contentType?.includes('json')) {
-      throw new PlaError(`the service answered invalid JSON: ${(error as Error).message}`, { detail: text.slice(0, 2000) });
+      throw new InvalidAnswerError(`the service answered invalid JSON: ${(error as Error).message}`, { detail: text.slice(0, 2000) });
     }
     return text;
   }

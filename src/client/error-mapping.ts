@@ -13,9 +13,11 @@ import {
   NotFoundError,
   PlaError,
   RateLimitError,
+  RedirectError,
   RejectedError,
   ServerError,
 } from '../errors.js';
+import { ANSWER_TOO_LARGE, AnswerBoundError, formatBytes } from './answer-bounds.js';
 import { isObject } from './envelope.js';
 import { maskUrl } from '../contract/secrets.js';
 import type { ProxyChoice } from './proxy.js';
@@ -126,18 +128,21 @@ function reasonPhrase(status: number): string | undefined {
   return process.getBuiltinModule('node:http').STATUS_CODES[status];
 }
 
-/** Maps a non-2xx answer to its error class. */
-export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel): ApiError {
+/** Maps a non-2xx answer to its error class; `location` is the answer's Location header (named for a redirect). */
+export function httpError(status: number, statusText: string, body: unknown, request: RequestLabel, location?: string | string[]): ApiError {
   const reason = statusText || reasonPhrase(status) || 'Error';
   // Collapsed to one line: a service message may span several.
   const serviceSaid = serviceMessage(body);
-  const said = [serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
+  // pla does not follow redirects (a key must not go where the service sends it): where to is said instead.
+  const redirectedTo = status >= 300 && status < 400 && location !== undefined ? `redirected to ${String(location)}` : undefined;
+  const said = [redirectedTo, serviceSaid, fieldProblems(body, serviceSaid)].filter(Boolean).join(' — ').replace(/\s+/g, ' ');
   const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
   const options = { request: facts(request) };
   if (status === 401 || status === 403) return new AuthError(message, status, body, options);
   if (status === 404) return new NotFoundError(message, status, body, options);
   if (status === 429) return new RateLimitError(message, status, body, options);
   if (status >= 500) return new ServerError(message, status, body, options);
+  if (redirectedTo) return new RedirectError(message, status, body, { ...options, location: String(location) });
   return new RejectedError(message, status, body, options);
 }
 
@@ -150,6 +155,16 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
     return new NetworkError(`${what} for ${request.origin}${viaProxy(request)}: ${(error as Error).message} (${code}) ${label(request)}`, {
       cause: error,
       failure: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? { kind: 'tls-handshake' } : { kind: 'certificate' },
+      request: facts(request),
+    });
+  }
+  if (error instanceof AnswerBoundError) {
+    const tooLarge = error.code === ANSWER_TOO_LARGE;
+    const what = tooLarge ? `is larger than ${formatBytes(error.limit)}: stopped reading it` : `did not end within ${error.limit / 1000} s`;
+    return new NetworkError(`the answer from ${request.origin} ${what} ${label(request)}`, {
+      cause: error,
+      timedOut: !tooLarge,
+      failure: tooLarge ? { kind: 'answer-too-large', limitBytes: error.limit } : { kind: 'answer-deadline' },
       request: facts(request),
     });
   }

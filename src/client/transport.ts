@@ -6,10 +6,9 @@
  * `throwOnError: false` so the final answer's body reaches us); throws only when
  * there was no answer.
  */
-import type { Dispatcher, RetryHandler as RetryHandlerTypes } from 'undici';
-import RetryHandler from 'undici/lib/handler/retry-handler.js';
-import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
+import { type Dispatcher, RetryHandler } from 'undici';
 import { maskUrl } from '../contract/secrets.js';
+import { createAnswerBounds } from './answer-bounds.js';
 import { createDispatcher } from './dispatcher.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import type { ProxyChoice } from './proxy.js';
@@ -40,7 +39,10 @@ export interface RawResponse {
 export interface TransportOptions {
   origin: string;
   retries: number;
+  /** Deadline of each attempt, headers and whole body (src/client/answer-bounds.ts). */
   timeoutMs: number;
+  /** Most bytes an answer's body may have. */
+  maxAnswerBytes: number;
   dispatcher?: unknown;
   /** The proxy to send through (ignored with an injected dispatcher). */
   proxy?: ProxyChoice;
@@ -60,21 +62,23 @@ export interface Transport {
 }
 
 /**
- * One attempt's handler as the connection sees it, noting when the request has been
- * written: a failure before that cannot have reached the service, one after may
- * have. undici's own adapter between its two handler interfaces drops that event.
+ * One attempt's handler, noting when the request is handed to a connection
+ * (`onRequestStart`: connected, about to be written). A failure before that
+ * (refused, DNS, connect timeout) cannot have reached the service; one after
+ * may have.
  */
-class SentWatch extends UnwrapHandler {
-  constructor(
-    handler: Dispatcher.DispatchHandler,
-    private readonly sent: () => void,
-  ) {
-    super(handler);
-  }
-
-  onRequestSent(): void {
-    this.sent();
-  }
+function noteStart(handler: Dispatcher.DispatchHandler, started: () => void): Dispatcher.DispatchHandler {
+  return {
+    onRequestStart(controller, context) {
+      started();
+      handler.onRequestStart?.(controller, context);
+    },
+    onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
+    onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
+    onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+    onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+    onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+  };
 }
 
 function isDispatcher(value: unknown): value is Dispatcher {
@@ -87,20 +91,17 @@ export function createTransport(options: TransportOptions): Transport {
     throw new TypeError('options.dispatcher must be an undici Dispatcher');
   }
   const owned = options.dispatcher === undefined;
-  const made: Dispatcher | Promise<Dispatcher> = isDispatcher(options.dispatcher)
+  const dispatcher: Dispatcher = isDispatcher(options.dispatcher)
     ? options.dispatcher
     : createDispatcher({
         timeoutMs: options.timeoutMs,
         ...(options.proxy ? { proxy: options.proxy } : {}),
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
       });
-  // A proxy agent is imported on first use (dispatcher.ts): the first send waits for it.
-  let ready: Dispatcher | undefined = made instanceof Promise ? undefined : made;
-  const pending: Promise<Dispatcher> | undefined = made instanceof Promise ? made.then((d) => (ready = d)) : undefined;
   if (owned && options.proxy) options.trace?.(`proxy ${maskUrl(options.proxy.url)} (${options.proxy.source})`);
-  /** `dispatch` for one request, calling `sent` when an attempt's request has been written. */
-  const dispatchNoting = (dispatcher: Dispatcher, sent: () => void): Dispatcher['dispatch'] => {
-    const plain: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, new SentWatch(handler, sent) as Dispatcher.DispatchHandler);
+  /** `dispatch` for one request, calling `sent` when an attempt's request is handed to a connection. */
+  const dispatchNoting = (sent: () => void): Dispatcher['dispatch'] => {
+    const plain: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, noteStart(handler, sent));
     return options.trace ? tracedDispatch(plain, options.trace) : plain;
   };
 
@@ -115,17 +116,14 @@ export function createTransport(options: TransportOptions): Transport {
     ...(options.caFile ? { caFile: options.caFile } : {}),
   });
 
-  async function send(request: OutgoingRequest): Promise<RawResponse> {
-    return sendWith(ready ?? (await (pending as Promise<Dispatcher>)), request);
-  }
-
-  function sendWith(dispatcher: Dispatcher, request: OutgoingRequest): Promise<RawResponse> {
+  function send(request: OutgoingRequest): Promise<RawResponse> {
     const { signal } = request;
     return new Promise<RawResponse>((resolve, reject) => {
       let attempts = 1;
-      /** Whether the current attempt's request was written (reset by each attempt). */
+      /** Whether the current attempt's request was handed to a connection (reset by each attempt). */
       let sent = false;
-      const dispatch = dispatchNoting(dispatcher, () => (sent = true));
+      const bounds = createAnswerBounds({ maxBytes: options.maxAnswerBytes, deadlineMs: options.timeoutMs });
+      const dispatch = bounds.attempt(dispatchNoting(() => (sent = true)));
       let responseStarted = false;
       let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
@@ -139,6 +137,7 @@ export function createTransport(options: TransportOptions): Transport {
         controller?.abort(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       const settle = (outcome: () => void) => {
+        bounds.done();
         signal?.removeEventListener('abort', onAbort);
         outcome();
       };
@@ -152,14 +151,15 @@ export function createTransport(options: TransportOptions): Transport {
         onRequestStart(c) {
           controller = c;
         },
-        onResponseStart(_c, code, responseHeaders, message) {
+        onResponseStart(c, code, responseHeaders, message) {
           responseStarted = true;
+          bounds.started(c, responseHeaders);
           status = code;
           statusText = message ?? '';
           headers = responseHeaders;
         },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
+        onResponseData(c, chunk) {
+          if (bounds.data(c, chunk)) chunks.push(chunk);
         },
         onResponseEnd() {
           settle(() =>
@@ -176,7 +176,7 @@ export function createTransport(options: TransportOptions): Transport {
         },
       };
 
-      const retry: RetryHandlerTypes.RetryCallback = (error, { state }, callback) => {
+      const retry: RetryHandler.RetryCallback = (error, { state }, callback) => {
         const failure = error as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> };
         const status = failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined;
         // Never retry once a body has started to arrive: undici would try to resume it with a Range request.
@@ -234,7 +234,7 @@ export function createTransport(options: TransportOptions): Transport {
     send,
     label,
     close: async () => {
-      if (owned) await (ready ?? (await (pending as Promise<Dispatcher>))).close();
+      if (owned) await dispatcher.close();
     },
   };
 }

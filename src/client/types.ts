@@ -12,8 +12,10 @@ export interface ClientOptions {
   apiKey?: string;
   /** Retries after the first attempt (default 3, so 4 attempts at most). */
   retries?: number;
-  /** Per-attempt timeout in milliseconds (default 30 000). */
+  /** Per-attempt deadline in milliseconds, headers and whole answer (default 30 000). */
   timeoutMs?: number;
+  /** Most bytes one answer may have (default 64 MB); a larger one fails with a NetworkError. */
+  maxAnswerBytes?: number;
   /** Request trace on this function (stderr in the CLI), key redacted. */
   trace?: (line: string) => void;
   /** undici dispatcher to send through; tests may inject one (proxy and CA are then its business). */

@@ -3,8 +3,9 @@
  * for the candidates of the word under the cursor (src/completion/complete.ts) and
  * completes file names when it answers `:files`.
  */
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
+import type { Shell } from './shells.js';
+
+export { SHELLS, type Shell } from './shells.js';
 
 const BASH = `# pla completion for bash. Install: pla completion bash > ~/.local/share/bash-completion/completions/pla
 # (or add \`source <(pla completion bash)\` to ~/.bashrc)

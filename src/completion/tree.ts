@@ -3,7 +3,7 @@
  * program at build time (scripts/build.mjs writes it to dist/completion-tree.json),
  * so completing never builds the program: `pla __complete` only reads this file.
  */
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
 /** What the value of an option, or a positional argument, is completed with. */
 export type ValueKind = 'env' | 'file' | 'choices' | 'other';
@@ -49,7 +49,7 @@ function argEntry(arg: Argument): CompletionArg {
 }
 
 /** The completion data of `command` and everything under it. */
-export function completionTree(command: Command): CompletionNode {
+export function completionTree(command: CommandUnknownOpts): CompletionNode {
   return {
     names: [command.name(), ...command.aliases()],
     options: command.options.filter((o) => !o.hidden).map(optionEntry),

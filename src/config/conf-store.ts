@@ -7,9 +7,10 @@
  * only read the file (except once, to move an old protected.json in: see
  * legacy-protected.ts).
  */
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, refuseSymlink } from '../io/private-files.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
@@ -46,7 +47,6 @@ interface Backend {
   update(change: (stored: StoredConfig) => StoredConfig, afterWrite?: () => void, purpose?: string): Promise<void>;
 }
 
-const PRIVATE_MODE = 0o600;
 
 export interface OpenConfigOptions {
   /** Read the file without loading conf; the store's setters then throw. */
@@ -169,8 +169,14 @@ async function confBackend(dir: string, fail: (error: unknown) => Error): Promis
   const { default: Conf } = await import('conf');
   noteConfLoaded();
   let conf: InstanceType<typeof Conf<StoredConfig>>;
+  // Made here, 0700: conf would make it on its first read with the default mode (0755).
   try {
-    conf = new Conf<StoredConfig>({ projectName: 'pla', cwd: dir, configFileMode: PRIVATE_MODE });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch {
+    // A folder this user cannot create: `update` says so, naming the file, when it writes.
+  }
+  try {
+    conf = new Conf<StoredConfig>({ projectName: 'pla', cwd: dir, configFileMode: PRIVATE_FILE_MODE });
   } catch (error) {
     throw fail(error);
   }
@@ -180,10 +186,12 @@ async function confBackend(dir: string, fail: (error: unknown) => Error): Promis
     read: () => conf.store,
     async update(change, afterWrite, purpose = '') {
       try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       } catch (error) {
         throw notWritable(error, conf.path, purpose);
       }
+      // conf writes through a link (to wherever it points): a key must not follow one.
+      refuseSymlink(conf.path, 'configuration file');
       const release = await lockConfig(conf.path, purpose);
       try {
         let current: StoredConfig;
@@ -370,7 +378,9 @@ function checkServer(incoming: unknown): ServerConfig {
  */
 function keepPrivate(path: string): void {
   try {
-    if ((statSync(path).mode & 0o777) !== PRIVATE_MODE) chmodSync(path, PRIVATE_MODE);
+    // Not through a link: a config.json that is one is refused when written, never changed.
+    const stat = lstatSync(path);
+    if (!stat.isSymbolicLink() && (stat.mode & 0o777) !== PRIVATE_FILE_MODE) chmodSync(path, PRIVATE_FILE_MODE);
   } catch (error) {
     // Gone, or someone else's file (read through a shared folder): not this run's to change.
     const code = (error as NodeJS.ErrnoException).code;

@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import { InterruptedError } from '../errors.js';
 import type { InputStream } from './streams.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface PromptStreams {
   /** A terminal: the caller checked `canPrompt()` (src/io/streams.ts). */
@@ -18,7 +19,7 @@ export interface PromptStreams {
 export async function ask(question: string, streams: PromptStreams): Promise<string> {
   const rl = createInterface({ input: streams.input, output: streams.output, terminal: true });
   try {
-    return (await rl.question(question, streams.signal ? { signal: streams.signal } : {})).trim();
+    return (await rl.question(terminalSafe(question), streams.signal ? { signal: streams.signal } : {})).trim();
   } catch (error) {
     if (error instanceof Error && error.name === 'AbortError') throw new InterruptedError('interrupted');
     throw error;
@@ -43,7 +44,7 @@ export async function confirmByTyping(question: string, expected: string, stream
  */
 export function askHidden(question: string, streams: PromptStreams): Promise<string> {
   const { input, output } = streams;
-  output.write(question);
+  output.write(terminalSafe(question));
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = (error?: Error) => {

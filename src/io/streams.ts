@@ -6,6 +6,7 @@
  * over buffers with the terminal flags they choose (`createIOStreams`).
  */
 import type { Readable } from 'node:stream';
+import { terminalSafe } from './terminal-text.js';
 
 /** stdin as the prompts need it: a terminal's raw mode when there is one. */
 export type InputStream = Readable & { setRawMode?: (mode: boolean) => unknown };
@@ -74,7 +75,7 @@ export function createIOStreams(parts: IOStreamsParts): IOStreams {
   return io;
 }
 
-/** Writes one line for a person on stderr. */
+/** Writes one line for a person on stderr, control characters shown visibly (it may quote a service or a file). */
 export function writeLine(io: Pick<IOStreams, 'stderr'>, line: string): void {
-  io.stderr.write(`${line}\n`);
+  io.stderr.write(`${terminalSafe(line)}\n`);
 }

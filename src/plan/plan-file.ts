@@ -1,15 +1,14 @@
 /** Saving a plan (`--plan-out`) and reading it back (`pla apply`), refusing anything else. */
 import { isOperationId } from '../contract/operations.js';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
+import { replacePrivateFile } from '../io/private-files.js';
 import type { Plan } from './types.js';
 
-/** Writes the plan atomically (temporary file, then rename), readable by its owner only. */
+/** Writes the plan atomically (temporary file, then rename), readable by its owner only, never through a link. */
 export async function savePlan(path: string, plan: Plan): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${jsonText(plan, 1)}\n`, { mode: 0o600 });
-  await rename(temporary, path);
+  await replacePrivateFile(path, `${jsonText(plan, 1)}\n`, { what: 'plan file' });
 }
 
 /** Reads a plan written by `--plan-out`; a file that is not one is a usage error (exit 2). */

@@ -4,6 +4,7 @@
  * plans show the first entries of each kind and say how many more there are
  * (`-o json` or `--plan-out` keep them all).
  */
+import { terminalSafe } from '../io/terminal-text.js';
 import type { Plan, PlanAction, PlanEntry } from './types.js';
 
 /** Entries of one kind shown before "… and N more". */
@@ -65,8 +66,9 @@ export function planSummary(plan: Pick<Plan, 'counts'>): string {
 
 /** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
 export function renderPlanText(plan: Plan, color: boolean): string {
-  const paint = (mark: string, text: string) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${text}\x1b[0m` : text);
-  const lines = [`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`, ''];
+  // Record values, field names and the service's reasons are shown, never obeyed, by the terminal.
+  const paint = (mark: string, text: string) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${terminalSafe(text)}\x1b[0m` : terminalSafe(text));
+  const lines = [terminalSafe(`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`), ''];
   const shown = new Map<PlanAction, number>();
   for (const entry of plan.entries) {
     if (entry.action === 'unchanged') continue;

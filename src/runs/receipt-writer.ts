@@ -12,10 +12,11 @@
  * receipt never holds a torn line, and the run stops before its next batch.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiptError } from '../errors.js';
 import { jsonText } from '../io/json-text.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader, SendingLine } from './types.js';
 
 /** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */
@@ -43,12 +44,13 @@ export class ReceiptWriter {
 
   /** Creates `<dir>/<run>.ndjson` (mode 0600: receipts hold records) and writes the header. */
   static create(dir: string, header: Omit<RunHeader, 'type' | 'run'>): ReceiptWriter {
+    // A symbolic link in its place is refused by makePrivateDir with its own error (exit 2).
+    makePrivateDir(dir, 'receipts folder');
     const run = newRunId(new Date(header.startedAt));
     const path = join(dir, `${run}.ndjson`);
     let fd: number;
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fd = openSync(path, 'ax', 0o600);
+      fd = openSync(path, 'ax', PRIVATE_FILE_MODE);
     } catch (error) {
       throw new ReceiptError(`cannot create the receipt ${path}: ${(error as Error).message}; nothing was sent`, { cause: error, hint: 'free some space or make the config folder writable (pla config path), then run again' });
     }

@@ -44,21 +44,39 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit));
   let size = 0;
-  try {
-    for await (const chunk of req) {
-      size = append(chunk as Buffer);
-    }
-  } catch (error) {
-    // The stream itself fails only when the client went away mid-body (or a timeout cut it).
-    if (!(error instanceof HttpProblem) && !req.complete) throw clientAborted('request body');
-    throw error;
-  }
+  // Listened to rather than iterated: leaving a `for await` early destroys the
+  // request, and with it the socket the 413 is to be answered on (the rest of a
+  // refused body is read and discarded before answering: connection-guard.ts).
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: unknown) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      req.off('close', onGone);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        size = append(chunk);
+      } catch (error) {
+        done(error);
+      }
+    };
+    const onEnd = () => done();
+    // The stream fails or closes before its end only when the client went away mid-body (or a timeout cut it).
+    const onGone = () => done(clientAborted('request body'));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onGone);
+    req.once('close', onGone);
+  });
   return buffer.subarray(0, size);
 
   /** Copies one chunk in (growing the buffer when needed); returns the new size. */
   function append(bytes: Buffer): number {
     if (size + bytes.length > limit) {
-      // Stop reading here; `connection: close` on the reply drops the rest.
+      // Stop reading here: the rest is drained before the answer, then the connection closes.
       req.pause();
       throw tooLarge('request body', limit);
     }

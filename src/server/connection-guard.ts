@@ -4,7 +4,7 @@
  * silently dropped as `server.maxConnections` would), node's whole-request timeout
  * for slow bodies (408), and a timeout for a response the client does not read.
  */
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface ConnectionLimits {
@@ -64,4 +64,54 @@ export function watchResponseWrite(res: ServerResponse, writeTimeoutMs: number, 
   const done = () => clearTimeout(timer);
   res.once('finish', done);
   res.once('close', done);
+}
+
+/**
+ * Most of a refused request's body read and thrown away so that its client, still
+ * sending, reads the refusal (a 413, a 401): closing on unread bytes resets the
+ * connection, and the client sees ECONNRESET or EPIPE instead. Past these the
+ * connection is closed as before.
+ */
+export const DRAIN_LIMITS = { bytes: 64 * 1024 * 1024, ms: 10_000 } as const;
+
+/**
+ * Reads and discards what is left of `req`'s body, up to `limits`; resolves when it
+ * has all been read (true) or a limit was reached or the client went (false).
+ */
+export function drainRequest(req: IncomingMessage, limits: { bytes: number; ms: number } = DRAIN_LIMITS): Promise<boolean> {
+  if (req.complete || req.destroyed) return Promise.resolve(req.complete);
+  return new Promise((resolve) => {
+    let read = 0;
+    const finish = (all: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      if (!all) req.pause();
+      resolve(all);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limits.bytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(req.complete);
+    const timer = setTimeout(() => finish(false), limits.ms);
+    timer.unref();
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.resume();
+  });
+}
+
+/** CONNECT is no method of this service: answered 405 on the raw socket rather than dropped unanswered (node's default). */
+export function refuseConnect(server: Server): void {
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const body = JSON.stringify({ type: 'urn:pla:problem:method-not-allowed', title: 'Method Not Allowed', status: 405, detail: 'CONNECT is not supported: this is no proxy', instance: '/' });
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/problem+json; charset=utf-8\r\nAllow: GET, HEAD, POST, PUT, DELETE\r\n' +
+        `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  });
 }

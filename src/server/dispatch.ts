@@ -13,7 +13,7 @@ import type { BodyKind } from '../contract/types.js';
 import type { Store } from '../store/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { maskKey } from '../contract/secrets.js';
-import { watchResponseWrite } from './connection-guard.js';
+import { drainRequest, watchResponseWrite } from './connection-guard.js';
 import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
 import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
@@ -247,9 +247,9 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
   return runtime.keys.authenticate(req.headers['x-api-key']).then((key) => {
     notes.key = key;
     authorize(key, permission);
-    runtime.limiter.take(key.id);
-    if (target.kind === 'admin') return runAdmin(runtime, target.name, params, url, req, key);
-    return proceedWith(runtime, req, method, url, target.op, params, notes, key);
+    return andThen(runtime.limiter.take(key.id), () =>
+      target.kind === 'admin' ? runAdmin(runtime, target.name, params, url, req, key) : proceedWith(runtime, req, method, url, target.op, params, notes, key),
+    );
   });
 }
 
@@ -274,8 +274,20 @@ function proceedWith(runtime: Runtime, req: IncomingMessage, method: string, url
   return runtime.options.latencyMs > 0 ? sleep(runtime.options.latencyMs).then(proceed) : proceed();
 }
 
-/** Answers and logs a request once its reply is known. */
+/**
+ * Answers and logs a request once its reply is known. A body left unread (refused
+ * before it was read, or cut at the size limit) is drained first, so the client
+ * reads the answer (connection-guard.ts).
+ */
 function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
+  if (req.complete || req.destroyed) return answer(runtime, req, res, reply, notes, started);
+  void drainRequest(req).then((all) =>
+    // Past the drain's limits the rest is not read: the connection closes after the answer.
+    answer(runtime, req, res, all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, notes, started),
+  );
+}
+
+function answer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
   writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
   watchResponseWrite(res, runtime.options.writeTimeoutMs, runtime.warn, `${req.method ?? 'GET'} ${notes.instance}`);
   const { key } = notes;

@@ -67,8 +67,10 @@ export function createRouter() {
 
   return {
     /** The route for a method and path, or why there is none (unknown path, or the methods it allows). */
-    match(method: string, path: string): RouteMatch | { allowed: HttpMethod[] } {
-      const found = METHODS.includes(method as HttpMethod) ? router.find(method as HttpMethod, path) : null;
+    match(method: string, path: string): RouteMatch | { allowed: Array<HttpMethod | 'HEAD'> } {
+      // HEAD is GET without the body (node leaves the body out of a HEAD answer).
+      const asked = method === 'HEAD' ? 'GET' : method;
+      const found = METHODS.includes(asked as HttpMethod) ? router.find(asked as HttpMethod, path) : null;
       if (found) {
         const store = found.store as RouteStore;
         const params: Record<string, string> = {};
@@ -77,7 +79,8 @@ export function createRouter() {
         }
         return { target: store.target, params };
       }
-      return { allowed: METHODS.filter((m) => router.find(m, path) !== null) };
+      const allowed = METHODS.filter((m) => router.find(m, path) !== null);
+      return { allowed: allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed };
     },
   };
 }

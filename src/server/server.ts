@@ -11,7 +11,7 @@ import { ServerSetupError } from './errors.js';
 import { openStore } from '../store/open.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
-import { guardConnections } from './connection-guard.js';
+import { guardConnections, refuseConnect } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
 import { createImageFiles, createStoredImageFiles } from './image-files.js';
@@ -95,7 +95,8 @@ function listenProblem(error: unknown, port: number, host: string): unknown {
  */
 export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+  // Records and (hashed) keys: the data folder is its owner's only.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
@@ -115,7 +116,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     mailer,
     images,
     router: createRouter(),
-    limiter: new RateLimiter(options.rateLimit),
+    limiter: new RateLimiter(options.rateLimit, store.buckets),
     keys: new KeyRing(store),
     idempotency,
     log: new RequestLog(),
@@ -146,6 +147,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     else void listener(req, res);
   });
   const refused = guardConnections(server, options);
+  refuseConnect(server);
   let url = '';
   try {
     await new Promise<void>((resolveListen, reject) => {

@@ -44,7 +44,7 @@ function defaultWarn(message: string): void {
  */
 export async function openFileTables(options: FileStoreOptions): Promise<FileTables> {
   const warn = options.warn ?? defaultWarn;
-  await mkdir(options.dir, { recursive: true });
+  await mkdir(options.dir, { recursive: true, mode: 0o700 });
   const lock = await acquireDataLock(options.dir, warn);
   try {
     await removeLeftover(join(options.dir, SNAPSHOT_TEMP_FILE), warn);

@@ -155,10 +155,26 @@ export interface TransactionBlobs {
   put(sha256: string, bytes: Buffer): Promise<void>;
 }
 
+/**
+ * Token buckets kept where every process sharing the store sees them (PostgreSQL),
+ * so that a limit holds for all of them together. Absent where one process owns
+ * the store (the JSON-file store): its buckets may live in that process.
+ */
+export interface SharedBuckets {
+  /**
+   * Takes one token from `bucket`, which holds at most `capacity` and regains
+   * `perSecond` a second (starting full). Resolves 0 when one was taken, else the
+   * seconds until one will be there.
+   */
+  take(bucket: string, capacity: number, perSecond: number): Promise<number>;
+}
+
 export interface Store extends StoreReader {
   readonly backend: StoreHealth['backend'];
   /** Where image bytes go when the store keeps them (PostgreSQL); absent for the JSON-file store. */
   readonly blobs?: BlobStore;
+  /** Token buckets shared by every process on the store (PostgreSQL); absent for the JSON-file store. */
+  readonly buckets?: SharedBuckets;
   /**
    * Runs `work` as one transaction and applies what it staged, all or nothing,
    * resolving once that is durable. A throw from `work` applies nothing. On

@@ -22,7 +22,8 @@ describe('defaults', () => {
       expect(upsert).toContain(`records or ids per bulk request (default ${BULK_DEFAULTS.batchSize})`);
       expect(upsert).toContain(`bulk requests in flight (default ${BULK_DEFAULTS.concurrency})`);
       expect(upsert).toContain(`(default ${CLIENT_DEFAULTS.retries})`);
-      expect(upsert).toContain(`per attempt (default ${CLIENT_DEFAULTS.timeoutSeconds})`);
+      expect(upsert).toContain(`whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`);
+      expect(upsert).toContain(`(default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`);
       expect(watch).toContain(`seconds between polls (default ${WATCH_DEFAULTS.intervalSeconds})`);
       expect(start).toContain(`(default: "${DEFAULT_SERVER_OPTIONS.port}")`);
       expect(start).toContain(`(default: "${DEFAULT_SERVER_OPTIONS.host}")`);

@@ -1,6 +1,6 @@
 /** Help: every tree lists its verbs, every command shows an example, exit codes are documented. */
 import { describe, expect, it } from 'vitest';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { TREES } from '../../commands/index.js';
 import { EXIT_CODE_HELP } from '../../src/errors.js';
 import { fakeIO } from '../support/fake-io.js';

@@ -5,6 +5,7 @@
  * no process streams involved.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createIOStreams } from '../../src/io/streams.js';
 import { fakeIO, type FakeIOOptions } from '../support/fake-io.js';
 import { type LocalServer, startLocalServer } from '../support/local-server.js';
 
@@ -74,5 +75,24 @@ describe('handlers in-process with a fake IO object', () => {
 
     const shown = await run(['det', 'get', '--ids-file', '-', '-o', 'ndjson'], { input: ids.join('\n') });
     expect(shown.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { name: string }).name)).toEqual(['from stdin 1', 'from stdin 2']);
+  });
+
+  it('a get that reads no input never touches stdin (the process builds its stream on first touch)', async () => {
+    const { stdout } = await run(['det', 'create', '--data', '{"name": "stdin untouched"}']);
+    const { id } = JSON.parse(stdout) as { id: number };
+    const fake = fakeIO();
+    let touched = false;
+    const io = createIOStreams({
+      get stdin() {
+        touched = true;
+        return fake.io.stdin;
+      },
+      stdout: fake.io.stdout,
+      stderr: fake.io.stderr,
+    });
+    const code = await runPla(['node', 'pla', '--base-url', server.url, '--api-key', server.adminKey, 'det', 'get', String(id), '-o', 'json'], io);
+    expect(code, fake.stderr()).toBe(0);
+    expect(JSON.parse(fake.stdout())).toMatchObject({ id, name: 'stdin untouched' });
+    expect(touched).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * The CLI's rooms keep to themselves: `commands/` declares and `src/cli`
- * implements, with imports pointing one way (src/cli → commands), no module
- * circle anywhere in src/ and commands/, and the process's streams read in one
- * place only (src/cli/system-io.ts, plus main.ts for signals and the exit code).
+ * The CLI's rooms keep to themselves: `commands/` declares each verb and names
+ * its handler in `src/cli/handlers`, loaded only when the verb runs; handlers
+ * never reach back into `commands/`; no module circle anywhere in src/ and
+ * commands/; and the process's streams read in one place only
+ * (src/cli/system-io.ts, plus main.ts for signals and the exit code).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,10 +27,16 @@ describe('rooms of the CLI', () => {
     expect(cycles(circle)).toEqual([['commands/a.ts', 'src/cli/b.ts', 'src/cli/c.ts']]);
   });
 
-  it('commands/ imports nothing from src/cli (the registry points the other way)', () => {
-    const backwards = [...graph].flatMap(([file, imports]) => (file.startsWith('commands/') ? imports.filter((i) => i.startsWith('src/cli/')).map((i) => `${file} → ${i}`) : []));
+  it('commands/ loads handlers only when a verb runs, and handlers never import commands/', () => {
+    // What commands/ takes from src/cli at start-up: only the wiring (runs, the program class).
+    const eager = sourceFiles('commands').flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^import (?!type )[^;]*? from '(\.\.\/src\/cli\/[^']+)'/gm)].map((m) => `${file} → ${m[1]}`),
+    );
+    expect(eager.filter((edge) => !edge.endsWith('→ ../src/cli/invocation.js'))).toEqual([]);
+    // …and handlers are named there, lazily, so the direction is real, not vacuous.
+    expect(readFileSync(join(ROOT, 'commands/topics.ts'), 'utf8')).toContain("import('../src/cli/handlers/topics.js')");
+    const backwards = [...graph].flatMap(([file, imports]) => (file.startsWith('src/cli/handlers/') ? imports.filter((i) => i.startsWith('commands/')).map((i) => `${file} → ${i}`) : []));
     expect(backwards).toEqual([]);
-    // …while src/cli does build on commands/, so the direction is real, not vacuous.
     expect(graph.get('src/cli/program.ts')).toContain('commands/index.ts');
   });
 

@@ -1,95 +1,86 @@
 /**
  * Start-up work of the built CLI, checked by what it loads rather than by time:
- * a `get` and `--help` must not load the modules their dependencies require at
- * the top but never use on that path (scripts/startup-plugins.mjs, docs/startup.md).
+ * `--version` loads nothing of dist/, `--help` and shell completion load no
+ * chunk holding undici, zod, conf or ora, and a `get` loads undici but none of
+ * the others (docs/startup.md). What is loaded is recorded through Node's public
+ * module hooks (`module.register`): every dist/ file the ES module loader
+ * resolves. esbuild marks each bundled package in its chunk with a
+ * `// node_modules/<package>/…` comment, so a chunk's text says what it holds.
+ * That a `get` never builds stdin is an in-process test (in-process.test.ts).
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, RECORD, TEST_KEY, startContractServer, tempDir } from './support.js';
 
-/** Preloaded into the CLI: writes the built-in modules it loaded to $LOADED_OUT at exit. */
-const RECORDER = `
-process.on('exit', () => {
-  const loaded = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
-  require('node:fs').writeFileSync(process.env.LOADED_OUT, loaded.join('\\n'));
-});
+/** Registers HOOKS (below) from beside it. */
+const REGISTER = `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`;
+
+/** Appends every file URL the loader resolves to $IMPORTS_OUT. */
+const HOOKS = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.startsWith('file:')) appendFileSync(process.env.IMPORTS_OUT, resolved.url + '\\n');
+  return resolved;
+}
 `;
 
-/** Runs the built CLI with `args` and returns the built-in modules it loaded. */
-async function loadedBy(
-  dir: string,
-  args: string[],
-  env: Record<string, string> = {},
-  stdin: 'pipe' | 'ignore' = 'pipe',
-): Promise<{ stdout: string; loaded: string[] }> {
-  const recorder = join(dir, 'recorder.cjs');
-  const out = join(dir, 'loaded.txt');
-  await writeFile(recorder, RECORDER);
-  const result = await execa('node', ['--require', recorder, BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: dir, NO_COLOR: '1', LOADED_OUT: out, ...env },
+const HEAVY = ['undici', 'zod', 'conf', 'ora'];
+
+/** Runs the built CLI with `args`; returns its stdout and the packages bundled in the dist/ files it loaded. */
+async function packagesLoadedBy(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; files: number; packages: Set<string> }> {
+  const out = join(dir, 'imports.txt');
+  await writeFile(join(dir, 'register.mjs'), REGISTER);
+  await writeFile(join(dir, 'hooks.mjs'), HOOKS);
+  await writeFile(out, '');
+  const result = await execa('node', ['--import', join(dir, 'register.mjs'), BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: dir, NO_COLOR: '1', IMPORTS_OUT: out, ...env },
     extendEnv: false,
     reject: false,
-    stdin,
+    stdin: 'ignore',
   });
   expect(result.exitCode, String(result.stderr)).toBe(0);
-  return { stdout: String(result.stdout), loaded: (await readFile(out, 'utf8')).split('\n') };
+  const files = [...new Set((await readFile(out, 'utf8')).split('\n').filter((url) => url.includes('/dist/')))].map((url) => fileURLToPath(url));
+  const packages = new Set<string>();
+  for (const file of files) {
+    for (const [, name] of (await readFile(file, 'utf8')).matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name as string);
+  }
+  return { stdout: String(result.stdout), files: files.length, packages };
 }
 
 describe('start-up modules', () => {
-  it('a get loads no node:http, http2, crypto, assert or child_process', async () => {
+  it('--version loads nothing of dist/; --help and completion load none of undici, zod, conf, ora', async () => {
+    const dir = await tempDir();
+    try {
+      const version = await packagesLoadedBy(dir.path, ['--version']);
+      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(version.files).toBe(0);
+      const help = await packagesLoadedBy(dir.path, ['--help']);
+      expect(help.stdout).toContain('Usage: pla');
+      expect(help.packages).toContain('commander'); // the recorder works
+      for (const name of HEAVY) expect(help.packages).not.toContain(name);
+      const completion = await packagesLoadedBy(dir.path, ['__complete', 'det', 'de']);
+      expect(completion.stdout.split('\n')).toContain('delete');
+      expect(completion.files).toBeGreaterThan(0);
+      for (const name of [...HEAVY, 'commander']) expect(completion.packages).not.toContain(name);
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('a get loads undici, and not zod, conf or ora', async () => {
     const dir = await tempDir();
     const server = await startContractServer();
     try {
-      const { stdout, loaded } = await loadedBy(dir.path, ['determinations', 'get', '7', '-o', 'json'], { PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY });
-      expect(JSON.parse(stdout)).toEqual(RECORD);
-      expect(loaded).toContain('net'); // the recorder works: the request went through a socket
-      for (const unused of ['http', 'http2', 'tls', 'crypto', 'assert', 'child_process']) {
-        expect(loaded).not.toContain(unused);
-      }
+      const get = await packagesLoadedBy(dir.path, ['determinations', 'get', '7', '-o', 'json'], { PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY });
+      expect(JSON.parse(get.stdout)).toEqual(RECORD);
+      expect(get.packages).toContain('undici');
+      for (const name of ['zod', 'conf', 'ora']) expect(get.packages).not.toContain(name);
     } finally {
       await server.close();
       await dir.remove();
-    }
-  });
-
-  it('--help loads no node:child_process', async () => {
-    const dir = await tempDir();
-    try {
-      const { stdout, loaded } = await loadedBy(dir.path, ['--help']);
-      expect(stdout).toContain('Usage: pla');
-      expect(loaded).toContain('fs'); // the recorder works
-      expect(loaded).not.toContain('child_process');
-    } finally {
-      await dir.remove();
-    }
-  });
-
-  it('a get that reads no input never builds the stdin stream', async () => {
-    // stdin on /dev/null: Node would make it a file stream on first touch, with
-    // the fs stream, fs/promises and readline modules (src/cli/system-io.ts).
-    const dir = await tempDir();
-    const server = await startContractServer();
-    try {
-      const { stdout, loaded } = await loadedBy(dir.path, ['determinations', 'get', '7', '-o', 'json'], { PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY }, 'ignore');
-      expect(JSON.parse(stdout)).toEqual(RECORD);
-      expect(loaded).not.toContain('internal/fs/streams');
-      expect(loaded).not.toContain('internal/readline/interface');
-    } finally {
-      await server.close();
-      await dir.remove();
-    }
-  });
-
-  it('the code caches name the files where they are, not the build\'s staging folder', async () => {
-    // V8 shows the name a cache was made with in stack traces (bin/run-cli.js).
-    const dist = join(dirname(BIN), '..', 'dist');
-    const caches = (await readdir(dist, { recursive: true })).filter((file) => file.endsWith('.cache'));
-    expect(caches.length).toBeGreaterThan(0);
-    for (const file of caches) {
-      const cache = await readFile(join(dist, file));
-      expect(cache.includes('.build-'), file).toBe(false);
     }
   });
 });

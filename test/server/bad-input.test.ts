@@ -95,6 +95,64 @@ describe('bad input', () => {
     await refused(() => server.http('POST', `${DET}/bulk`, { body: big }), 413);
   });
 
+  it('a 20 MB body over --max-body is read to its end and answered 413: the client reads the refusal, not a reset', async () => {
+    const huge = JSON.stringify([{ code: 'HUGE', note: 'x'.repeat(20 * 1024 * 1024) }]);
+    await refused(() => server.http('POST', `${DET}/bulk`, { body: huge }), 413);
+    // Refused by its key before its body was read: the same.
+    await refused(() => server.http('POST', `${DET}/bulk`, { body: huge, key: null }), 401);
+  });
+
+  it('a 20 MB body sent chunked (no length announced) is answered 413 after it was read: no reset while sending', async () => {
+    const { request } = await import('node:http');
+    const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
+      const req = request(new URL(`${DET}/bulk`, server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': server.adminKey } });
+      let status: number | undefined;
+      let failure: string | undefined;
+      req.on('response', (res) => {
+        status = res.statusCode;
+        res.resume();
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => (failure = error.code ?? error.message));
+      // Once the request is over, sent whole or failed: what the client saw.
+      req.on('close', () => resolve({ ...(status === undefined ? {} : { status }), ...(failure === undefined ? {} : { error: failure }) }));
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 20 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end('"}]');
+      };
+      req.write('[{"code": "');
+      pump();
+    });
+    expect(outcome).toEqual({ status: 413 });
+  });
+
+  it('HEAD works wherever GET does: the GET answer without its body', async () => {
+    const get = await server.http('GET', `${DET}/1`);
+    const head = await server.http('HEAD', `${DET}/1`);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect((await server.http('HEAD', `${DET}/999999`)).status).toBe(404);
+  });
+
+  it('CONNECT is answered 405, not dropped', async () => {
+    const { connect } = await import('node:net');
+    const { port, hostname } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(answer).toContain('"status":405');
+  });
+
   it('a wrong media type is 415', async () => {
     await refused(() => server.http('POST', DET, { body: '{"code":"X"}', headers: { 'content-type': 'text/plain' } }), 415);
     await refused(() => server.http('POST', '/api/images', { body: '{}' }), 415);
@@ -103,7 +161,7 @@ describe('bad input', () => {
   it('an unknown path is 404 and a wrong method 405 with Allow', async () => {
     await refused(() => server.http('GET', '/api/v2/nothing'), 404);
     const result = await refused(() => server.http('PATCH', `${DET}/1`), 405);
-    expect(result.headers.allow).toBe('GET, PUT, DELETE');
+    expect(result.headers.allow).toBe('GET, PUT, DELETE, HEAD');
   });
 
   it('a missing, unknown or revoked key is 401', async () => {

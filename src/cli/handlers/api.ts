@@ -18,13 +18,13 @@ function queryOf(pairs: string[]): Record<string, string> {
 }
 
 /** `pla api METHOD PATH [--data | --file] [--query k=v]…`: one raw call, its body shown as data. */
-export function call(invocation: Invocation): Promise<void> {
+export function call(invocation: Invocation<[method: string, path: string], { data?: string; file?: string; query?: string[] }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const method = String(ctx.args[0]).toUpperCase();
+    const [rawMethod, path] = ctx.args;
+    const method = rawMethod.toUpperCase();
     if (!METHODS.includes(method)) throw new UsageError(`unknown method ${method}`, { hint: `use one of ${METHODS.join(', ')}` });
-    const path = String(ctx.args[1]);
     if (!path.startsWith('/')) throw new UsageError('the path starts with / and is relative to the base URL, e.g. /api/topics/portfolio');
-    const { data, file, query } = ctx.opts as { data?: string; file?: string; query?: string[] };
+    const { data, file, query } = ctx.opts;
     const result = await (await ctx.client()).raw(method, path, {
       body: await readJsonArg({ inline: data, file, name: '--data', stdin: ctx.io.stdin }),
       query: queryOf(query ?? []),

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Plan } from '../../plan/types.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
+import type { BulkOptions } from './bulk.js';
 import { applyWithSummary } from './plan.js';
 import { environmentIsProtected, withEnvironmentLock, withReceipt } from './receipts.js';
 import { confirmDestructive } from './safety.js';
@@ -35,7 +36,7 @@ async function checkTarget(ctx: CommandContext, plan: Plan): Promise<void> {
  * then what was done is skipped, and creates whose outcome no receipt holds are
  * not sent again (they may exist already): said, not guessed.
  */
-async function alreadyApplied(ctx: CommandContext, plan: Plan): Promise<Set<number>> {
+async function alreadyApplied(ctx: CommandContext<{ force?: boolean }>, plan: Plan): Promise<Set<number>> {
   if (plan.id === undefined) return new Set();
   const { planProgress } = await import('../../runs/plan-progress.js');
   const progress = await planProgress(plan.id);
@@ -60,7 +61,7 @@ async function alreadyApplied(ctx: CommandContext, plan: Plan): Promise<Set<numb
  * lock, refuses it if applied before (unless --force) and applies it with a
  * receipt that records the plan's identity.
  */
-export async function confirmAndApply(ctx: CommandContext, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
+export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean; force?: boolean } & BulkOptions>, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
   // An undo always asks: it is a second change made on the strength of a first.
   const alwaysConfirm = extra.undoOf !== undefined;
   const { planSummary } = await import('../../plan/render.js');
@@ -82,10 +83,11 @@ export async function confirmAndApply(ctx: CommandContext, plan: Plan, extra: { 
 }
 
 /** `pla apply PLAN`. */
-export function apply(invocation: Invocation): Promise<void> {
+export function apply(invocation: Invocation<[plan: string], { yes?: boolean; force?: boolean } & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { loadPlan } = await import('../../plan/plan-file.js');
-    const plan = await loadPlan(String(ctx.args[0]));
+    const [file] = ctx.args;
+    const plan = await loadPlan(file);
     await checkTarget(ctx, plan);
     await confirmAndApply(ctx, plan);
   });

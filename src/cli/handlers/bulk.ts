@@ -3,15 +3,28 @@ import type { Accepted } from '../../bulk/split.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
+import type { RecordInputOptions } from './records-input.js';
 import type { RecordId } from '../../contract/ids.js';
 import { idToRead, readBefores, receiptId, type RunReceipt, unreadableIdReason, withReceipt } from './receipts.js';
 import { sendingHooks } from '../../runs/sending-hooks.js';
 import { asRecord } from '../../plan/record-diff.js';
 
+/** `--batch-size`, `--concurrency`, `--rejects`, `--unknown-outcome`, `--checkpoint` (commands/options.ts). */
+export interface BulkOptions {
+  batchSize?: number;
+  concurrency?: number;
+  rejects?: string;
+  unknownOutcome?: string;
+  checkpoint?: string;
+}
+
+/** What a bulk run reads of its command's options: the bulk ones, and the input's file (records or ids) and format for the rejects file. */
+export type BulkRunOptions = BulkOptions & Pick<RecordInputOptions, 'file' | 'format'> & { idsFile?: string };
+
 /** The input's format when known without reading it: `--format`, else the file's extension. */
-async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | undefined> {
-  const file = opts.file as string | undefined;
-  if (opts.format) return opts.format as InputFormat;
+async function inputFormat(opts: Pick<RecordInputOptions, 'file' | 'format'>): Promise<InputFormat | undefined> {
+  const { file } = opts;
+  if (opts.format) return opts.format;
   if (file === undefined || file === '-') return undefined;
   const { formatFromPath } = await import('../../io/input/index.js');
   return formatFromPath(file);
@@ -20,8 +33,8 @@ async function inputFormat(opts: CommandContext['opts']): Promise<InputFormat | 
 type AnyRecord = Record<string, unknown>;
 
 /** The input file a run reads (not stdin): default rejects go beside it. */
-function inputPathOf(opts: CommandContext['opts']): { inputPath?: string } {
-  const file = (opts.file ?? opts.idsFile) as string | undefined;
+function inputPathOf(opts: BulkRunOptions): { inputPath?: string } {
+  const file = opts.file ?? opts.idsFile;
   return file === undefined || file === '-' ? {} : { inputPath: file };
 }
 
@@ -109,7 +122,7 @@ export interface BulkCommandOptions {
  * Runs `items` through the bulk operation, prints the summary line on stderr, and
  * throws the partial failure (exit 9) when some failed. The run leaves a receipt.
  */
-export async function runBulkCommand(ctx: CommandContext, operationId: OperationId, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
+export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operationId: OperationId, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
   const { runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote } = await import('../../bulk/index.js');
   const { opts } = ctx;
   await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
@@ -117,14 +130,14 @@ export async function runBulkCommand(ctx: CommandContext, operationId: Operation
       client: await ctx.client({ finishInFlight: true }),
       operationId,
       items,
-      batchSize: opts.batchSize as number | undefined,
-      concurrency: opts.concurrency as number | undefined,
-      rejectsPath: opts.rejects as string | undefined,
+      batchSize: opts.batchSize,
+      concurrency: opts.concurrency,
+      rejectsPath: opts.rejects,
       runName: receipt.writer.run,
       ...inputPathOf(opts),
       rejectsFormat: await inputFormat(opts),
-      checkpointPath: opts.checkpoint as string | undefined,
-      unknownPath: opts.unknownOutcome as string | undefined,
+      checkpointPath: opts.checkpoint,
+      unknownPath: opts.unknownOutcome,
       retryUnsafe: opts.retryUnsafe === true,
       signal: ctx.signal,
       warn: (line: string) => ctx.warn(line),
@@ -157,7 +170,7 @@ export async function runBulkCommand(ctx: CommandContext, operationId: Operation
  * Runs a bulk command and prints what the service returned for each record, in
  * input order (see answers.ts); `one` when the input was a single record.
  */
-export async function runBulkPrinting(ctx: CommandContext, operationId: OperationId, items: AsyncIterable<SourceItem>, options: { total?: number; one?: boolean } = {}): Promise<void> {
+export async function runBulkPrinting(ctx: CommandContext<BulkRunOptions>, operationId: OperationId, items: AsyncIterable<SourceItem>, options: { total?: number; one?: boolean } = {}): Promise<void> {
   const { answeredRecords, createAnswerWriter } = await import('./answers.js');
   const writer = await createAnswerWriter(ctx, { one: options.one });
   try {

@@ -39,25 +39,30 @@ export function setKey(invocation: Invocation): Promise<void> {
 }
 
 /** `config set-url <url>`: stores the base URL of the target environment. */
-export function setUrl(invocation: Invocation): Promise<void> {
+export function setUrl(invocation: Invocation<[url: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
     const config = await ctx.config('write');
-    await config.setUrl(env, String(ctx.args[0]));
+    await config.setUrl(env, ctx.args[0]);
     ctx.note(`${env} now uses ${config.get(env).baseUrl}`);
   });
 }
 
 /** The value argument of a setter that also takes `--unset`: exactly one of the two. */
-function valueOrUnset(ctx: CommandContext, what: string, example: string): string | undefined {
-  const value = ctx.args[0] === undefined ? undefined : String(ctx.args[0]);
+type UnsetOption = { unset?: boolean };
+
+/** What a setter taking `--unset` is given: the value, or none with `--unset`. */
+type SetterInvocation = Invocation<[value: string | undefined], UnsetOption>;
+
+function valueOrUnset(ctx: CommandContext<UnsetOption, [value: string | undefined]>, what: string, example: string): string | undefined {
+  const [value] = ctx.args;
   if (ctx.opts.unset && value !== undefined) throw new UsageError(`give either a ${what} or --unset, not both`);
   if (!ctx.opts.unset && value === undefined) throw new UsageError(`no ${what} given`, { hint: `e.g. ${example}, or --unset to remove it` });
   return value;
 }
 
 /** `config set-proxy <url>|--unset`: the target environment's forward proxy. */
-export function setProxy(invocation: Invocation): Promise<void> {
+export function setProxy(invocation: SetterInvocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
     const proxy = valueOrUnset(ctx, 'proxy URL', 'pla config set-proxy http://proxy.corp.example:3128');
@@ -67,7 +72,7 @@ export function setProxy(invocation: Invocation): Promise<void> {
 }
 
 /** `config set-ca <file>|--unset`: the target environment's extra trusted CAs. */
-export function setCa(invocation: Invocation): Promise<void> {
+export function setCa(invocation: SetterInvocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const env = await targetEnv(ctx);
     const file = valueOrUnset(ctx, 'CA file', 'pla config set-ca ./corp-root.pem');
@@ -84,7 +89,7 @@ export function setCa(invocation: Invocation): Promise<void> {
  * use when neither `--store` nor `PLA_STORE_URL` names one. One per machine, not per
  * environment: it says where this machine's own server keeps its data.
  */
-export function setStore(invocation: Invocation): Promise<void> {
+export function setStore(invocation: SetterInvocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const url = valueOrUnset(ctx, 'store URL', 'pla config set-store postgres://pla:secret@db.internal:5432/pla');
     await (await ctx.config('write')).setStore(url);
@@ -101,18 +106,18 @@ function serverStoreLine(config: ConfigStore): string {
 }
 
 /** `config use <env>`: makes an environment the current one. */
-export function use(invocation: Invocation): Promise<void> {
+export function use(invocation: Invocation<[env: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const env = String(ctx.args[0]);
+    const [env] = ctx.args;
     await (await ctx.config('write')).use(env);
     ctx.note(`now using ${env}`);
   });
 }
 
 /** `config remove <env>`: forgets what an environment stores. */
-export function remove(invocation: Invocation): Promise<void> {
+export function remove(invocation: Invocation<[env: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const env = String(ctx.args[0]);
+    const [env] = ctx.args;
     const config = await ctx.config('write');
     const wasCurrent = config.currentEnv() === env;
     const { protectionOf } = await import('../../config/protection.js');
@@ -131,9 +136,9 @@ export function remove(invocation: Invocation): Promise<void> {
 }
 
 /** `config rename <old> <new>`. */
-export function rename(invocation: Invocation): Promise<void> {
+export function rename(invocation: Invocation<[from: string, to: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const [from, to] = ctx.args.map(String) as [string, string];
+    const [from, to] = ctx.args;
     await (await ctx.config('write')).rename(from, to);
     ctx.note(`renamed ${from} to ${to}`);
   });
@@ -180,7 +185,7 @@ export function show(invocation: Invocation): Promise<void> {
 }
 
 /** Asks before API keys are written out in plain text; `--yes` answers for scripts. */
-async function confirmKeysInExport(ctx: CommandContext, count: number): Promise<void> {
+async function confirmKeysInExport(ctx: CommandContext<{ yes?: boolean }>, count: number): Promise<void> {
   if (ctx.opts.yes) return;
   const question = `The export will hold ${count} secret${count === 1 ? '' : 's'} (API keys, proxy and store passwords) in plain text. Go ahead?`;
   if (!ctx.io.canPrompt()) {
@@ -193,7 +198,7 @@ async function confirmKeysInExport(ctx: CommandContext, count: number): Promise<
 }
 
 /** `config export [--with-keys]`: the stored environments as JSON on stdout. */
-export function exportConfig(invocation: Invocation): Promise<void> {
+export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; yes?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const [config, { isProtected }] = await Promise.all([ctx.config(), import('../../runs/protected-envs.js')]);
     const withKeys = ctx.opts.withKeys === true;
@@ -226,9 +231,9 @@ export function exportConfig(invocation: Invocation): Promise<void> {
 }
 
 /** `config import <file>|-`: merges an export in (fields given replace those stored). */
-export function importConfig(invocation: Invocation): Promise<void> {
+export function importConfig(invocation: Invocation<[file: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const source = String(ctx.args[0]);
+    const [source] = ctx.args;
     const raw = source === '-' ? await text(ctx.io.stdin) : await (await import('node:fs/promises')).readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot read ${source}: ${error.code ?? error.message}`);
     });
@@ -262,9 +267,18 @@ export function importConfig(invocation: Invocation): Promise<void> {
 }
 
 /** `config protect ENV` / `config unprotect ENV`: the flag kept with the environment in config.json. */
-export function protect(invocation: Invocation, on: boolean): Promise<void> {
+export function protect(invocation: Invocation<[env: string]>): Promise<void> {
+  return setProtection(invocation, true);
+}
+
+/** `config unprotect ENV`. */
+export function unprotect(invocation: Invocation<[env: string]>): Promise<void> {
+  return setProtection(invocation, false);
+}
+
+function setProtection(invocation: Invocation<[env: string]>, on: boolean): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const env = String(ctx.args[0]);
+    const [env] = ctx.args;
     const [config, { protectedEnvironments }] = await Promise.all([ctx.config('write'), import('../../runs/protected-envs.js')]);
     await config.setProtected(env, on);
     const list = protectedEnvironments(config);

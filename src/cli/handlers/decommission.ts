@@ -11,6 +11,7 @@ import { renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { present } from './present.js';
+import type { IdActionOptions, IdActionSpec } from './id-actions.js';
 import { confirmDestructive, requestLine } from './safety.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
 import { withReceipt } from './receipts.js';
@@ -84,12 +85,30 @@ async function dryRun(ctx: CommandContext, cutoff: string, request: string): Pro
   ctx.note(`dry run: would decommission ${counted(caught.length, NOUNS.determinations)} modified before ${cutoff} on ${env} (${request}); nothing was changed`);
 }
 
+/** `--modified-before DATE`, `--before-now`: decommission by date instead of by ids. */
+interface CutoffOptions {
+  modifiedBefore?: string;
+  beforeNow?: boolean;
+}
+
+type DecommissionInvocation = Invocation<[ids: string[]], IdActionOptions & CutoffOptions>;
+
+/**
+ * `determinations decommission`: by date with `--modified-before`/`--before-now`,
+ * else by ids as every id verb (`spec`).
+ */
+export async function decommission(invocation: DecommissionInvocation, spec: IdActionSpec): Promise<void> {
+  if (invocation.opts.modifiedBefore || invocation.opts.beforeNow) return decommissionByDate(invocation);
+  const { runIdAction } = await import('./id-actions.js');
+  return runIdAction(invocation, spec);
+}
+
 /** `decommission --modified-before DATE | --before-now`, or its `--dry-run`. */
-export function decommissionByDate(invocation: Invocation): Promise<void> {
+function decommissionByDate(invocation: DecommissionInvocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { modifiedBefore, beforeNow } = ctx.opts as { modifiedBefore?: string; beforeNow?: boolean };
+    const { modifiedBefore, beforeNow } = ctx.opts;
     if (modifiedBefore && beforeNow) throw new UsageError('pass --modified-before or --before-now, not both');
-    if (Array.isArray(ctx.args[0]) && ctx.args[0].length > 0) throw new UsageError('pass ids or a date cut-off, not both');
+    if (ctx.args[0].length > 0) throw new UsageError('pass ids or a date cut-off, not both');
     const cutoff = beforeNow ? new Date().toISOString() : parseCutoff(modifiedBefore ?? '');
     const operationId = beforeNow ? 'determinations.decommissionBeforeNow' : 'determinations.decommissionModifiedBefore';
     const params: Record<string, string> = beforeNow ? {} : { modified_before: cutoff };

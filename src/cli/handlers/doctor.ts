@@ -8,6 +8,7 @@ import { type Check, runChecks } from '../doctor/checks.js';
 import { withContext } from '../context.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { Invocation } from '../invocation.js';
+import { terminalSafe } from '../../io/terminal-text.js';
 
 const MARKS = { ok: '✓', fail: '✗', skip: '–' } as const;
 
@@ -49,7 +50,8 @@ export function doctor(invocation: Invocation): Promise<void> {
         }),
     });
     const json = ctx.output.format === 'json' || ctx.output.format === 'ndjson';
-    await writeOut(ctx.io.stdout, json ? `${JSON.stringify(checks, null, 2)}\n` : `${lines(checks)}\n`);
+    // The details quote the service and its certificates: the text form is for a person's terminal.
+    await writeOut(ctx.io.stdout, json ? `${JSON.stringify(checks, null, 2)}\n` : `${terminalSafe(lines(checks))}\n`);
     const failed = checks.filter((c) => c.status === 'fail');
     const first = failed[0];
     if (first) throw new DoctorFailure(`${failed.length} of ${checks.length} checks failed (first: ${first.check})`, first.exitCode ?? 1);

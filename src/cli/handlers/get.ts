@@ -6,13 +6,13 @@ import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { collectIds } from './ids.js';
+import { collectIds, type IdOptions } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import type { OperationId } from '../../contract/operations.js';
 
 /** `get <ids...>`: one id shows the record, several show rows. */
-export function get(invocation: Invocation, operationId: OperationId): Promise<void> {
+export function get(invocation: Invocation<[ids: string[]], IdOptions>, operationId: OperationId): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const ids = await collectIds(ctx, ctx.args[0]);
     const client = await ctx.client();

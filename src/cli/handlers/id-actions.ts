@@ -4,8 +4,8 @@
  * or one call each where the service has no bulk endpoint. Destructive verbs
  * confirm first and support `--dry-run`.
  */
-import type { IdActionSpec } from '../../../commands/actions.js';
 import type { PlaClient } from '../../client/types.js';
+import type { Noun } from '../../contract/wording.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IdVerb } from '../../plan/build.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
@@ -14,15 +14,38 @@ import { asRow } from '../../io/output/fields.js';
 import { createRowWriter, renderRecord, renderRows } from '../../io/output/index.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { runBulkCommand, runBulkPrinting } from './bulk.js';
+import { type BulkOptions, runBulkCommand, runBulkPrinting } from './bulk.js';
 import type { RemovedRow } from './remove-outcomes.js';
 import type { RecordId } from '../../io/input/typed-ids.js';
-import { collectIds, idItems } from './ids.js';
+import { type IdOptions, collectIds, idItems } from './ids.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
-import { confirmDestructive, requestLine } from './safety.js';
-import { planTarget, showPlan, wantsPlan } from './plan.js';
+import { type SafetyOptions, confirmDestructive, requestLine } from './safety.js';
+import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt } from './receipts.js';
+
+/** An id verb (delete, remove, decommission, cancel, mark read), derived from the contract (commands/record-verbs.ts). */
+export interface IdActionSpec {
+  /** Operation taking one `{id}`. */
+  single: OperationId;
+  /** Operation taking an array of ids, when the service has one (the row's `bulk`). */
+  bulk?: OperationId;
+  /** Operation that reads one record, for `--dry-run` (the row's `read`). */
+  lookup?: OperationId;
+  /** Imperative, for the prompt: "Delete". */
+  verb: string;
+  /** Past tense, for the confirmation line: "deleted". */
+  done: string;
+  noun: Noun;
+  /**
+   * The service deletes each id or, for a record still in use, decommissions it
+   * (remove): the command says which happened to each id.
+   */
+  deleteOrDecommission?: boolean;
+}
+
+/** The options an id verb reads; the bulk, safety and plan ones are declared only where its operation has a use for them. */
+export type IdActionOptions = IdOptions & BulkOptions & SafetyOptions & PlanOptions;
 
 /** An id as a row shows it: an int64 past 2^53 (a BigInt) as its digits. */
 const shownId = (id: RecordId | string): number | string => (typeof id === 'bigint' ? String(id) : id);
@@ -139,7 +162,7 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
 }
 
 /** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
-export function runIdAction(invocation: Invocation, spec: IdActionSpec): Promise<void> {
+export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOptions>, spec: IdActionSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const single = operation(spec.single);
     const ids = await collectIds(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });

@@ -3,15 +3,22 @@ import { UsageError } from '../../errors.js';
 import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import type { CommandContext } from '../context.js';
 
+/** `--ids`, `--ids-file`, `--id-field` (commands/options.ts). */
+export interface IdOptions {
+  ids?: string;
+  idsFile?: string;
+  idField?: string;
+}
+
 /**
  * Reads every id (ids are small: even a million fit comfortably in memory). With
  * `text`, for operations whose id the spec types "integer(int64) or string"
  * (notifications), typed ids go to the service as written: it judges them, not pla.
  * An id named twice is acted on once, and the repeat said on stderr.
  */
-export function collectIds(ctx: CommandContext, positional: unknown): Promise<RecordId[]>;
-export function collectIds(ctx: CommandContext, positional: unknown, options: { text: boolean }): Promise<Array<RecordId | string>>;
-export async function collectIds(ctx: CommandContext, positional: unknown, options: { text?: boolean } = {}): Promise<Array<RecordId | string>> {
+export function collectIds(ctx: CommandContext<IdOptions>, positional: readonly string[]): Promise<RecordId[]>;
+export function collectIds(ctx: CommandContext<IdOptions>, positional: readonly string[], options: { text: boolean }): Promise<Array<RecordId | string>>;
+export async function collectIds(ctx: CommandContext<IdOptions>, positional: readonly string[], options: { text?: boolean } = {}): Promise<Array<RecordId | string>> {
   const ids: Array<RecordId | string> = [];
   // Where each id was first named, so a repeat is acted on once and said with both places.
   const firstNamed = new Map<string, string>();
@@ -27,9 +34,9 @@ export async function collectIds(ctx: CommandContext, positional: unknown, optio
     ids.push(id);
   };
   const source = {
-    ids: Array.isArray(positional) ? positional.map(String) : [],
-    idsOption: ctx.opts.ids as string | undefined,
-    idsFile: ctx.opts.idsFile as string | undefined,
+    ids: positional,
+    idsOption: ctx.opts.ids,
+    idsFile: ctx.opts.idsFile,
   };
   // The readers (csv, streaming json) load only when there is a file to read.
   const typed = [...source.ids, ...(source.idsOption ?? '').split(',')];
@@ -38,7 +45,7 @@ export async function collectIds(ctx: CommandContext, positional: unknown, optio
   if (source.idsFile !== undefined) {
     const { readIds } = await import('../../io/input/index.js');
     const fileOnly = { idsFile: source.idsFile };
-    for await (const item of readIds(fileOnly, { idField: ctx.opts.idField as string | undefined, strict: true, stdin: ctx.io.stdin })) add(item.value, `line ${item.line} of ${source.idsFile}`);
+    for await (const item of readIds(fileOnly, { idField: ctx.opts.idField, strict: true, stdin: ctx.io.stdin })) add(item.value, `line ${item.line} of ${source.idsFile}`);
   }
   if (ids.length === 0) throw new UsageError('no ids given', { hint: 'pass ids as arguments, --ids 1,2,3 or --ids-file FILE' });
   if (repeats > 0) ctx.warn(`${repeats} repeated ${repeats === 1 ? 'id' : 'ids'} left out: each id is acted on once`);

@@ -22,18 +22,18 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 /** `images upload <file>`: uploads it with its ImageDto and shows the new image's location and id. */
-export function upload(invocation: Invocation): Promise<void> {
+export function upload(invocation: Invocation<[file: string], { name?: string; service?: string; type?: string; image?: string }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const path = String(ctx.args[0]);
+    const [path] = ctx.args;
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) throw new UsageError(`no such file: ${path}`);
-    const { name, service, type } = ctx.opts as { name?: string; service?: string; type?: string };
+    const { name, service, type, image: imageJson } = ctx.opts;
     const contentType = MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
     const image = {
       name: name ?? basename(path),
       type: type ?? contentType,
       ...(service ? { service } : {}),
-      ...(await readJsonObject({ inline: ctx.opts.image as string | undefined, name: '--image' })),
+      ...(await readJsonObject({ inline: imageJson, name: '--image' })),
     };
     const result = await (await ctx.client()).call('images.upload', {
       upload: { file: createReadStream(path), fileName: basename(path), contentType, image },

@@ -4,15 +4,15 @@ import type { OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { listPaged } from './paged.js';
+import { listPaged, type PagingOptions } from './paged.js';
 import { present } from './present.js';
-import { confirmDestructive, requestLine } from './safety.js';
+import { confirmDestructive, requestLine, type SafetyOptions } from './safety.js';
 
 /** `count <user> [--unread | --by-type | --mobile]`: one of the three count endpoints. */
-export function count(invocation: Invocation): Promise<void> {
+export function count(invocation: Invocation<[user: string], { unread?: boolean; byType?: boolean; mobile?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const user = String(ctx.args[0]);
-    const { unread, byType, mobile } = ctx.opts as { unread?: boolean; byType?: boolean; mobile?: boolean };
+    const [user] = ctx.args;
+    const { unread, byType, mobile } = ctx.opts;
     if ([unread, byType, mobile].filter(Boolean).length > 1) throw new UsageError('pick one of --unread, --by-type, --mobile');
     const [operationId, call]: [OperationId, CallOptions] = byType
       ? ['notifications.countByType', { params: { username: user } }]
@@ -24,16 +24,16 @@ export function count(invocation: Invocation): Promise<void> {
 }
 
 /** `list <user> [--mobile]`. */
-export function list(invocation: Invocation): Promise<void> {
+export function list(invocation: Invocation<[user: string], Omit<PagingOptions, 'sort'> & { mobile?: boolean }>): Promise<void> {
   return withContext(invocation, (ctx) =>
-    listPaged(ctx, ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: String(ctx.args[0]) } }),
+    listPaged(ctx, ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: ctx.args[0] } }),
   );
 }
 
 /** `clear <user>`: deletes every notification of a user, after confirmation. */
-export function clear(invocation: Invocation): Promise<void> {
+export function clear(invocation: Invocation<[user: string], SafetyOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const user = String(ctx.args[0]);
+    const [user] = ctx.args;
     if (ctx.opts.dryRun) {
       await listPaged(ctx, 'notifications.list', { params: { userName: user } });
       const { env } = await ctx.connection();

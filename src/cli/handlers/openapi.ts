@@ -5,6 +5,6 @@ import type { Invocation } from '../invocation.js';
 
 /** Prints the document, naming the base URL under `servers` when one is given. */
 export async function printOpenApi(invocation: Invocation): Promise<void> {
-  const serverUrl = (invocation.opts.baseUrl as string | undefined) ?? process.env.PLA_BASE_URL;
+  const serverUrl = invocation.opts.baseUrl ?? process.env.PLA_BASE_URL;
   await writeOut(invocation.io.stdout, `${JSON.stringify(createOpenApiDocument({ serverUrl }), null, 2)}\n`);
 }

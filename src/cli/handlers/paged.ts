@@ -10,16 +10,26 @@ import { writeLine } from '../../io/streams.js';
 import type { CommandContext } from '../context.js';
 import type { OperationId } from '../../contract/operations.js';
 
-function pagingOf(ctx: CommandContext): PageRequest {
-  const { page, size, sort } = ctx.opts as { page?: number; size?: number; sort?: string[] };
+/** `--page`, `--size`, `--sort`, `--all`, `--max-items` (commands/options.ts). */
+export interface PagingOptions {
+  page?: number;
+  size?: number;
+  /** Absent on lists whose endpoint takes no sort. */
+  sort?: string[];
+  all?: boolean;
+  maxItems?: number;
+}
+
+function pagingOf(ctx: CommandContext<PagingOptions>): PageRequest {
+  const { page, size, sort } = ctx.opts;
   return { page, size, sort: sort && sort.length > 0 ? sort : undefined };
 }
 
 /** Lists a paged operation: one page (`--page`, `--size`, `--sort`), or every page with `--all`/`--max-items`. */
-export async function listPaged(ctx: CommandContext, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
+export async function listPaged(ctx: CommandContext<PagingOptions>, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}): Promise<void> {
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal };
-  const maxItems = ctx.opts.maxItems as number | undefined;
+  const { maxItems } = ctx.opts;
   const writer = await createRowWriter(ctx.output);
 
   if (ctx.opts.all || maxItems !== undefined) {

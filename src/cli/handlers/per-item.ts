@@ -8,6 +8,7 @@ import { BULK_DEFAULTS } from '../../bulk/defaults.js';
 import { TaskPool } from '../../bulk/pool.js';
 import { isRecordRejection } from '../../bulk/split.js';
 import { PartialFailureError } from '../../errors.js';
+import { terminalSafe } from '../../io/terminal-text.js';
 
 
 export interface PerItemOptions {
@@ -25,7 +26,7 @@ export async function forEachItem<T>(
   run: (item: T) => Promise<void>,
   options: PerItemOptions,
 ): Promise<void> {
-  const onError = options.onError ?? ((label: string, error: unknown) => options.stderr.write(`${label}: ${(error as Error).message}\n`));
+  const onError = options.onError ?? ((label: string, error: unknown) => options.stderr.write(`${terminalSafe(`${label}: ${(error as Error).message}`)}\n`));
   const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   const failures: unknown[] = [];
   // A failure that is not about the item (a wrong key, the service down, the

@@ -7,10 +7,17 @@ import type { ApplyResult } from '../../plan/apply.js';
 import type { PlanTarget } from '../../plan/make-plan.js';
 import type { Plan } from '../../plan/types.js';
 import type { CommandContext } from '../context.js';
+import type { BulkOptions } from './bulk.js';
 import type { RunReceipt } from './receipts.js';
 
+/** `--plan`, `--plan-out FILE` (commands/options.ts). */
+export interface PlanOptions {
+  plan?: boolean;
+  planOut?: string;
+}
+
 /** Whether the command was asked for a plan instead of a run. */
-export function wantsPlan(ctx: CommandContext): boolean {
+export function wantsPlan(ctx: CommandContext<PlanOptions>): boolean {
   return ctx.opts.plan === true || typeof ctx.opts.planOut === 'string';
 }
 
@@ -32,13 +39,13 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
  * Shows a plan: the readable diff on a terminal (and with `-o table`), the whole
  * plan as JSON otherwise; saves it with `--plan-out`. Changes nothing.
  */
-export async function showPlan(ctx: CommandContext, plan: Plan): Promise<void> {
+export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Promise<void> {
   const [{ renderPlanText, planSummary }, { writeOut }] = await Promise.all([import('../../plan/render.js'), import('../../io/output/write-out.js')]);
   const format = ctx.output.format;
   if (format === 'json') await writeOut(ctx.output.stdout, `${JSON.stringify(plan, null, 2)}\n`);
   else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   else await writeOut(ctx.output.stdout, renderPlanText(plan, ctx.output.color));
-  const out = ctx.opts.planOut as string | undefined;
+  const out = ctx.opts.planOut;
   if (out !== undefined) {
     const { savePlan } = await import('../../plan/plan-file.js');
     await savePlan(out, plan);
@@ -52,12 +59,12 @@ export async function showPlan(ctx: CommandContext, plan: Plan): Promise<void> {
  * into `receipt`; prints a summary line per operation and throws the partial
  * failure (exit 9) when records were refused or in conflict.
  */
-export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt: RunReceipt, checkConflicts: boolean, skip: ReadonlySet<number> = new Set()): Promise<ApplyResult> {
+export async function applyWithSummary(ctx: CommandContext<BulkOptions & { file?: string }>, plan: Plan, receipt: RunReceipt, checkConflicts: boolean, skip: ReadonlySet<number> = new Set()): Promise<ApplyResult> {
   const [{ applyPlan }, { formatSummary }, { defaultRejectsPath }] = await Promise.all([import('../../plan/apply.js'), import('../../bulk/summary.js'), import('../../bulk/rejects.js')]);
   const { opts } = ctx;
   // By default beside the checkpoint, else beside the input file (--skip-unchanged), else here.
-  const inputFile = typeof opts.file === 'string' && opts.file !== '-' ? opts.file : undefined;
-  const rejectsPath = (opts.rejects as string | undefined) ?? defaultRejectsPath(receipt.writer.run, 'ndjson', (opts.checkpoint as string | undefined) ?? inputFile);
+  const inputFile = opts.file !== undefined && opts.file !== '-' ? opts.file : undefined;
+  const rejectsPath = opts.rejects ?? defaultRejectsPath(receipt.writer.run, 'ndjson', opts.checkpoint ?? inputFile);
   const result = await applyPlan({
     client: await ctx.client({ finishInFlight: true }),
     plan,
@@ -65,11 +72,11 @@ export async function applyWithSummary(ctx: CommandContext, plan: Plan, receipt:
     checkConflicts,
     skip,
     bulk: {
-      batchSize: opts.batchSize as number | undefined,
-      concurrency: opts.concurrency as number | undefined,
+      batchSize: opts.batchSize,
+      concurrency: opts.concurrency,
       rejectsPath,
       runName: receipt.writer.run,
-      checkpointPath: opts.checkpoint as string | undefined,
+      checkpointPath: opts.checkpoint,
       signal: ctx.signal,
       progress: ctx.startProgress,
     },

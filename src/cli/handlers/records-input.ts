@@ -5,6 +5,17 @@ import type { CommandContext } from '../context.js';
 
 type RecordItem = SourceItem<Record<string, unknown>>;
 
+/** `--data`, `--file`, `--format`, `--raw`, `--strict` (commands/options.ts). */
+export interface RecordInputOptions {
+  data?: string;
+  file?: string;
+  format?: InputFormat;
+  raw?: boolean;
+  /** `--delimiter`: , ; or tab (parsed by io/input/csv-delimiter.ts). */
+  delimiter?: string;
+  strict?: boolean;
+}
+
 /** Either the only record, or a stream of all of them (the first two already read). */
 export type RecordInput = { single: Record<string, unknown>; cells?: Record<string, string> } | { many: AsyncIterable<RecordItem> };
 
@@ -13,8 +24,8 @@ export type RecordInput = { single: Record<string, unknown>; cells?: Record<stri
  * `recordIds` (updates and upserts of records) ids follow the one id rule and
  * duplicate ids are decided before anything is sent (io/input/records.ts).
  */
-export async function readRecordInput(ctx: CommandContext, options: { recordIds?: boolean } = {}): Promise<RecordInput> {
-  const { data, file } = ctx.opts as { data?: string; file?: string };
+export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, options: { recordIds?: boolean } = {}): Promise<RecordInput> {
+  const { data, file } = ctx.opts;
   if (data === undefined && file === undefined) {
     throw new UsageError('no records given', { hint: 'pass --data \'{"field": "value"}\' or --file records.json (- for stdin)' });
   }
@@ -32,8 +43,9 @@ export async function readRecordInput(ctx: CommandContext, options: { recordIds?
   const records = readRecords(
     { data, file },
     {
-      format: ctx.opts.format as InputFormat | undefined,
+      format: ctx.opts.format,
       raw: ctx.opts.raw === true,
+      csvRaw: ctx.opts.csvRaw === true,
       ...(typeof ctx.opts.delimiter === 'string' ? { delimiter: parseDelimiter(ctx.opts.delimiter) } : {}),
       ...(options.recordIds ? { recordIds: true } : {}),
       onRepeat: (repeat) => {

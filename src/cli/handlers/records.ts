@@ -3,26 +3,38 @@
  * notification side): list, create/update/upsert, and `meta`. `get` has its own
  * module (get.ts) so that the most common command loads none of this.
  */
-import type { WriteSpec } from '../../../commands/actions.js';
 import { UsageError } from '../../errors.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import type { BadRow, InputFormat, RepeatedRow, SourceItem } from '../../io/input/types.js';
+import type { BadRow, RepeatedRow, SourceItem } from '../../io/input/types.js';
 import type { BadRowRelay } from '../../io/input/bad-rows.js';
 import { typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { runBulkPrinting } from './bulk.js';
-import { listPaged } from './paged.js';
+import { type BulkOptions, runBulkPrinting } from './bulk.js';
+import { listPaged, type PagingOptions } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
-import { type RecordInput, readRecordInput } from './records-input.js';
-import { applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
+import { type RecordInput, type RecordInputOptions, readRecordInput } from './records-input.js';
+import { type PlanOptions, applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt, idToRead, readBefores, receiptId, withReceipt } from './receipts.js';
 
+/** A verb taking records from --data/--file (create, update, upsert, send …), as commands/record-verbs.ts declares it. */
+export interface WriteSpec {
+  /** Operation for one record. */
+  single: OperationId;
+  /** Operation taking many records (the row's `bulk`); without one, records are sent one call each. */
+  bulk?: OperationId;
+  /** Past tense for the confirmation line ("created"). */
+  done: string;
+}
+
+/** The options a write verb reads; bulk and plan ones only where its operation has a bulk counterpart. */
+export type WriteOptions = RecordInputOptions & BulkOptions & PlanOptions & { skipUnchanged?: boolean };
+
 /** A paged list (`list`, with `--all` streaming). */
-export function list(invocation: Invocation, operationId: OperationId): Promise<void> {
+export function list(invocation: Invocation<[], PagingOptions>, operationId: OperationId): Promise<void> {
   return withContext(invocation, (ctx) => listPaged(ctx, operationId));
 }
 
@@ -49,11 +61,11 @@ async function followStoredTypesOfOne(ctx: CommandContext, resource: string, rec
 }
 
 /** The records a --file holds, estimated, when a progress bar will show it. */
-async function progressTotal(ctx: CommandContext): Promise<number | undefined> {
-  const file = ctx.opts.file as string | undefined;
+async function progressTotal(ctx: CommandContext<RecordInputOptions>): Promise<number | undefined> {
+  const { file } = ctx.opts;
   if (!ctx.interactive || file === undefined) return undefined;
   const { estimateRecordCount } = await import('../../io/input/index.js');
-  return estimateRecordCount(file, ctx.opts.format as InputFormat | undefined);
+  return estimateRecordCount(file, ctx.opts.format);
 }
 
 /**
@@ -61,11 +73,11 @@ async function progressTotal(ctx: CommandContext): Promise<number | undefined> {
  * `single`, several to `bulk` through the bulk runner (or one call each).
  * An update's id comes from the positional argument or the record's `id`.
  */
-export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
+export function write(invocation: Invocation<[id?: string], WriteOptions>, spec: WriteSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const needsId = operation(spec.single).pathParams.some((p) => p.name === 'id');
     // The same rule as every other id on the command line: plain digits (`1e3` is no id).
-    const positionalId = ctx.args[0] === undefined ? undefined : typedIds([String(ctx.args[0])])[0];
+    const positionalId = ctx.args[0] === undefined ? undefined : typedIds([ctx.args[0]])[0];
     const verbName = verbOf(spec.single);
     // Updates and upserts of records name ids: the one id rule, duplicates decided first.
     const input = await readRecordInput(ctx, { recordIds: spec.bulk !== undefined && (verbName === 'update' || verbName === 'upsert') });
@@ -125,7 +137,7 @@ export function write(invocation: Invocation, spec: WriteSpec): Promise<void> {
  * shows the plan; `--skip-unchanged`: sends only the plan's changes (a re-import
  * of 50,000 rows where 12 changed sends 12), with a receipt.
  */
-async function planWrite(ctx: CommandContext, spec: WriteSpec, input: RecordInput, positionalId: number | undefined): Promise<void> {
+async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, input: RecordInput, positionalId: number | undefined): Promise<void> {
   const verb = verbOf(spec.single) ?? 'done';
   if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');

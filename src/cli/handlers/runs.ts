@@ -10,7 +10,8 @@ import type { PlanEntry } from '../../plan/types.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmAndApply } from './apply.js';
-import { planTarget, showPlan, wantsPlan } from './plan.js';
+import type { BulkOptions } from './bulk.js';
+import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
 
 function countsText(counts: Record<string, number> | undefined): string {
   if (!counts) return '';
@@ -73,10 +74,10 @@ export function list(invocation: Invocation): Promise<void> {
 }
 
 /** `runs show ID`: the receipt; json an object, ndjson its lines as kept, csv and table one row per record. */
-export function show(invocation: Invocation): Promise<void> {
+export function show(invocation: Invocation<[run: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { findRun, readReceipt } = await import('../../runs/receipt-store.js');
-    const run = await findRun(String(ctx.args[0]));
+    const run = await findRun(ctx.args[0]);
     const lines: ReceiptLine[] = [];
     for await (const line of readReceipt(run.path)) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
@@ -100,9 +101,9 @@ export function show(invocation: Invocation): Promise<void> {
 }
 
 /** `runs prune --older-than DAYS | --all`. */
-export function prune(invocation: Invocation): Promise<void> {
+export function prune(invocation: Invocation<[], { olderThan?: number; all?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { olderThan, all } = ctx.opts as { olderThan?: number; all?: boolean };
+    const { olderThan, all } = ctx.opts;
     if (olderThan === undefined && !all) throw new UsageError('say which receipts to remove', { hint: 'pass --older-than DAYS, or --all' });
     if (olderThan !== undefined && all) throw new UsageError('pass --older-than or --all, not both');
     const { pruneRuns } = await import('../../runs/receipt-store.js');
@@ -112,7 +113,7 @@ export function prune(invocation: Invocation): Promise<void> {
 }
 
 /** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
-export function undo(invocation: Invocation): Promise<void> {
+export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const [{ findRun, readReceipt }, { inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] = await Promise.all([
       import('../../runs/receipt-store.js'),
@@ -120,7 +121,7 @@ export function undo(invocation: Invocation): Promise<void> {
       import('../../plan/current-state.js'),
       import('../../plan/make-plan.js'),
     ]);
-    const run = await findRun(String(ctx.args[0]));
+    const run = await findRun(ctx.args[0]);
     const { env, baseUrl } = await ctx.connection();
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
       throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, { hint: `undo it with -e ${run.header.env}` });

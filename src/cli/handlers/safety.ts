@@ -6,8 +6,14 @@ import { expandPath, operation, type OperationId } from '../../contract/operatio
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
+/** `-y/--yes`, `--dry-run` (commands/options.ts). */
+export interface SafetyOptions {
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
 /** Asks "<question> on <env>?"; throws when refused or when no terminal can answer. */
-export async function confirmDestructive(ctx: CommandContext, question: string): Promise<void> {
+export async function confirmDestructive(ctx: CommandContext<Pick<SafetyOptions, 'yes'>>, question: string): Promise<void> {
   if (ctx.opts.yes) return;
   if (!ctx.io.canPrompt()) {
     // Only the first letter drops its capital: the rest names users and dates as given.

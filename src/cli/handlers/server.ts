@@ -19,24 +19,24 @@ import { confirmDestructive } from './safety.js';
  * The store URL kept in the pla config (`pla config set-store`), read only when
  * neither `--store` nor `PLA_STORE_URL` gives one, as they outrank it.
  */
-async function configuredStore(invocation: Invocation): Promise<string | undefined> {
+async function configuredStore(invocation: Invocation<[], { store?: string }>): Promise<string | undefined> {
   if (invocation.opts.store || process.env.PLA_STORE_URL) return undefined;
   const { openConfig } = await import('../../config/index.js');
   return (await openConfig({ readOnly: true })).server().store;
 }
 
 /** `pla server migrate`: the server's migrations, on the store the flags, environment or config name. */
-export async function migrate(invocation: Invocation): Promise<void> {
+export async function migrate(invocation: Invocation<[], { store?: string }>): Promise<void> {
   const { runServerMigrate } = await import('../../server/start.js');
   await runServerMigrate(invocation.opts, invocation.io, await configuredStore(invocation));
 }
 
 /** `pla server start`: runs the server until SIGINT/SIGTERM; once it listens, environment `local` points at it. */
-export async function start(invocation: Invocation): Promise<void> {
+export async function start(invocation: Invocation<[], StartFlags>): Promise<void> {
   const { runServerStart } = await import('../../server/start.js');
   const stored = await configuredStore(invocation);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
-  await runServerStart(invocation.opts as StartFlags, invocation.io, {
+  await runServerStart(invocation.opts, invocation.io, {
     async onListening({ url, createdAdminKey }) {
       const { openConfig } = await import('../../config/index.js');
       const config = await openConfig();
@@ -54,7 +54,7 @@ export async function start(invocation: Invocation): Promise<void> {
 }
 
 /** The invocation aimed at env `local`; the `--env` given (if any) is the new key's environment. */
-function onLocal(invocation: Invocation): Invocation {
+function onLocal<Args extends readonly unknown[], Opts extends object>(invocation: Invocation<Args, Opts>): Invocation<Args, Opts & { keyEnv?: string }> {
   return { ...invocation, opts: { ...invocation.opts, keyEnv: invocation.opts.env, env: 'local' } };
 }
 
@@ -64,9 +64,9 @@ async function admin(ctx: CommandContext, method: string, path: string, options:
   return { message: envelope?.message, data: envelope?.data, body: result.data };
 }
 
-export function createKey(invocation: Invocation): Promise<void> {
+export function createKey(invocation: Invocation<[], { name: string; permissions?: string[] }>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    const { name, permissions, keyEnv } = ctx.opts as Record<string, unknown> as { name: string; permissions?: string[]; keyEnv?: string };
+    const { name, permissions, keyEnv } = ctx.opts;
     const body = { name, ...(keyEnv ? { env: keyEnv } : {}), ...(permissions ? { permissions } : {}) };
     const { data, message } = await admin(ctx, 'POST', '/_admin/keys', { body });
     const created = data as { secret: string; id: number };
@@ -83,9 +83,9 @@ export function listKeys(invocation: Invocation): Promise<void> {
   });
 }
 
-export function revokeKey(invocation: Invocation): Promise<void> {
+export function revokeKey(invocation: Invocation<[id: string]>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    const id = String(ctx.args[0]);
+    const [id] = ctx.args;
     if (parseRecordId(id) === undefined) throw new UsageError(`key id must be a number, got ${id}`, { hint: 'see the ids with `pla server keys list`' });
     const { message, data } = await admin(ctx, 'DELETE', `/_admin/keys/${id}`);
     await renderRecord(data, ctx.output);
@@ -100,15 +100,15 @@ export function health(invocation: Invocation): Promise<void> {
   });
 }
 
-export function requestLog(invocation: Invocation): Promise<void> {
+export function requestLog(invocation: Invocation<[], { limit?: string }>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    const limit = ctx.opts.limit as string | undefined;
+    const { limit } = ctx.opts;
     const { data } = await admin(ctx, 'GET', '/_admin/requests', limit ? { query: { limit } } : {});
     await renderRows(data as unknown[], ctx.output);
   });
 }
 
-export function reset(invocation: Invocation): Promise<void> {
+export function reset(invocation: Invocation<[], { yes?: boolean }>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
     await confirmDestructive(ctx, 'Delete all data of the local server');
     const { message } = await admin(ctx, 'POST', '/_admin/reset');

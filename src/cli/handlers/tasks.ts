@@ -3,26 +3,26 @@ import { PartialFailureError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { collectIds } from './ids.js';
+import { collectIds, type IdOptions } from './ids.js';
 import { readJsonObject } from './json-arg.js';
-import { listPaged } from './paged.js';
+import { listPaged, type PagingOptions } from './paged.js';
 
 /** `search [--filter JSON | --filter-file F]`: the filter is the body, paging in the query. */
-export function search(invocation: Invocation): Promise<void> {
+export function search(invocation: Invocation<[], PagingOptions & { filter?: string; filterFile?: string }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { filter, filterFile } = ctx.opts as { filter?: string; filterFile?: string };
+    const { filter, filterFile } = ctx.opts;
     const body = (await readJsonObject({ inline: filter, file: filterFile, name: '--filter', stdin: ctx.io.stdin })) ?? {};
     await listPaged(ctx, 'tasks.search', { body });
   });
 }
 
 /** `watch <ids...>`: polls each task until it ends, then shows the final states. */
-export function watch(invocation: Invocation): Promise<void> {
+export function watch(invocation: Invocation<[ids: string[]], IdOptions & { interval?: number }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const ids = await collectIds(ctx, ctx.args[0]);
     const { watchTasks } = await import('../../bulk/watch.js');
     const results = await watchTasks(await ctx.client(), ids, {
-      ...(ctx.opts.interval === undefined ? {} : { intervalMs: (ctx.opts.interval as number) * 1000 }),
+      ...(ctx.opts.interval === undefined ? {} : { intervalMs: ctx.opts.interval * 1000 }),
       signal: ctx.signal,
       progress: { stream: ctx.io.stderr, isTTY: ctx.interactive },
     });

@@ -8,10 +8,10 @@ interface Topic extends Record<string, unknown> {
 }
 
 /** `topics list <service> [--lang]`. */
-export function list(invocation: Invocation): Promise<void> {
+export function list(invocation: Invocation<[service: string], { lang?: string }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const service = String(ctx.args[0]);
-    const lang = ctx.opts.lang as string | undefined;
+    const [service] = ctx.args;
+    const { lang } = ctx.opts;
     const { data } = await (await ctx.client()).call<Topic[]>('topics.list', { params: { service }, signal: ctx.signal });
     const topics = Array.isArray(data) ? data : [];
     // The service has no language parameter: the choice is made here, on the captions.

@@ -7,8 +7,29 @@
  *   written quoted (`"123"`), and a quoted cell stays text;
  * - a cell starting with `{`, `[` or `"` that is valid JSON is that JSON: nested
  *   objects and arrays are written as JSON, and a string that itself starts with
- *   one of those characters is written as a JSON string, so it reads back as text.
+ *   one of those characters is written as a JSON string, so it reads back as text;
+ * - a text cell a spreadsheet would run as a formula (starting with `=`, `+`,
+ *   `-`, `@`, tab or carriage return: OWASP's rule for CSV injection) is written
+ *   with a leading `'`, which spreadsheets show as text and pla's reader removes;
+ *   a text that already starts with `'` before one of those gets one more, so
+ *   every text reads back exactly. Header names are guarded the same way.
+ *   `--csv-raw` turns the guard off both ways (for tools that want raw cells).
  */
+
+/** Text a spreadsheet would run as a formula, after any quotes already guarding it. */
+const FORMULA = /^'*[=+\-@\t\r]/;
+/** A guarded cell: one `'` more than the text it stands for. */
+const GUARDED = /^'+[=+\-@\t\r]/;
+
+/** `text` as a csv cell a spreadsheet shows as text (see the module comment). */
+export function guardFormula(text: string): string {
+  return FORMULA.test(text) ? `'${text}` : text;
+}
+
+/** The text a guarded cell stands for; any other cell as it is. */
+export function unguardFormula(cell: string): string {
+  return GUARDED.test(cell) ? cell.slice(1) : cell;
+}
 
 // Plain decimal numbers only: no leading zeros ("007" is a code, not 7), no hex, no spaces.
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -32,7 +53,8 @@ function jsonCell(value: string): { value: unknown } | undefined {
  * become numbers (unless too large to be exact), an empty cell becomes `undefined`
  * (the field is left out of the record sent); anything else stays text.
  */
-export function typeCell(value: string, quoted = false): unknown {
+export function typeCell(value: string, quoted = false, guarded = true): unknown {
+  if (guarded && GUARDED.test(value)) return value.slice(1);
   const json = jsonCell(value);
   if (json) return json.value;
   if (quoted) return value;
@@ -77,24 +99,36 @@ function quotedCells(raw: string, delimiter: string): boolean[] {
   return quoted;
 }
 
-/** The typed values of a parsed row's cells (quoted ones stay text unless JSON). */
-export function typeCells(cells: readonly string[], raw: string, delimiter = ','): unknown[] {
+/** The typed values of a parsed row's cells (quoted ones stay text unless JSON); `guarded` as in `typeCell`. */
+export function typeCells(cells: readonly string[], raw: string, delimiter = ',', guarded = true): unknown[] {
   const quoted = raw.includes('"') ? quotedCells(raw.replace(/^[\r\n]+/, ''), delimiter) : undefined;
-  return cells.map((cell, i) => typeCell(cell, quoted?.[i] === true));
+  return cells.map((cell, i) => typeCell(cell, quoted?.[i] === true, guarded));
 }
 
-/** A string cell as `typeCell` will read it back: JSON-encoded or quoted when it would not read as itself. */
-function stringCell(value: string): string | { value: string; quoted: true } {
+/** A string cell as `typeCell` will read it back: guarded, JSON-encoded or quoted when it would not read as itself. */
+function stringCell(value: string, guard: boolean): string | { value: string; quoted: true } {
+  if (guard && FORMULA.test(value)) return `'${value}`;
   if (JSON_START.test(value)) return JSON.stringify(value);
-  return typeCell(value) === value ? value : { value, quoted: true };
+  return typeCell(value, false, guard) === value ? value : { value, quoted: true };
 }
 
 /**
  * csv-stringify's `cast` for pla's csv (see the module comment): give it the
  * records' own values, not text, so it knows a number from a numeric string.
+ * Numbers are written as they are: `-3` is a number to a spreadsheet, not a formula.
  */
-export const csvCast = {
-  string: stringCell,
-  boolean: (value: boolean): string => String(value),
-  object: (value: object): string => JSON.stringify(value),
-};
+export function csvCastFor(options: { guard: boolean }) {
+  return {
+    string: (value: string) => stringCell(value, options.guard),
+    boolean: (value: boolean): string => String(value),
+    object: (value: object): string => JSON.stringify(value),
+  };
+}
+
+/** The cast of pla's own files (rejects): formulas guarded. */
+export const csvCast = csvCastFor({ guard: true });
+
+/** A header line: column names, guarded unless `guard` is false (csv-parse reads a header cell as text). */
+export function csvHeaderRow(columns: readonly string[], guard = true): string[] {
+  return guard ? columns.map(guardFormula) : [...columns];
+}

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
-import { typeCells } from './csv-cells.js';
+import { typeCells, unguardFormula } from './csv-cells.js';
 import { chooseDelimiter, firstLine } from './csv-delimiter.js';
 import { lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.js';
 import { peek } from './source.js';
@@ -26,6 +26,8 @@ interface CsvRow {
 
 export interface CsvReadOptions {
   raw?: boolean;
+  /** `--csv-raw`: no formula guard to remove (csv-cells.ts). */
+  csvRaw?: boolean;
   strict?: boolean;
   /** `--delimiter`: else detected from the header line. */
   delimiter?: CsvDelimiter;
@@ -152,24 +154,26 @@ const UNCLOSED = 'a quote opened on this line is never closed';
  * Streams csv records as spreadsheets write them: the header row names the fields;
  * `,` `;` or tab separates them (detected from the header, or `--delimiter`); a
  * quote inside an unquoted cell is text (`relax_quotes`); cells are typed
- * (`typeCells`) unless `raw`. A row with another number of cells than the header,
+ * (`typeCells`) unless `raw`; a formula guard (`'=…`, csv-cells.ts) is removed
+ * from cells and header names unless `csvRaw`. A row with another number of cells than the header,
  * or one whose quote never closes, is a bad row with its line; an unclosed quote
  * does not swallow the rows after it (see `parseRows`).
  */
 export async function* readCsvRecords(input: Readable, options: CsvReadOptions, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
   const peeked = await peek(input);
   const delimiter = chooseDelimiter(firstLine(peeked.head.replace(/^\uFEFF/, '')), options.delimiter);
+  const guarded = options.csvRaw !== true;
   let header: string[] | undefined;
   for await (const row of parseRows(peeked.stream, new LineCounter(), { delimiter, badRow })) {
     if (!header) {
-      header = row.cells;
+      header = guarded ? row.cells.map(unguardFormula) : row.cells;
       continue;
     }
     if (row.cells.length !== header.length) {
       badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
       continue;
     }
-    const values = options.raw ? row.cells : typeCells(row.cells, row.raw, delimiter);
+    const values = options.raw ? (guarded ? row.cells.map(unguardFormula) : row.cells) : typeCells(row.cells, row.raw, delimiter, guarded);
     const record: Record<string, unknown> = {};
     // The text of cells that read as numbers or booleans, or could (`007`, a quoted
     // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).

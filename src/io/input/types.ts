@@ -6,7 +6,9 @@
 
 import type { Readable } from 'node:stream';
 
-export type InputFormat = 'json' | 'ndjson' | 'csv';
+/** The formats record and id input comes in. */
+export const INPUT_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /** What separates csv cells: a comma, a semicolon (European spreadsheets) or a tab. */
 export type CsvDelimiter = ',' | ';' | '\t';
@@ -42,6 +44,8 @@ export interface ReadOptions {
   raw?: boolean;
   /** CSV: the cell separator (`--delimiter`); detected from the header line when absent. */
   delimiter?: CsvDelimiter;
+  /** CSV: cells as they are, a leading `'` before `=`, `+`, `-`, `@` kept (`--csv-raw`; src/io/input/csv-cells.ts). */
+  csvRaw?: boolean;
   /** Stop at the first bad row (throw `InputError` with its line) instead of skipping it. */
   strict?: boolean;
   /** Called for each skipped bad row when not strict. */

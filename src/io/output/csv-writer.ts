@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
-import { csvCast } from '../input/csv-cells.js';
+import { csvCastFor, csvHeaderRow } from '../input/csv-cells.js';
 import { fieldValue } from './fields.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
@@ -11,13 +11,16 @@ import { writeOut } from './write-out.js';
 /** Rows kept in memory before the rest go to a spool file (a page or two). */
 const IN_MEMORY_ROWS = 2000;
 
-/** Rows as csv lines, typed so they read back as the same values (csv-cells). */
-function csvText(rows: unknown[][]): string {
-  return stringify(rows, { cast: csvCast });
+const GUARDED_CAST = csvCastFor({ guard: true });
+const RAW_CAST = csvCastFor({ guard: false });
+
+/** Rows as csv lines, typed so they read back as the same values, formulas guarded unless `csvRaw` (csv-cells). */
+function csvText(rows: unknown[][], options: OutputOptions): string {
+  return stringify(rows, { cast: options.csvRaw ? RAW_CAST : GUARDED_CAST });
 }
 
-/** The header line: names as they are (csv-parse reads a header cell as text). */
-const headerText = (columns: readonly string[]): string => stringify([columns]);
+/** The header line: names guarded as cells are (csv-parse reads a header cell as text). */
+const headerText = (columns: readonly string[], options: OutputOptions): string => stringify([csvHeaderRow(columns, !options.csvRaw)]);
 
 const cells = (row: Row, columns: readonly string[]): unknown[] => columns.map((c) => fieldValue(row, c));
 
@@ -29,7 +32,8 @@ const cells = (row: Row, columns: readonly string[]): unknown[] => columns.map((
 class Spool {
   private readonly dir = mkdtempSync(join(tmpdir(), 'pla-csv-'));
   private readonly path = join(this.dir, 'rows.ndjson');
-  private readonly out: WriteStream = createWriteStream(this.path);
+  // Records: readable by their owner only (the folder is mkdtemp's, 0700, already).
+  private readonly out: WriteStream = createWriteStream(this.path, { mode: 0o600 });
   private readonly removeAtExit = () => this.remove();
 
   constructor() {
@@ -75,8 +79,8 @@ export function createCsvWriter(options: OutputOptions): RowWriter {
       try {
         if (columns.size === 0) return;
         const header = [...columns];
-        await writeOut(options.stdout, headerText(header) + csvText(held.map((row) => cells(row, header))));
-        if (spool) for await (const row of spool.rows()) await writeOut(options.stdout, csvText([cells(row, header)]));
+        await writeOut(options.stdout, headerText(header, options) + csvText(held.map((row) => cells(row, header)), options));
+        if (spool) for await (const row of spool.rows()) await writeOut(options.stdout, csvText([cells(row, header)], options));
       } finally {
         spool?.remove();
       }
@@ -89,12 +93,12 @@ function createFixedCsvWriter(options: OutputOptions, columns: readonly string[]
   let headerWritten = false;
   return {
     async write(row: Row) {
-      const header = headerWritten ? '' : headerText(columns);
+      const header = headerWritten ? '' : headerText(columns, options);
       headerWritten = true;
-      await writeOut(options.stdout, header + csvText([cells(row, columns)]));
+      await writeOut(options.stdout, header + csvText([cells(row, columns)], options));
     },
     async end() {
-      if (!headerWritten) await writeOut(options.stdout, headerText(columns));
+      if (!headerWritten) await writeOut(options.stdout, headerText(columns, options));
     },
   };
 }

@@ -2,6 +2,8 @@
  * A spinner on stderr while waiting for the service, only when stderr is a
  * terminal (ora is loaded only then, so scripts never pay for it).
  */
+import { terminalSafe } from '../terminal-text.js';
+
 export interface Spinner {
   /** Replaces the line next to the spinner. */
   update(text: string): void;
@@ -29,10 +31,11 @@ export async function startSpinner(text: string, enabled: boolean, stream: NodeJ
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream, discardStdin: false }).start();
   return {
+    // Its text may quote the service (task statuses): shown, never obeyed, by the terminal.
     update: (next) => {
-      spinner.text = next;
+      spinner.text = terminalSafe(next);
     },
-    succeed: (done) => spinner.succeed(done),
+    succeed: (done) => spinner.succeed(terminalSafe(done)),
     fail: () => spinner.fail(),
     stop: () => spinner.stop(),
   };

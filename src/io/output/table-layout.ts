@@ -5,6 +5,7 @@
  * left out (said on stderr; `--wide` shows every column and every character).
  */
 import stringWidth from 'string-width';
+import { terminalSafe } from '../terminal-text.js';
 
 /** Longest cell shown when nothing else limits it (use --wide or -o json for everything). */
 export const MAX_CELL = 48;
@@ -33,8 +34,12 @@ export function cut(text: string, width: number): string {
   return `${out}…`;
 }
 
-/** One line of a cell: whitespace runs (newlines too) become one space. */
-export const flat = (text: string): string => text.replace(/\s+/g, ' ');
+/**
+ * One line of a cell as the terminal shows it: whitespace runs (newlines too)
+ * become one space, control characters are shown visibly (src/io/terminal-text.ts),
+ * so widths are measured on what is shown.
+ */
+export const flat = (text: string): string => terminalSafe(text.replace(/\s+/g, ' '));
 
 export interface Layout {
   /** Width of each shown column's content (without padding). */

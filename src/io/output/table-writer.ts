@@ -29,20 +29,23 @@ function cellFor(value: unknown, width: number, wide: boolean): string {
  * own stdout and environment (e.g. `CI`): the IO object's decision is the one rule.
  * (`util.styleText` would second-guess it the same way, from the real stdout.)
  */
-function label(text: string, options: OutputOptions): string {
+function label(text: string, options: OutputOptions): Table.CellOptions {
   const [open, close] = inspect.colors.cyan ?? [36, 39];
-  return options.color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  // Never wrapped: its column is as wide as it, and cli-table3's wrapping (--wide) counts the colour codes.
+  return { content: options.color ? `\x1b[${open}m${flat(text)}\x1b[${close}m` : flat(text), wordWrap: false };
 }
 
 function newTable(options: OutputOptions, widths: number[], head?: string[]): Table.Table {
-  return new Table({
-    ...(head ? { head: head.map((h) => label(h, options)) } : {}),
+  const table = new Table({
     style: { head: [], border: [] },
     chars: COMPACT_CHARS,
     colWidths: widths.map((w) => w + 2),
     wordWrap: options.wide === true,
     wrapOnWordBoundary: false,
   });
+  // The header as a first row (no rule under it, as under the others) of cells that are never wrapped.
+  if (head) table.push(head.map((h) => label(h, options)));
+  return table;
 }
 
 /** Says (after the table, on stderr) how many columns a fitted table left out, and how to see them. */
@@ -66,7 +69,7 @@ export function createTableWriter(options: OutputOptions): RowWriter {
 
   const drawHeld = async () => {
     const columns = options.fields ?? [...new Set(held.flatMap((r) => Object.keys(r)))];
-    const natural = columns.map((c) => Math.max(displayWidth(c), ...held.map((row) => displayWidth(flat(cellText(fieldValue(row, c)))))));
+    const natural = columns.map((c) => Math.max(displayWidth(flat(c)), ...held.map((row) => displayWidth(flat(cellText(fieldValue(row, c)))))));
     const layout = fitColumns(natural, options.width, wide);
     const table = newTable(options, layout.widths, columns.slice(0, layout.shown));
     for (const row of held) table.push(cells(row, columns, layout));
@@ -104,11 +107,11 @@ export async function writeKeyValueTable(record: Row, options: OutputOptions): P
   const wide = options.wide === true;
   const keys = options.fields ?? Object.keys(record);
   const values = keys.map((key) => flat(cellText(fieldValue(record, key))));
-  const keyWidth = Math.max(1, ...keys.map(displayWidth));
+  const keyWidth = Math.max(1, ...keys.map((key) => displayWidth(flat(key))));
   const wanted = Math.max(1, ...values.map(displayWidth));
   const room = options.width === undefined || wide ? Infinity : options.width - borderWidth(2) - keyWidth;
   const valueWidth = Math.max(MIN_CUT, Math.min(wide ? wanted : Math.min(wanted, MAX_CELL), room));
   const table = newTable(options, [keyWidth, valueWidth]);
-  keys.forEach((key, i) => table.push({ [label(key, options)]: cellFor(values[i], valueWidth, wide) }));
+  keys.forEach((key, i) => table.push([label(key, options), cellFor(values[i], valueWidth, wide)]));
   await writeOut(options.stdout, `${table.toString()}\n`);
 }

@@ -22,6 +22,8 @@ export interface OutputOptions {
   width?: number;
   /** `--wide`: tables show every column and every character (cells wrap instead of being cut). */
   wide?: boolean;
+  /** CSV cells as they are: no `'` guarding a cell a spreadsheet would run as a formula (`--csv-raw`). */
+  csvRaw?: boolean;
   /** Human-only warnings (stderr); none when absent. */
   warn?: (line: string) => void;
 }

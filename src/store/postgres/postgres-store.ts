@@ -12,6 +12,7 @@ import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreUnavailableError } from '../errors.js';
 import type {
   BlobStore,
+  SharedBuckets,
   CollectionName,
   Condition,
   PageQuery,
@@ -51,6 +52,21 @@ const RETRYABLE = new Set(['40001', '40P01']);
 /** Delta rows per collection beyond which they are summed into one. */
 const COMPACT_COUNTS_AFTER = 1000;
 
+/** Tokens in bucket `b` now: what it held, refilled at $3 a second since, at most $2 ($1 the bucket's name). */
+const REFILLED = 'LEAST($2::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - b.at)) * $3::float8)';
+
+/**
+ * Takes a token from a shared bucket in one statement: the row lock of ON CONFLICT
+ * makes concurrent takes from every server on the database queue, so together they
+ * never take more than the bucket holds. A new bucket starts full, less this token.
+ */
+const TAKE_TOKEN_SQL = `INSERT INTO pla_rate_buckets AS b (bucket, tokens, taken, at) VALUES ($1, $2::float8 - 1, true, clock_timestamp())
+  ON CONFLICT (bucket) DO UPDATE SET
+    tokens = ${REFILLED} - CASE WHEN ${REFILLED} >= 1 THEN 1 ELSE 0 END,
+    taken = ${REFILLED} >= 1,
+    at = clock_timestamp()
+  RETURNING tokens, taken`;
+
 /** A statement and its parameters. */
 type Statement = { text: string; values: unknown[] };
 
@@ -76,6 +92,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool(config);
   // An idle connection the database dropped (restart, network): the pool replaces it; nothing to do here.
   pool.on('error', () => {});
+  // A connection lost while checked out (in a transaction when the database stops)
+  // emits 'error' on its client, which the pool listens to only while the client is
+  // idle: without a listener of its own that event ended the process. The statement
+  // in flight fails with it (503), and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const store = new PostgresStore(pool, options.url, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
   try {
     if (options.migrate !== false) await store.migrate();
@@ -294,6 +315,7 @@ class SqlTransaction extends SqlReader implements Transaction {
 class PostgresStore extends SqlReader implements Store {
   readonly backend = 'postgres' as const;
   readonly blobs: BlobStore;
+  readonly buckets: SharedBuckets;
   private lastProblem: string | undefined;
 
   constructor(
@@ -302,6 +324,13 @@ class PostgresStore extends SqlReader implements Store {
     private readonly warn: (message: string) => void,
   ) {
     super((query) => pool.query(query).catch((error: unknown) => fail(error, url)), false);
+    this.buckets = {
+      take: async (bucket, capacity, perSecond) => {
+        const { rows } = await this.run({ text: TAKE_TOKEN_SQL, values: [bucket, capacity, perSecond] });
+        const { tokens, taken } = rows[0] as { tokens: number; taken: boolean };
+        return taken ? 0 : (1 - tokens) / perSecond;
+      },
+    };
     // Removing bytes is the database's: triggers on the images table (migration 4) do it in the transaction that drops their last record.
     this.blobs = {
       get: async (sha256) => {

@@ -214,6 +214,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: 'strings sorted by code point whatever the database collation',
     sql: codeOrderSql(SORT_COLUMNS_3),
   },
+  {
+    version: 6,
+    name: 'token buckets shared by every server on the database (--rate-limit)',
+    sql: 'CREATE TABLE pla_rate_buckets (bucket text PRIMARY KEY, tokens float8 NOT NULL, taken boolean NOT NULL, at timestamptz NOT NULL)',
+  },
 ];
 
 /** The advisory lock key migrations run under (any fixed number the application owns). */
