@@ -4,32 +4,19 @@
  * only what was printed. Each test works on records of its own (a `ref` prefix).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from '../support/local-server.js';
-import { tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { serverWithFolder } from './helpers.js';
 
 type Row = Record<string, unknown>;
 
-let server: LocalServer;
-let temp: Awaited<ReturnType<typeof tempDir>>;
-
-beforeAll(async () => {
-  server = await startLocalServer({ seed: false });
-  temp = await tempDir();
-});
-afterAll(async () => {
-  await server?.stop();
-  await temp?.cleanup();
-});
+const files = serverWithFolder();
 
 function pla(args: string[]) {
-  return server.pla(args);
+  return files.server().pla(args);
 }
 
 /** Runs the built CLI in the temporary folder, so default rejects files land there. */
-function inTemp(args: string[]) {
-  return server.pla(args, { cwd: temp.dir });
-}
+const inTemp = files.pla;
 
 async function all(prefix: string): Promise<Row[]> {
   const result = await pla(['determinations', 'list', '--all', '--size', '1000', '-o', 'ndjson']);
@@ -42,7 +29,7 @@ async function all(prefix: string): Promise<Row[]> {
 }
 
 async function file(name: string, text: string): Promise<string> {
-  const path = temp.path(name);
+  const path = files.temp().path(name);
   await writeFile(path, text);
   return path;
 }
@@ -59,7 +46,7 @@ function rejectsNamed(stderr: string): string {
   const match = /rejects: (\S+)|see (\S+rejects\S*)/.exec(stderr);
   const name = match?.[1] ?? match?.[2];
   if (!name) throw new Error(`no rejects file named in:\n${stderr}`);
-  return name.startsWith('/') ? name : temp.path(name);
+  return name.startsWith('/') ? name : files.temp().path(name);
 }
 
 describe('unreadable rows', () => {
@@ -76,7 +63,7 @@ describe('unreadable rows', () => {
     ]);
     const rejects = rejectsNamed(String(run.stderr));
     expect(rejects).toMatch(/rejects-\d{8}-\d{6}-\d{3}-[0-9a-f]{4}\.csv$/);
-    expect((await readdir(temp.dir)).filter((name) => name.startsWith('rejects-'))).toHaveLength(1);
+    expect((await readdir(files.temp().dir)).filter((name) => name.startsWith('rejects-'))).toHaveLength(1);
     const rows = (await readFile(rejects, 'utf8')).trim().split(/\r?\n/);
     expect(rows[0]).toBe('_raw,_line,_error');
     expect(rows).toHaveLength(3);
@@ -136,7 +123,7 @@ describe('csv as spreadsheets write it', () => {
     expect((await all('type-')).map((row) => row.companyCode).sort()).toEqual(['1000', '2000']);
 
     // Applied, the stored strings stay strings.
-    const planFile = temp.path('types-plan.json');
+    const planFile = files.temp().path('types-plan.json');
     expect((await inTemp(['determinations', 'upsert', '--file', csv, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
     expect((await inTemp(['apply', planFile, '--yes'])).exitCode).toBe(0);
     expect((await all('type-')).map((row) => [row.companyCode, row.amount]).sort()).toEqual([
@@ -149,21 +136,21 @@ describe('csv as spreadsheets write it', () => {
     const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'raw-1', amount: 1 }, { ref: 'raw-2', amount: 2 }]), '-q']);
     const [first, second] = String(seed.stdout).trim().split('\n');
     const csv = await file('raw.csv', `id,ref,amount\n${first},raw-1,10\n${second},raw-2,20\n,raw-new,30\nabc,raw-abc,40\n12.5,raw-dec,50\n`);
-    const planFile = temp.path('raw-plan.json');
+    const planFile = files.temp().path('raw-plan.json');
     const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--raw', '--plan-out', planFile, '-o', 'json']);
     expect(plan.exitCode, String(plan.stderr)).toBe(0);
     expect((JSON.parse(String(plan.stdout)) as { counts: Row }).counts).toEqual({ update: 2, create: 1, refused: 2 });
-    const applied = await inTemp(['apply', planFile, '--yes', '--rejects', temp.path('raw-apply-rejects.ndjson')]);
+    const applied = await inTemp(['apply', planFile, '--yes', '--rejects', files.temp().path('raw-apply-rejects.ndjson')]);
     expect(applied.exitCode, String(applied.stderr)).toBe(9);
     expect((await all('raw-')).map((row) => [row.ref, String(row.amount)]).sort()).toEqual([
       ['raw-1', '10'],
       ['raw-2', '20'],
       ['raw-new', '30'],
     ]);
-    const planRejects = await ndjsonRows(temp.path('raw-apply-rejects.ndjson'));
-    const run = await inTemp(['determinations', 'upsert', '--file', csv, '--raw', '--rejects', temp.path('raw-run-rejects.ndjson')]);
+    const planRejects = await ndjsonRows(files.temp().path('raw-apply-rejects.ndjson'));
+    const run = await inTemp(['determinations', 'upsert', '--file', csv, '--raw', '--rejects', files.temp().path('raw-run-rejects.ndjson')]);
     expect(run.exitCode).toBe(9);
-    const runRejects = await ndjsonRows(temp.path('raw-run-rejects.ndjson'));
+    const runRejects = await ndjsonRows(files.temp().path('raw-run-rejects.ndjson'));
     // The same two rows, for the same reason, by plan and apply as by the run.
     expect(runRejects.map((row) => [row._line, row._error])).toEqual(planRejects.map((row) => [row._line, row._error]));
     expect(runRejects.map((row) => row._line)).toEqual([5, 6]);
@@ -192,7 +179,7 @@ describe('duplicates are decided', () => {
       { id: Number(a), ref: 'duprec-1', amount: 11 },
       { id: Number(b), ref: 'duprec-2', amount: 20 },
     ].map((row) => JSON.stringify(row)).join('\n'));
-    const rejects = temp.path('dup-rejects.ndjson');
+    const rejects = files.temp().path('dup-rejects.ndjson');
     const run = await inTemp(['determinations', 'upsert', '--file', sheet, '--rejects', rejects]);
     expect(run.exitCode).toBe(9);
     expect(run.stderr).toContain('line 4 repeats line 2');
@@ -210,7 +197,7 @@ describe('duplicates are decided', () => {
 describe('a plan is applied once', () => {
   it('a second apply is refused (no create twice); two at once: one applies, the other is refused; --force sends only what is left', async () => {
     const sheet = await file('once.ndjson', [1, 2, 3].map((i) => JSON.stringify({ ref: `once-${i}`, amount: i })).join('\n'));
-    const planFile = temp.path('once-plan.json');
+    const planFile = files.temp().path('once-plan.json');
     expect((await inTemp(['determinations', 'upsert', '--file', sheet, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
     const [one, two] = await Promise.all([inTemp(['apply', planFile, '--yes']), inTemp(['apply', planFile, '--yes'])]);
     expect([one.exitCode, two.exitCode].sort()).toEqual([0, 2]);
@@ -231,7 +218,7 @@ describe('a plan is applied once', () => {
     const id = Number(String(seed.stdout).trim());
     const plans = await Promise.all(
       [100, 200].map(async (amount) => {
-        const path = temp.path(`race-${amount}.json`);
+        const path = files.temp().path(`race-${amount}.json`);
         const made = await inTemp(['determinations', 'upsert', '--data', JSON.stringify({ id, amount }), '--plan-out', path, '-o', 'json']);
         expect(made.exitCode, String(made.stderr)).toBe(0);
         return path;

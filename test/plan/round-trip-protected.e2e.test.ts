@@ -7,28 +7,14 @@
  * `updatedAt`, which only the service sets).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from '../support/local-server.js';
-import { tempDir } from '../bulk/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { serverWithFolder } from '../bulk/helpers.js';
 
 type Row = Record<string, unknown>;
 
-let server: LocalServer;
-let temp: Awaited<ReturnType<typeof tempDir>>;
-
-beforeAll(async () => {
-  server = await startLocalServer({ seed: false });
-  temp = await tempDir();
-});
-afterAll(async () => {
-  await server?.stop();
-  await temp?.cleanup();
-});
-
+const files = serverWithFolder();
 /** The built CLI, run in the temporary folder (where default rejects files land). */
-function pla(args: string[]) {
-  return server.pla(args, { cwd: temp.dir });
-}
+const pla = files.pla;
 
 async function exportAll(): Promise<Row[]> {
   const result = await pla(['determinations', 'list', '--all', '--size', '1000', '-o', 'ndjson']);
@@ -65,10 +51,10 @@ describe('plan → apply → apply again → undo on a protected environment', (
       `${id('rt-5')},rt-5,1004,5`, // 11: unchanged
       'rt-bad,"oops', //                   12: unreadable
     ];
-    const sheet = temp.path('sheet.csv');
+    const sheet = files.temp().path('sheet.csv');
     await writeFile(sheet, `${rows.join('\r\n')}\r\n`);
 
-    const planFile = temp.path('plan.json');
+    const planFile = files.temp().path('plan.json');
     const made = await pla(['determinations', 'upsert', '--file', sheet, '--plan-out', planFile, '-o', 'json']);
     expect(made.exitCode, String(made.stderr)).toBe(0);
     const plan = JSON.parse(await readFile(planFile, 'utf8')) as { id: string; counts: Row; entries: Row[] };
@@ -79,7 +65,7 @@ describe('plan → apply → apply again → undo on a protected environment', (
     expect(plan.entries[1]).toMatchObject({ action: 'update', warnings: ['qty: stored as number 2, sent as string "n/a"'] });
     expect(withoutStamps(await exportAll())).toEqual(withoutStamps(before));
 
-    const rejects = temp.path('rejects.ndjson');
+    const rejects = files.temp().path('rejects.ndjson');
     const applied = await pla(['apply', planFile, '--yes', '--rejects', rejects]);
     expect(applied.exitCode, String(applied.stderr)).toBe(9);
     expect(applied.stderr).toContain('upserted 5 (created 2, updated 3)');
@@ -117,7 +103,7 @@ describe('plan → apply → apply again → undo on a protected environment', (
     try {
       const before = await exportAll();
       const target = before[0] as Row;
-      const sheet = temp.path('plain.ndjson');
+      const sheet = files.temp().path('plain.ndjson');
       await writeFile(sheet, [{ id: 888888, ref: 'plain-new' }, { id: target.id, ref: target.ref, qty: 99 }].map((row) => JSON.stringify(row)).join('\n'));
       const run = await pla(['determinations', 'upsert', '--file', sheet]);
       expect(run.exitCode, String(run.stderr)).toBe(0);
