@@ -62,7 +62,13 @@ export async function tempDir(): Promise<TempDir> {
  * started before its tests and removed after; `pla` runs the built CLI in that
  * folder (where files a run writes by default land).
  */
-export function serverWithFolder(): { server(): LocalServer; temp(): TempDir; pla(args: string[]): ReturnType<LocalServer['pla']> } {
+export function serverWithFolder(): {
+  server(): LocalServer;
+  temp(): TempDir;
+  pla(args: string[]): ReturnType<LocalServer['pla']>;
+  /** Every determination the store holds, read through the CLI, in id order. */
+  determinations(): Promise<Array<Record<string, unknown>>>;
+} {
   let server: LocalServer | undefined;
   let temp: TempDir | undefined;
   beforeAll(async () => {
@@ -75,5 +81,15 @@ export function serverWithFolder(): { server(): LocalServer; temp(): TempDir; pl
   });
   const started = () => server as LocalServer;
   const folder = () => temp as TempDir;
-  return { server: started, temp: folder, pla: (args) => started().pla(args, { cwd: folder().dir }) };
+  const pla = (args: string[]) => started().pla(args, { cwd: folder().dir });
+  const determinations = async () => {
+    const result = await pla(['determinations', 'list', '--all', '--size', '1000', '-o', 'ndjson']);
+    if (result.exitCode !== 0) throw new Error(`list failed (${String(result.exitCode)}): ${String(result.stderr)}`);
+    return String(result.stdout)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  };
+  return { server: started, temp: folder, pla, determinations };
 }

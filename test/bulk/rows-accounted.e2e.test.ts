@@ -19,13 +19,7 @@ function pla(args: string[]) {
 const inTemp = files.pla;
 
 async function all(prefix: string): Promise<Row[]> {
-  const result = await pla(['determinations', 'list', '--all', '--size', '1000', '-o', 'ndjson']);
-  expect(result.exitCode, String(result.stderr)).toBe(0);
-  return String(result.stdout)
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Row)
-    .filter((row) => String(row.ref ?? '').startsWith(prefix));
+  return (await files.determinations()).filter((row) => String(row.ref ?? '').startsWith(prefix));
 }
 
 async function file(name: string, text: string): Promise<string> {
