@@ -1,30 +1,12 @@
 /**
- * JSON text of pages of stored records, from each record's text cached on first
- * use. Serializing records is most of what a page read costs (JSON.stringify of 20
- * records takes far longer than finding them), and a stored record never changes:
- * the store replaces the object on every write, so its text stays right for as long
- * as the object lives. The text equals `JSON.stringify` of the page, byte for byte.
+ * JSON text of pages of stored records, from each record's text as the store keeps
+ * it (`src/store/record-text.ts`: the snapshot's own text for a record read from it,
+ * else cached on first use). Serializing records is most of what a page read costs
+ * (JSON.stringify of 20 records takes far longer than finding them). The text equals
+ * `JSON.stringify` of the page, byte for byte.
  */
+import { recordText } from '../store/record-text.js';
 import type { StoredRecord } from '../store/types.js';
-
-/** Records whose text is kept at most; past it the cache starts over (bounds its memory). */
-const CAPACITY = 50_000;
-
-let texts = new WeakMap<StoredRecord, string>();
-let cached = 0;
-
-function recordText(record: StoredRecord): string {
-  let text = texts.get(record);
-  if (text === undefined) {
-    text = JSON.stringify(record);
-    if (++cached > CAPACITY) {
-      texts = new WeakMap();
-      cached = 1;
-    }
-    texts.set(record, text);
-  }
-  return text;
-}
 
 /**
  * A page (`{ content, page }`) whose content is the store's own, unchanged records.

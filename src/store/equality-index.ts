@@ -50,8 +50,8 @@ export class EqualityIndex {
     if (bucket.length === 0) buckets.delete(key);
   }
 
-  /** Removes many records, each group they were in filtered once. */
-  removeAll(doomed: ReadonlySet<StoredRecord>): void {
+  /** Removes many records (`ids` are theirs), each group they were in filtered once. */
+  removeAll(doomed: Iterable<StoredRecord>, ids: ReadonlySet<StoredRecord['id']>): void {
     const touched = new Map<SortedList, () => void>();
     for (const record of doomed) {
       const { map, key } = bucketKey(fieldValue(record, this.field));
@@ -60,7 +60,7 @@ export class EqualityIndex {
       if (bucket !== undefined) touched.set(bucket, () => buckets.delete(key));
     }
     for (const [bucket, drop] of touched) {
-      bucket.removeAll(doomed);
+      bucket.removeAll(ids);
       if (bucket.length === 0) drop();
     }
   }

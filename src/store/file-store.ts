@@ -1,14 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { acquireDataLock } from './data-lock.js';
 import type { DataLock } from './data-lock.js';
-import { removeLeftover } from './durable-fs.js';
+import { fsyncDir, removeLeftover } from './durable-fs.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from './errors.js';
 import { JOURNAL_TEMP_FILE, JournalWriter } from './journal.js';
 import { checkChanges, parseJournalEntry } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
 import { replayJournal } from './journal-replay.js';
 import { readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot.js';
+import { LEGACY_SNAPSHOT_FILE, LEGACY_SNAPSHOT_TEMP_FILE, readLegacySnapshot } from './snapshot-legacy.js';
 import { StoreState } from './store-state.js';
 import { applyUndo, undoOf, withoutUnconfirmed, type Unconfirmed } from './undo.js';
 import type { TableQuery } from './table.js';
@@ -46,18 +47,45 @@ export async function openFileTables(options: FileStoreOptions): Promise<FileTab
   const warn = options.warn ?? defaultWarn;
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   const lock = await acquireDataLock(options.dir, warn);
+  let state: StoreState | undefined;
   try {
-    await removeLeftover(join(options.dir, SNAPSHOT_TEMP_FILE), warn);
-    await removeLeftover(join(options.dir, JOURNAL_TEMP_FILE), warn);
-    const state = new StoreState(options.indexes);
-    await readSnapshot(options.dir, state);
+    for (const leftover of [SNAPSHOT_TEMP_FILE, LEGACY_SNAPSHOT_TEMP_FILE, JOURNAL_TEMP_FILE]) await removeLeftover(join(options.dir, leftover), warn);
+    state = new StoreState(options.indexes);
+    const upgrading = !(await readSnapshot(options.dir, state)) && (await readLegacySnapshot(options.dir, state));
     const replay = await replayJournal(options.dir, state, warn);
+    if (upgrading) await upgradeSnapshot(options.dir, state, warn);
+    else await removeUpgraded(options.dir, warn);
     const journal = await JournalWriter.open(options.dir, replay.validBytes, replay.entries, replay.needsNewline);
     return new FileTables(options, warn, lock, state, journal);
   } catch (error) {
+    state?.packed.close();
     await lock.release();
     throw error;
   }
+}
+
+/**
+ * Writes the state read from a `pla-store/1` snapshot (and the journal after it) as a
+ * `pla-store/2` snapshot, then removes the old one. A crash in between leaves both:
+ * the new one is read, and the old one removed (`removeUpgraded`).
+ */
+async function upgradeSnapshot(dir: string, state: StoreState, warn: (message: string) => void): Promise<void> {
+  await writeSnapshot(dir, state.capture());
+  await rm(join(dir, LEGACY_SNAPSHOT_FILE));
+  await fsyncDir(dir);
+  warn(`store: upgraded ${join(dir, LEGACY_SNAPSHOT_FILE)} to the faster snapshot format of this pla (now snapshot.pla); older pla versions cannot read this folder any more`);
+}
+
+/** Removes a `pla-store/1` snapshot an upgrade already replaced (it was interrupted before removing it). */
+async function removeUpgraded(dir: string, warn: (message: string) => void): Promise<void> {
+  try {
+    await rm(join(dir, LEGACY_SNAPSHOT_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await fsyncDir(dir);
+  warn(`store: removed ${join(dir, LEGACY_SNAPSHOT_FILE)}, which an interrupted upgrade had already replaced with snapshot.pla`);
 }
 
 /**
@@ -106,7 +134,7 @@ export class FileTables {
   /** Every record of a collection in id order. */
   all(collection: CollectionName): Iterable<StoredRecord> {
     // A copy, so that writes during the caller's iteration do not shift it.
-    return this.state.table(collection).inIdOrder().slice();
+    return this.state.table(collection).records();
   }
 
   count(collection: CollectionName): number {
@@ -229,6 +257,7 @@ export class FileTables {
       }
     } finally {
       await this.journal.close();
+      this.state.packed.close();
       await this.lock.release();
     }
   }

@@ -33,13 +33,13 @@ export class SortedList {
     if (this.items[at]?.id === record.id) this.items.splice(at, 1);
   }
 
-  /** Removes every record of `doomed` in one pass (one splice each would move the rest every time). */
-  removeAll(doomed: ReadonlySet<StoredRecord>): void {
+  /** Removes the records of these ids in one pass (one splice each would move the rest every time). */
+  removeAll(doomed: ReadonlySet<StoredRecord['id']>): void {
     const items = this.items;
     let kept = 0;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as StoredRecord;
-      if (!doomed.has(item)) items[kept++] = item;
+      if (!doomed.has(item.id)) items[kept++] = item;
     }
     items.length = kept;
   }

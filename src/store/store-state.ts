@@ -1,13 +1,16 @@
 import type { JournalEntry } from './journal-entry.js';
+import { PackedRecords } from './packed-records.js';
+import type { Entry } from './packed-records.js';
 import { Table } from './table.js';
 import { COLLECTIONS } from './types.js';
-import type { Change, CollectionName, StoredRecord } from './types.js';
+import type { Change, CollectionName } from './types.js';
 
-/** What a snapshot holds: the records and id counters as of entry `seq`. */
+/** What a snapshot holds: the records (entries of `packed`) and id counters as of entry `seq`. */
 export interface SnapshotContent {
   seq: number;
   nextIds: Partial<Record<CollectionName, number>>;
-  collections: ReadonlyArray<readonly [CollectionName, readonly StoredRecord[]]>;
+  collections: ReadonlyArray<readonly [CollectionName, readonly Entry[]]>;
+  packed: PackedRecords;
 }
 
 /**
@@ -16,11 +19,13 @@ export interface SnapshotContent {
  */
 export class StoreState {
   readonly tables = new Map<CollectionName, Table>();
+  /** The records the snapshot held at start, shared by every table. */
+  readonly packed = new PackedRecords();
   private readonly nextIds = new Map<CollectionName, number>();
   seq = 0;
 
   constructor(indexes: Partial<Record<CollectionName, readonly string[]>> = {}) {
-    for (const name of COLLECTIONS) this.tables.set(name, new Table(indexes[name]));
+    for (const name of COLLECTIONS) this.tables.set(name, new Table(this.packed, indexes[name]));
   }
 
   table(name: CollectionName): Table {
@@ -89,14 +94,15 @@ export class StoreState {
 
   /**
    * A consistent view to write a snapshot from while writes go on: records are never
-   * changed in place (a put swaps in a new object), so copying the arrays of references
-   * is enough.
+   * changed in place (a put swaps in a new object) and packed ones never change, so
+   * copying the arrays of entries is enough.
    */
   capture(): SnapshotContent {
     return {
       seq: this.seq,
       nextIds: Object.fromEntries(this.nextIds),
-      collections: COLLECTIONS.map((name) => [name, this.table(name).inIdOrder().slice()] as const),
+      collections: COLLECTIONS.map((name) => [name, this.table(name).entries().slice()] as const),
+      packed: this.packed,
     };
   }
 }

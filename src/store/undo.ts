@@ -5,6 +5,7 @@
  * entries out the same way, so it only ever holds what is durable.
  */
 import type { JournalEntry } from './journal-entry.js';
+import type { Entry, PackedRecords } from './packed-records.js';
 import type { SnapshotContent, StoreState } from './store-state.js';
 import type { CollectionName, StoredRecord } from './types.js';
 
@@ -46,10 +47,10 @@ export function undoOf(state: StoreState, entry: JournalEntry): Undo {
 /** Puts back what `undo` noted. */
 export function applyUndo(state: StoreState, undo: Undo): void {
   if (undo.cleared) {
-    for (const [name, records] of undo.cleared) {
+    for (const [name, entries] of undo.cleared) {
       const table = state.table(name);
       table.clear();
-      for (const record of records) table.put(record);
+      for (const entry of entries) table.append(entry);
     }
     return;
   }
@@ -60,12 +61,12 @@ export function applyUndo(state: StoreState, undo: Undo): void {
 }
 
 /** Index of `id` in an id-ordered array, or where it would go (as a negative: -(position) - 1). */
-function search(records: readonly StoredRecord[], id: number): number {
+function search(entries: readonly Entry[], id: StoredRecord['id'], packed: PackedRecords): number {
   let low = 0;
-  let high = records.length - 1;
+  let high = entries.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const at = (records[middle] as StoredRecord).id;
+    const at = packed.idOf(entries[middle] as Entry);
     if (at === id) return middle;
     if (at < id) low = middle + 1;
     else high = middle - 1;
@@ -76,15 +77,15 @@ function search(records: readonly StoredRecord[], id: number): number {
 /** A captured state with the unconfirmed entries taken back (newest first): the durable state. */
 export function withoutUnconfirmed(content: SnapshotContent, unconfirmed: readonly Unconfirmed[]): SnapshotContent {
   if (unconfirmed.length === 0) return content;
-  const tables = new Map<CollectionName, StoredRecord[]>(content.collections.map(([name, records]) => [name, [...records]]));
+  const tables = new Map<CollectionName, Entry[]>(content.collections.map(([name, entries]) => [name, [...entries]]));
   for (const { undo } of unconfirmed.slice().reverse()) {
     if (undo.cleared) {
       for (const [name, records] of undo.cleared) tables.set(name, [...records]);
       continue;
     }
     for (const { collection, id, record } of undo.previous.slice().reverse()) {
-      const records = tables.get(collection) as StoredRecord[];
-      const at = search(records, id);
+      const records = tables.get(collection) as Entry[];
+      const at = search(records, id, content.packed);
       if (record && at >= 0) records[at] = record;
       else if (record) records.splice(-at - 1, 0, record);
       else if (at >= 0) records.splice(at, 1);

@@ -112,4 +112,32 @@ describe('item 10: a full data folder', () => {
     const later = data((await s.http('POST', DET, { body: { code: 'later' } })).body);
     expect(later.id).toBe(before.id + 4);
   });
+
+  it('takes refused writes back on records read from the snapshot too (an update, a reset), and keeps them across a restart', async (ctx) => {
+    if (!mounted || !server) {
+      ctx.skip('cannot mount a tmpfs here (needs root); the full-disk test needs a small filesystem it can fill');
+      return;
+    }
+    const s = server;
+    expect((await s.http('POST', `${DET}/bulk`, { body: [{ code: 'p1' }, { code: 'p2' }, { code: 'p3' }] })).status).toBe(200);
+    // A clean stop compacts: after the restart every record is read from snapshot.pla, left in the file.
+    await s.restart();
+    const listed = await codes(s);
+    expect(listed).toEqual(['before', 'after', 'later', 'p1', 'p2', 'p3']);
+    const p2 = ((await s.http('GET', `${DET}?size=100`)).body as { content: Rec[] }).content[4] as Rec;
+
+    const fillers = await fill();
+    const update = await s.http('PUT', `${DET}/${p2.id}`, { body: { code: 'p2-refused', note: 'n'.repeat(8192) } });
+    expect(update.status).toBe(507);
+    expect(data((await s.http('GET', `${DET}/${p2.id}`)).body)).toEqual(p2);
+    fillers.push(...(await fill()));
+    const reset = await s.http('POST', '/_admin/reset');
+    expect(reset.status).toBe(507);
+    expect(await codes(s)).toEqual(listed);
+
+    await Promise.all(fillers.map((file) => rm(file, { force: true })));
+    expect((await s.http('PUT', `${DET}/${p2.id}`, { body: { code: 'p2-updated' } })).status).toBe(200);
+    await s.restart('SIGKILL');
+    expect(await codes(s)).toEqual(['before', 'after', 'later', 'p1', 'p2-updated', 'p3']);
+  });
 });

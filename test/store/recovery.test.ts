@@ -79,13 +79,16 @@ describe('recovery at start-up', () => {
 
   it('removes a leftover temporary snapshot and journal with a warning', async () => {
     const dir = await journalOnly(2);
+    await writeFile(join(dir, 'snapshot.pla.tmp'), '{"format":"pla-store/2","seq":2,"nextIds":{},"coun');
+    // One an earlier pla's compaction left.
     await writeFile(join(dir, 'snapshot.json.tmp'), '{"format":"pla-store/1","seq":2,"nextIds":{},"coll');
     await writeFile(join(dir, 'journal.ndjson.tmp'), '');
     const { warnings, warn } = collectWarnings();
     const store = await openTestStore(dir, { warn });
     expect(store.count('tasks')).toBe(2);
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/snapshot\.json\.tmp.*interrupted compaction/);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/snapshot\.pla\.tmp.*interrupted compaction/);
+    expect(warnings[1]).toMatch(/snapshot\.json\.tmp.*interrupted compaction/);
   });
 
   it('skips journal entries the snapshot already holds (a crash between snapshot and journal swap)', async () => {
@@ -107,16 +110,18 @@ describe('recovery at start-up', () => {
     expect((await openTestStore(dir)).get('tasks', 2)).toEqual({ id: 2, v: 'later' });
   });
 
-  it('refuses a damaged snapshot, naming the line', async () => {
+  it('refuses a damaged snapshot: its checksum does not match', async () => {
     const dir = await journalOnly(3);
-    const store = await openTestStore(dir);
-    await closeTestStore(store);
-    const path = join(dir, 'snapshot.json');
-    const lines = (await readFile(path, 'utf8')).split('\n');
-    const recordLine = lines.findIndex((line) => line.startsWith('{"id":2'));
-    lines[recordLine] = '{"id":2,"n":';
-    await writeFile(path, lines.join('\n'));
-    await expect(openTestStore(dir)).rejects.toThrow(new RegExp(`snapshot\\.json line ${recordLine + 1}`));
+    await closeTestStore(await openTestStore(dir));
+    const path = join(dir, 'snapshot.pla');
+    const text = await readFile(path, 'utf8');
+    // One digit of one record changed: still a well-formed line, so only the checksum can tell.
+    await writeFile(path, text.replace('2\t{"id":2,"n":2}', '2\t{"id":2,"n":7}'));
+    await expect(openTestStore(dir)).rejects.toThrow(/snapshot\.pla: damaged: its checksum does not match/);
+    await writeFile(path, text.slice(0, text.lastIndexOf('#end')));
+    await expect(openTestStore(dir)).rejects.toThrow(/snapshot\.pla: truncated/);
+    await writeFile(path, text);
+    expect((await openTestStore(dir)).get('tasks', 2)).toEqual({ id: 2, n: 2 });
   });
 
   it('compacts in the background past the threshold while commits go on', async () => {
@@ -130,23 +135,33 @@ describe('recovery at start-up', () => {
     }
     // A compaction ends by swapping in a shorter journal (after renaming its snapshot into place).
     await expect.poll(async () => (await journalLines(dir)).filter(Boolean).length).toBeLessThan(350);
-    expect((await stat(join(dir, 'snapshot.json'))).size).toBeGreaterThan(0);
+    expect((await stat(join(dir, 'snapshot.pla'))).size).toBeGreaterThan(0);
     // The files as they are now, with the store still open, as a crash would leave them. The
     // journal is copied first: a compaction renames the snapshot before the journal, so this
     // order never pairs an old snapshot with a newer, shorter journal.
     const crashed = await tempDir();
-    for (const file of ['journal.ndjson', 'snapshot.json']) await copyFile(join(dir, file), join(crashed, file));
+    for (const file of ['journal.ndjson', 'snapshot.pla']) await copyFile(join(dir, file), join(crashed, file));
     const recovered = await openTestStore(crashed);
     expect(recovered.count('tasks')).toBe(350);
   });
 
-  it('writes a snapshot that is one valid JSON document', async () => {
+  it('writes a snapshot of one record per line after its id, with a header and a checksum', async () => {
     const dir = await journalOnly(3);
-    await closeTestStore(await openTestStore(dir));
-    const snapshot = JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8'));
-    expect(snapshot).toMatchObject({ format: 'pla-store/1', seq: 3, nextIds: { tasks: 4 } });
-    expect(snapshot.collections.tasks).toHaveLength(3);
-    expect(snapshot.collections.topics).toEqual([]);
+    const store = await openTestStore(dir);
+    await store.commit([{ op: 'put', collection: 'topics', record: { id: 7, service: 'lease', note: 'tab\there, newline\nthere' } }]);
+    await closeTestStore(store);
+    const lines = (await readFile(join(dir, 'snapshot.pla'), 'utf8')).split('\n');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'pla-store/2', seq: 4, nextIds: { tasks: 4, topics: 8 }, counts: { tasks: 3, topics: 1, images: 0 } });
+    const at = lines.indexOf('@tasks');
+    expect(lines.slice(at + 1, at + 4)).toEqual(['1\t{"id":1,"n":1}', '2\t{"id":2,"n":2}', '3\t{"id":3,"n":3}']);
+    const topic = lines[lines.indexOf('@topics') + 1] as string;
+    expect(JSON.parse(topic.slice(topic.indexOf('\t') + 1))).toEqual({ id: 7, service: 'lease', note: 'tab\there, newline\nthere' });
+    expect(lines.at(-2)).toMatch(/^#end [0-9a-f]{8}$/);
     expect(await readFile(join(dir, 'journal.ndjson'), 'utf8')).toBe('');
+    // And it reads back: the records, their counters, and what was journaled after it.
+    const reopened = await openTestStore(dir);
+    expect([...reopened.all('tasks')]).toEqual([{ id: 1, n: 1 }, { id: 2, n: 2 }, { id: 3, n: 3 }]);
+    expect(reopened.findBy('topics', 'service', 'lease')).toEqual([{ id: 7, service: 'lease', note: 'tab\there, newline\nthere' }]);
+    expect(reopened.allocateId('topics')).toBe(8);
   });
 });

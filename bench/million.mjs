@@ -1,0 +1,169 @@
+// `npm run bench:million`: the JSON-file store at a million records. Fills a data
+// folder with 1,000,000 determinations (7 short fields each) through the store's own
+// API plus a journal tail of BENCH_TAIL more (default 50,000), starts `pla server
+// start` on it, and prints the time to the first answer, resident memory, and three
+// ratios against references measured in the same run:
+//   - a page of 20 against a bare node:http server answering the same bytes;
+//   - a get by id against the same bare server answering that record's bytes;
+//   - durable creates at 10 connections against a bare append + fdatasync loop on
+//     the same disk.
+// Needs `npm run build` first. BENCH_SECONDS sets each load phase (default 6).
+// BENCH_BASELINE=<another checkout, built> measures that pla too, in the same run and
+// on its own data folder filled by its own store: before and after a change, side by side.
+import { rmSync } from 'node:fs';
+import { readFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleStore, killAll, runNode, startNode } from './server-processes.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const COUNT = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const TAIL = Number(process.env.BENCH_TAIL ?? 50_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const DET = '/api/v1/asset-transaction-type-determinations';
+const work = await mkdtemp(join(tmpdir(), 'pla-bench-million-'));
+const plas = [{ name: 'pla', root }, ...(process.env.BENCH_BASELINE ? [{ name: 'baseline', root: process.env.BENCH_BASELINE }] : [])].map((pla) => ({
+  ...pla,
+  data: join(work, `data-${pla.name}`),
+}));
+const log = (line) => process.stderr.write(`${line}\n`);
+const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+
+async function load(options) {
+  const out = await runNode([here('./server-load.mjs')], { BENCH_LOAD: JSON.stringify({ duration: SECONDS / 2, connections: 10, ...options }) });
+  return JSON.parse(out);
+}
+
+/** Two alternating rounds of each target, the better of each kept: a burst of another process's work lands on both sides. */
+async function compare(targets) {
+  const best = {};
+  for (let round = 0; round < 2; round++) {
+    for (const [name, run] of Object.entries(targets)) {
+      const result = await run();
+      if (!best[name] || result.perSecond > best[name].perSecond) best[name] = result;
+    }
+  }
+  return best;
+}
+
+/** Resident memory (MB) and CPU time used so far (ms; user + system, from /proc/<pid>/stat in clock ticks of 10 ms). */
+async function memoryMb(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
+  // Fields after the command name (in parentheses): utime and stime are the 12th and 13th.
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return { hwm: kb('VmHWM'), rss: kb('VmRSS'), cpuMs: (Number(stat[11]) + Number(stat[12])) * 10 };
+}
+
+async function startPla({ name, root: plaRoot, data }) {
+  let key;
+  const started = performance.now();
+  const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed'], {
+    env: { PLA_CONFIG_DIR: join(work, `config-${name}`), NO_COLOR: '1' },
+    ready: /listening on (http:\/\/\S+)/,
+    watch: (line) => {
+      key ??= /New admin key: (\S+)/.exec(line)?.[1];
+    },
+    timeoutMs: 600_000,
+  });
+  const url = server.match[1];
+  const headers = { 'x-api-key': key };
+  const response = await fetch(`${url}${DET}?page=2500&size=20`, { headers });
+  const firstPage = await response.text();
+  const firstAnswerMs = performance.now() - started;
+  if (!response.ok) throw new Error(`first page answered ${response.status}: ${firstPage}`);
+  return { server, url, headers, firstAnswerMs, firstPage, memory: await memoryMb(server.child.pid) };
+}
+
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+process.once('SIGINT', () => {
+  killAll();
+  rmSync(work, { recursive: true, force: true });
+  process.exit(130);
+});
+
+try {
+  const files = {};
+  let fillSeconds = 0;
+  for (const pla of plas) {
+    log(`${pla.name}: filling a data folder with ${fmt(COUNT)} determinations + a journal of ${fmt(TAIL)} …`);
+    const bundle = join(work, `store-${pla.name}.mjs`);
+    await bundleStore(pla.root, bundle);
+    const filling = performance.now();
+    await runNode([here('./million-prepare.mjs'), bundle, pla.data, String(COUNT), String(TAIL)]);
+    fillSeconds = (performance.now() - filling) / 1000;
+    for (const name of ['snapshot.json', 'snapshot.pla', 'journal.ndjson']) {
+      const size = await stat(join(pla.data, name)).then((s) => s.size, () => undefined);
+      if (size !== undefined) files[`${pla.name} ${name}`] = size;
+    }
+  }
+
+  const loadAtStart = await loadavg();
+  const started = [];
+  for (const pla of plas) {
+    log(`${pla.name}: starting the server …`);
+    started.push({ ...pla, ...(await startPla(pla)) });
+  }
+  const [first] = started;
+  const total = JSON.parse(first.firstPage)?.page?.totalElements;
+
+  await writeFile(join(work, 'page.json'), first.firstPage);
+  const getPath = `${DET}/${Math.ceil(COUNT / 2)}`;
+  const getBody = await (await fetch(first.url + getPath, { headers: first.headers })).text();
+  await writeFile(join(work, 'get.json'), getBody);
+  const barePage = await startNode([here('./server-bare.mjs'), join(work, 'page.json')], { ready: /listening on (http:\/\/\S+)/ });
+  const bareGet = await startNode([here('./server-bare.mjs'), join(work, 'get.json')], { ready: /listening on (http:\/\/\S+)/ });
+
+  const loadAtLoad = await loadavg();
+  log(`page of 20 and get by id, 2 × ${SECONDS / 2} s each …`);
+  const readTargets = { barePage: () => load({ url: barePage.match[1] }), bareGet: () => load({ url: bareGet.match[1] }) };
+  for (const pla of started) {
+    readTargets[`${pla.name} page`] = () => load({ url: `${pla.url}${DET}?page=2500&size=20`, headers: pla.headers });
+    readTargets[`${pla.name} get`] = () => load({ url: pla.url + getPath, headers: pla.headers });
+  }
+  const reads = await compare(readTargets);
+  log('durable creates at 10 connections, and a bare append + fdatasync loop …');
+  const body = JSON.stringify({ name: 'bench', transactionType: 'LEASE', companyCode: 'C001', amount: 12.5 });
+  const writeTargets = { disk: async () => JSON.parse(await runNode([here('./disk-bare.mjs'), work, String(SECONDS / 2)])) };
+  for (const pla of started) writeTargets[`${pla.name} create`] = () => load({ url: pla.url + DET, method: 'POST', body, headers: pla.headers });
+  const writes = await compare(writeTargets);
+  const after = {};
+  for (const pla of started) after[pla.name] = await memoryMb(pla.server.child.pid);
+  const loadAtEnd = await loadavg();
+  await Promise.all([...started.map((pla) => pla.server.stop('SIGKILL')), barePage.stop(), bareGet.stop()]);
+
+  const mb = (bytes) => `${fmt(bytes / 1024 / 1024)} MB`;
+  const rows = [['figure', 'value', 'reference', 'ratio', 'goal']];
+  const ratio = (name, value, reference, goal) => {
+    const r = value.perSecond / reference.perSecond;
+    rows.push([name, `${fmt(value.perSecond)} /s`, `${fmt(reference.perSecond)} /s`, `${fmt(r * 100)} %`, goal ? `≥ ${goal} % ${r * 100 >= goal ? 'PASS' : 'MISS'}` : '']);
+  };
+  for (const pla of started) {
+    const label = (text) => (started.length > 1 ? `${pla.name}: ${text}` : text);
+    rows.push(
+      [label('start to first answer'), `${fmt(pla.firstAnswerMs)} ms`, '', '', `< 2,000 ms ${pla.firstAnswerMs < 2000 ? 'PASS' : 'MISS'}`],
+      [label('CPU time of the server by then (user + system)'), `${fmt(pla.memory.cpuMs)} ms`, '', '', ''],
+      [label('resident at first answer: VmHWM / VmRSS'), `${fmt(pla.memory.hwm)} / ${fmt(pla.memory.rss)} MB`, '', '', `< 300 MB ${pla.memory.hwm < 300 ? 'PASS' : 'MISS'}`],
+      [label('resident after the loads: VmHWM / VmRSS'), `${fmt(after[pla.name].hwm)} / ${fmt(after[pla.name].rss)} MB`, '', '', ''],
+    );
+    ratio(label('page of 20 / bare node:http'), reads[`${pla.name} page`], reads.barePage, 60);
+    ratio(label('get by id / bare node:http'), reads[`${pla.name} get`], reads.bareGet);
+    ratio(label('durable create, 10 conn. / bare append+fdatasync'), writes[`${pla.name} create`], writes.disk, 30);
+  }
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  console.log(
+    `\n${fmt(COUNT)} + ${fmt(TAIL)} determinations (filled in ${fmt(fillSeconds, 1)} s); files: ${Object.entries(files)
+      .map(([name, size]) => `${name} ${mb(size)}`)
+      .join(', ')}; the server counted ${fmt(total ?? NaN)}`,
+  );
+  console.log(`load average (1/5/15 min): at start ${loadAtStart}; before the loads ${loadAtLoad}; at the end ${loadAtEnd}`);
+  const non2xx = Object.entries({ ...reads, ...writes }).reduce((sum, [, result]) => sum + (result.non2xx ?? 0), 0);
+  if (non2xx > 0) console.log(`warning: ${non2xx} non-2xx answers`);
+} finally {
+  killAll();
+  await rm(work, { recursive: true, force: true });
+}
