@@ -9,7 +9,7 @@ const LF = 10;
 /** How many lines `text` ends (CRLF counted once), from `start` up to `end`. */
 export function lineBreaks(text: string, start = 0, end = text.length): number {
   let count = 0;
-  for (let i = text.indexOf('\r', start) === -1 && text.indexOf('\n', start) === -1 ? end : start; i < end; i++) {
+  for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code === LF) count += 1;
     else if (code === CR) {
