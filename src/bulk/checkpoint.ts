@@ -3,7 +3,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { replacePrivateFile } from '../io/private-files.js';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 
 /** What a checkpoint file holds. */
 export interface CheckpointData {
@@ -78,7 +79,7 @@ export class Checkpoint {
     }
     let data: CheckpointData;
     try {
-      data = JSON.parse(text) as CheckpointData;
+      data = parseJson(text) as CheckpointData;
     } catch {
       throw new UsageError(`checkpoint ${path} is not a checkpoint file (not JSON)`, { hint: 'remove it to start over' });
     }
@@ -156,6 +157,6 @@ export class Checkpoint {
       unknown: [...this.unknown].sort((a, b) => a - b),
       runId: this.runId,
     };
-    await replacePrivateFile(this.path, `${JSON.stringify(data)}\n`, { what: 'checkpoint' });
+    await replacePrivateFile(this.path, `${jsonText(data)}\n`, { what: 'checkpoint' });
   }
 }

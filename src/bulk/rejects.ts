@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { readFile, rm, truncate } from 'node:fs/promises';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
 import type { BadRow, InputFormat } from '../io/input/types.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/private-files.js';
 
 /**

@@ -6,7 +6,7 @@
  * bulk runs pay for loading node:crypto.
  */
 import { createHash } from 'node:crypto';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 
 export function requestKey(runId: string, part: string, values: unknown[]): string {
   const hash = createHash('sha256').update(jsonText(values)).digest('hex').slice(0, 16);

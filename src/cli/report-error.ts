@@ -2,6 +2,7 @@ import { redactSecrets } from '../contract/secrets.js';
 import { ApiError, PlaError } from '../errors.js';
 import { terminalSafe } from '../io/terminal-text.js';
 import { hintFor } from './error-hints.js';
+import { jsonText } from '../json/json-text.js';
 
 /**
  * The one place a failure becomes text: `error: <message>`, then a hint line when
@@ -16,7 +17,7 @@ export function formatError(error: unknown, options: { verbose: boolean; secrets
     if (hint) lines.push(`hint: ${hint}`);
     const detail = error instanceof ApiError ? (error.problem ?? error.detail) : error.detail;
     if (options.verbose && detail !== undefined) {
-      lines.push(typeof detail === 'string' ? detail : JSON.stringify(detail, null, 2));
+      lines.push(typeof detail === 'string' ? detail : jsonText(detail, 2));
     }
     if (options.verbose && error.cause instanceof Error) lines.push(`cause: ${error.cause.message}`);
   } else if (error instanceof Error) {

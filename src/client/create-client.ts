@@ -5,7 +5,7 @@
  */
 import { expandPath, operation, type OperationId } from '../contract/operations.js';
 import { PlaError, RejectedError } from '../errors.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';

@@ -5,6 +5,7 @@
  * chose differently from the local server.
  */
 import { InvalidAnswerError } from '../errors.js';
+import { parseJson } from '../json/json-parse.js';
 
 /** True for a non-null, non-array object. */
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -16,7 +17,7 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
     // A success that claims JSON and is not is the service's fault; error bodies are read leniently.
     if (strict && contentType?.includes('json')) {

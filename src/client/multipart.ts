@@ -10,6 +10,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { ImageUpload } from './types.js';
+import { jsonText } from '../json/json-text.js';
 
 export interface MultipartBody {
   body: Buffer;
@@ -31,6 +32,6 @@ export async function buildImageUpload(upload: ImageUpload): Promise<MultipartBo
     filename: upload.fileName,
     contentType: upload.contentType ?? 'application/octet-stream',
   });
-  form.append('image', JSON.stringify(upload.image), { contentType: 'application/json' });
+  form.append('image', jsonText(upload.image), { contentType: 'application/json' });
   return { body: form.getBuffer(), contentType: form.getHeaders()['content-type'] as string };
 }

@@ -4,6 +4,8 @@
  */
 import { ApiError, type PlaError } from '../errors.js';
 import { redactSecrets } from '../contract/secrets.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 
 /**
  * Replaces every occurrence of `secret` in the error's message, hint, detail and
@@ -13,8 +15,8 @@ import { redactSecrets } from '../contract/secrets.js';
 export function redactSecret<E extends PlaError>(error: E, secret: string): E {
   const scrub = (text: string) => redactSecrets(text, [secret]);
   const scrubValue = (value: unknown): unknown => {
-    const text = JSON.stringify(value);
-    return text?.includes(secret) ? (JSON.parse(scrub(text)) as unknown) : value;
+    const text = jsonText(value) as string | undefined;
+    return text?.includes(secret) ? parseJson(scrub(text)) : value;
   };
   error.message = scrub(error.message);
   if (error.hint) error.hint = scrub(error.hint);

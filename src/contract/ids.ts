@@ -14,6 +14,23 @@ export type RecordId = number | bigint;
 /** Largest integer(int64). */
 export const INT64_MAX = 9223372036854775807n;
 
+/**
+ * The id a value names: a number or BigInt in int64's positive range, or its plain
+ * decimal text (as a service or a file may spell it); `undefined` when it names none.
+ * The one reading of an id from an answer, a file, a plan or a receipt.
+ */
+export function toRecordId(value: unknown): RecordId | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  if (typeof value === 'bigint') return value > 0n && value <= INT64_MAX ? canonicalId(value) : undefined;
+  return typeof value === 'string' ? parseRecordId(value.trim()) : undefined;
+}
+
+/** Whether `value` is an id in its one form (see `canonicalId`): a positive int64. */
+export function isRecordId(value: unknown): value is RecordId {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0;
+  return typeof value === 'bigint' && value > BigInt(Number.MAX_SAFE_INTEGER) && value <= INT64_MAX;
+}
+
 /** Whether `text` is plain decimal digits: the only spelling of an id. */
 export function isPlainDigits(text: string): boolean {
   return /^\d+$/.test(text);
@@ -29,15 +46,32 @@ export function parseRecordId(text: string): RecordId | undefined {
 }
 
 /**
+ * An id in its one form: a number up to 2^53, a BigInt past it. A Set or Map tells
+ * 7 from 7n, so every id is kept in this form wherever ids are compared or keyed.
+ */
+export function canonicalId(id: number | bigint): RecordId {
+  if (typeof id === 'number') return id;
+  return id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(id) : id;
+}
+
+/** The id after `id` (id counters), exact past 2^53. */
+export function idAfter(id: RecordId): RecordId {
+  return typeof id === 'number' && id < Number.MAX_SAFE_INTEGER ? id + 1 : canonicalId(BigInt(id) + 1n);
+}
+
+/** Ids in ascending order, exactly (numbers and BigInts compare by value): a sort comparator. */
+export function compareIds(a: RecordId, b: RecordId): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
  * What a record's `id` field names, by the same rule in plans, runs and applies:
- * a positive integer, or its plain digits as text (`"42"`, as a csv cell read
- * with `--raw` holds it), is that id; absent, null or an empty cell names none
+ * an id as `toRecordId` reads it (`42`, `"42"` as a csv cell read with `--raw`
+ * holds it, ids past 2^53) is that id; absent, null or an empty cell names none
  * (a create); anything else (`"abc"`, `12.5`, `-1`) is `unreadable`, refused
  * before anything is sent.
  */
 export function recordIdOf(value: unknown): RecordId | 'none' | 'unreadable' {
   if (value === undefined || value === null || value === '') return 'none';
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : 'unreadable';
-  if (typeof value === 'bigint') return value > 0n && value <= INT64_MAX ? value : 'unreadable';
-  return (typeof value === 'string' ? parseRecordId(value.trim()) : undefined) ?? 'unreadable';
+  return toRecordId(value) ?? 'unreadable';
 }

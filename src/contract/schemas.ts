@@ -7,7 +7,7 @@
  * Kept apart from `operations.ts` so that reading the table does not load zod.
  */
 import { z } from 'zod';
-import { INT64_MAX, isPlainDigits } from './ids.js';
+import { canonicalId, INT64_MAX, isPlainDigits } from './ids.js';
 import type { Operation } from './operations.js';
 import type { BodyKind, PathParamType } from './types.js';
 
@@ -17,8 +17,7 @@ export { INT64_MAX };
 
 /**
  * An integer(int64) id in a JSON body. Ids up to 2^53 arrive as numbers; a larger
- * one arrives as a BigInt (the server's JSON reader keeps id literals past 2^53
- * exact), names no record of this server, and is answered 404 like any unknown id.
+ * one arrives as a BigInt (the server's JSON reader keeps every number exact).
  */
 const int64 = z.union([
   z.number().int().min(0, 'must be a positive int64').max(Number.MAX_SAFE_INTEGER),
@@ -120,7 +119,7 @@ export const BODY_SCHEMAS: Record<Exclude<BodyKind, 'image-upload'>, z.ZodType> 
 
 /**
  * Plain digits only: `1e3`, `0x10` or ` 7` name no record (Number() would read them).
- * Any int64 is an id: up to 2^53 a number, above it a BigInt (exact, and unknown here).
+ * Any int64 is an id: up to 2^53 a number, above it a BigInt (exact).
  */
 const pathId = z.string().transform((text, ctx): number | bigint => {
   if (!isPlainDigits(text)) {
@@ -132,7 +131,7 @@ const pathId = z.string().transform((text, ctx): number | bigint => {
     ctx.addIssue({ code: 'custom', message: `must be at most ${INT64_MAX} (int64)` });
     return z.NEVER;
   }
-  return id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id;
+  return canonicalId(id);
 });
 
 const PATH_PARAM_SCHEMAS: Record<PathParamType, z.ZodType> = {

@@ -5,6 +5,7 @@
  * records it touches are checked against what the plan saw (conflicts are not
  * written); what the service acknowledges goes to the receipt as it comes.
  */
+import { type RecordId, toRecordId } from '../contract/ids.js';
 import type { PlaClient } from '../client/types.js';
 import type { OperationId } from '../contract/operations.js';
 import { answerPerItem } from '../bulk/split.js';
@@ -109,7 +110,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
           const after = asRecord(result);
           checker?.wrote(after);
           // A create's id is the one the service gave (an upsert naming an unknown id gets a new one).
-          const answered = typeof after?.id === 'number' ? after.id : undefined;
+          const answered = toRecordId(after?.id);
           const id = entry.action === 'create' ? (answered ?? entry.id) : (entry.id ?? answered);
           return {
             action: entry.action,

@@ -3,7 +3,7 @@
  * current state: the same rules the service applies, so the plan's counts are the
  * counts the real run would give.
  */
-import { recordIdOf } from '../contract/ids.js';
+import { type RecordId, toRecordId } from '../contract/ids.js';
 import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import { changedFields } from './record-diff.js';
 import { followStoredTypes } from './stored-types.js';
@@ -24,15 +24,11 @@ export interface RecordInputItem {
   cells?: Record<string, string>;
 }
 
-/** The id a record names, by the one id rule (ids past 2^53 are not planned). */
-function recordId(record: StoredRecordLike): number | undefined {
-  const id = recordIdOf(record.id);
-  return typeof id === 'number' ? id : undefined;
-}
+const recordId = (record: StoredRecordLike): RecordId | undefined => toRecordId(record.id);
 
 /** The ids of records that name one: the records whose current state a plan reads. */
-export function idsOfRecords(items: readonly RecordInputItem[]): number[] {
-  const ids: number[] = [];
+export function idsOfRecords(items: readonly RecordInputItem[]): RecordId[] {
+  const ids: RecordId[] = [];
   for (const item of items) {
     const id = recordId(item.value);
     if (id !== undefined) ids.push(id);
@@ -41,7 +37,7 @@ export function idsOfRecords(items: readonly RecordInputItem[]): number[] {
 }
 
 /** The entry of one record sent by `verb`, given the stored record it names (if any). */
-function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<number, StoredRecordLike>): PlanEntry {
+function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry {
   const record = item.value;
   const id = recordId(record);
   if (verb === 'create' || id === undefined) {
@@ -71,7 +67,7 @@ export function problemEntry(row: BadRow): PlanEntry {
 export function planRecords(
   verb: RecordVerb,
   items: readonly RecordInputItem[],
-  current: ReadonlyMap<number, StoredRecordLike>,
+  current: ReadonlyMap<RecordId, StoredRecordLike>,
   problems: readonly BadRow[] = [],
   repeats: readonly RepeatedRow[] = [],
 ): PlanEntry[] {
@@ -85,7 +81,7 @@ function status(record: StoredRecordLike): string {
 }
 
 /** The entry of one id acted on by `verb`, refusing what the service would refuse. */
-function idEntry(verb: IdVerb, id: number, line: number, before: StoredRecordLike | undefined): PlanEntry {
+function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordLike | undefined): PlanEntry {
   if (!before) return { action: 'refused', id, line, reason: `unknown id ${id}` };
   switch (verb) {
     case 'decommission':
@@ -104,8 +100,8 @@ function idEntry(verb: IdVerb, id: number, line: number, before: StoredRecordLik
 }
 
 /** Entries for ids acted on by delete, remove, decommission or cancel; an id named twice counts once. */
-export function planIds(verb: IdVerb, ids: readonly number[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
-  const seen = new Set<number>();
+export function planIds(verb: IdVerb, ids: readonly RecordId[], current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry[] {
+  const seen = new Set<RecordId>();
   const entries: PlanEntry[] = [];
   ids.forEach((id, index) => {
     if (seen.has(id)) return;

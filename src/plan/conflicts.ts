@@ -8,6 +8,7 @@
  * records are read again (by pages or a GET each, whichever is cheaper) and
  * compared whole.
  */
+import { type RecordId, toRecordId } from '../contract/ids.js';
 import type { PlaClient } from '../client/types.js';
 import { changedSince, readCurrentState, type StateSource } from './current-state.js';
 import { unchangedSince } from './record-diff.js';
@@ -18,16 +19,14 @@ export interface Conflict {
   reason: string;
 }
 
-function idOf(record: StoredRecordLike): number | undefined {
-  return typeof record.id === 'number' ? record.id : undefined;
-}
+const idOf = (record: StoredRecordLike): RecordId | undefined => toRecordId(record.id);
 
 export class ConflictChecker {
   private mark: Watermark | undefined;
   /** The newest state seen of each record modified since the plan. */
-  private readonly latest = new Map<number, StoredRecordLike>();
+  private readonly latest = new Map<RecordId, StoredRecordLike>();
   /** Stamps of this apply's own writes: seeing them again is no conflict. */
-  private readonly ownStamps = new Map<number, unknown>();
+  private readonly ownStamps = new Map<RecordId, unknown>();
   /** The read of recent changes under way, and the one queued after it (shared by every batch waiting). */
   private reading: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
@@ -57,10 +56,10 @@ export class ConflictChecker {
       await this.refresh();
       return this.byWatermark(watched, this.mark);
     }
-    const current = await readCurrentState(this.client, this.source, watched.map((entry) => entry.id as number), { signal: this.signal });
+    const current = await readCurrentState(this.client, this.source, watched.map((entry) => entry.id as RecordId), { signal: this.signal });
     const conflicts: Conflict[] = [];
     for (const entry of watched) {
-      const now = current.get(entry.id as number);
+      const now = current.get(entry.id as RecordId);
       if (!now) conflicts.push({ entry, reason: 'conflict: deleted since the plan was made' });
       else if (!unchangedSince(entry.before as StoredRecordLike, now)) conflicts.push({ entry, reason: 'conflict: changed since the plan was made' });
     }
@@ -104,10 +103,10 @@ export class ConflictChecker {
   private byWatermark(watched: PlanEntry[], mark: Watermark): Conflict[] {
     const conflicts: Conflict[] = [];
     for (const entry of watched) {
-      const now = this.latest.get(entry.id as number);
+      const now = this.latest.get(entry.id as RecordId);
       if (!now) continue;
       const stamp = now[mark.field];
-      if (stamp === (entry.before as StoredRecordLike)[mark.field] || stamp === this.ownStamps.get(entry.id as number)) continue;
+      if (stamp === (entry.before as StoredRecordLike)[mark.field] || stamp === this.ownStamps.get(entry.id as RecordId)) continue;
       conflicts.push({ entry, reason: `conflict: changed since the plan was made (${mark.field} ${String(stamp)}, the plan saw ${String((entry.before as StoredRecordLike)[mark.field])})` });
     }
     return conflicts;

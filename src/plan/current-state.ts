@@ -6,7 +6,7 @@
  * or a dry run of 100,000 ids takes seconds. Used by `--plan`, `--dry-run`,
  * `--skip-unchanged`, undo and the records-before of protected environments.
  */
-import { isPlainDigits, type RecordId } from '../contract/ids.js';
+import { type RecordId, toRecordId } from '../contract/ids.js';
 import { operation, stateSource, type OperationId } from '../contract/operations.js';
 import type { PlaClient } from '../client/types.js';
 import { TaskPool } from '../bulk/pool.js';
@@ -47,10 +47,6 @@ const FEW_IDS = 16;
 const GETS_AT_ONCE = 8;
 const PAGES_AT_ONCE = 4;
 
-function idOf(record: StoredRecordLike): number | undefined {
-  const id = record.id;
-  return typeof id === 'number' ? id : typeof id === 'string' && isPlainDigits(id) ? Number(id) : undefined;
-}
 
 function progressBar(options: ReadStateOptions, total: number): Promise<Progress | undefined> {
   return options.progress?.(total) ?? Promise.resolve(undefined);
@@ -121,7 +117,7 @@ async function firstPage(client: PlaClient, list: OperationId, signal: AbortSign
  * The current records of `ids` (unknown ids are absent), read by pages of the list
  * when that costs fewer requests than a GET each, else one GET per id.
  */
-export async function readCurrentState(client: PlaClient, source: StateSource, ids: Iterable<number>, options: ReadStateOptions = {}): Promise<Map<number, StoredRecordLike>> {
+export async function readCurrentState(client: PlaClient, source: StateSource, ids: Iterable<RecordId>, options: ReadStateOptions = {}): Promise<Map<RecordId, StoredRecordLike>> {
   const wanted = new Set(ids);
   if (wanted.size === 0) return new Map();
   if (wanted.size <= FEW_IDS) return readById(client, source, [...wanted], options);
@@ -131,10 +127,10 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
   // Without a total the table's size is unknown: pages are still read, one after another.
   if (pages !== undefined && pages * GETS_PER_PAGE > wanted.size) return readById(client, source, [...wanted], options);
 
-  const found = new Map<number, StoredRecordLike>();
+  const found = new Map<RecordId, StoredRecordLike>();
   const keep = (items: StoredRecordLike[]) => {
     for (const record of items) {
-      const id = idOf(record);
+      const id = toRecordId(record.id);
       if (id !== undefined && wanted.has(id)) found.set(id, record);
     }
   };
@@ -158,17 +154,13 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
 }
 
 /**
- * The current records of ids of any size, keyed by their decimal text: those up to
- * 2^53 as `readCurrentState` reads them, larger ones (BigInts) a GET each, since a
- * listing's ids past 2^53 cannot be told apart as numbers. The records before of a
- * protected environment's runs, whatever ids they name.
+ * The current records of ids, keyed by their decimal text: the records before of a
+ * protected environment's runs, whatever ids they name (answers are read exactly,
+ * so a listing tells ids past 2^53 apart as well as any).
  */
 export async function readCurrentByText(client: PlaClient, source: StateSource, ids: Iterable<RecordId>, options: ReadStateOptions = {}): Promise<Map<string, StoredRecordLike>> {
-  const all = [...ids];
-  const small = all.filter((id): id is number => typeof id === 'number');
-  const large = [...new Set(all.filter((id): id is bigint => typeof id === 'bigint'))];
-  const [byNumber, byBigint] = await Promise.all([readCurrentState(client, source, small, options), large.length > 0 ? readById(client, source, large, options) : new Map<bigint, StoredRecordLike>()]);
-  return new Map<string, StoredRecordLike>([...byNumber, ...byBigint].map(([id, record]) => [String(id), record]));
+  const current = await readCurrentState(client, source, ids, options);
+  return new Map<string, StoredRecordLike>([...current].map(([id, record]) => [String(id), record]));
 }
 
 /** Orders two modification stamps: as dates when both parse, else as text. */

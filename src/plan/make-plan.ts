@@ -4,6 +4,7 @@
  * by the service's own rules.
  */
 import { randomUUID } from 'node:crypto';
+import type { RecordId } from '../contract/ids.js';
 import { bulkOperation } from '../contract/operations.js';
 import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
@@ -49,7 +50,7 @@ function recordOperations(resource: string, verb: RecordVerb): Plan['operations'
 }
 
 /** Reads the watermark and the records `ids` name, as a plan needs them. */
-async function readForPlan(target: PlanTarget, ids: number[]) {
+async function readForPlan(target: PlanTarget, ids: RecordId[]) {
   const createdAt = new Date().toISOString();
   const source = stateOf(target.resource);
   const watermark = ids.length > 0 ? await probeWatermark(target.client, source.list, target.signal) : undefined;
@@ -64,7 +65,7 @@ export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, item
 }
 
 /** The plan of a delete, remove, decommission or cancel of `ids`. */
-export async function planIdAction(target: PlanTarget, verb: IdVerb, ids: number[]): Promise<Plan> {
+export async function planIdAction(target: PlanTarget, verb: IdVerb, ids: RecordId[]): Promise<Plan> {
   const { createdAt, watermark, current } = await readForPlan(target, ids);
   return assemblePlan(target, { [verb]: bulkOperation(target.resource, verb) }, planIds(verb, ids, current), watermark, createdAt);
 }

@@ -2,7 +2,8 @@
 import { isOperationId } from '../contract/operations.js';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import { replacePrivateFile } from '../io/private-files.js';
 import type { Plan } from './types.js';
 
@@ -21,7 +22,7 @@ export async function loadPlan(path: string): Promise<Plan> {
   }
   let plan: Plan;
   try {
-    plan = JSON.parse(text) as Plan;
+    plan = parseJson(text) as Plan;
   } catch {
     throw new UsageError(`${path} is not a plan (not JSON)`, { hint: 'make one with --plan-out FILE on a write command' });
   }

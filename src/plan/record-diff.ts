@@ -4,6 +4,7 @@
  * exactly the fields it carries whose value differs; the fields the service owns
  * (id and its timestamps) are never compared.
  */
+import { compareNumbers, isJsonNumber } from '../json/exact-number.js';
 import type { FieldChange, StoredRecordLike } from './types.js';
 
 /** Fields the service sets itself: the local server's, then the spec's DTO names. */
@@ -12,9 +13,10 @@ export const SERVER_OWNED_FIELDS: ReadonlySet<string> = new Set(['id', 'createdA
 /** Fields a record may carry its last modification in (the local server's, then the spec's). */
 export const MODIFIED_FIELDS = ['updatedAt', 'lastModifiedDate', 'modifiedDate', 'modifiedAt'] as const;
 
-/** Structural equality of JSON values (key order does not matter). */
+/** Structural equality of JSON values (key order does not matter; numbers by value, exactly). */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (isJsonNumber(a) && isJsonNumber(b)) return compareNumbers(a, b) === 0;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {

@@ -6,6 +6,7 @@
  */
 import { terminalSafe } from '../io/terminal-text.js';
 import type { Plan, PlanAction, PlanEntry } from './types.js';
+import { jsonText } from '../json/json-text.js';
 
 /** Entries of one kind shown before "… and N more". */
 const SHOWN_PER_ACTION = 50;
@@ -46,7 +47,7 @@ const grouped = new Intl.NumberFormat('en-US');
 
 function show(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value) ?? String(value);
+  const text = (jsonText(value) as string | undefined) ?? String(value);
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 

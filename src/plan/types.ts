@@ -3,6 +3,7 @@
  * before anything is sent (`--plan`), saved with `--plan-out` and sent exactly as
  * reviewed by `pla apply`. Plain data, stable on disk (`version`).
  */
+import type { RecordId } from '../contract/ids.js';
 import type { OperationId } from '../contract/operations.js';
 
 /** What a plan does with one record (or says it will not). */
@@ -38,7 +39,7 @@ export type StoredRecordLike = Record<string, unknown>;
 export interface PlanEntry {
   action: PlanAction;
   /** The record's id, when it has one (every entry but a create). */
-  id?: number;
+  id?: RecordId;
   /** Input line the entry came from, for messages. */
   line?: number;
   /** What is sent: the record for creates and updates (ids are sent for id actions). */

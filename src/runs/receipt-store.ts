@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { configDir } from '../config/config-dir.js';
 import { UsageError } from '../errors.js';
 import type { EndLine, ReceiptLine, RunHeader } from './types.js';
+import { parseJson } from '../json/json-parse.js';
 
 /** Where receipts live: `runs/` beside `config.json`. */
 export function runsDir(): string {
@@ -47,7 +48,7 @@ async function edgeLines(path: string): Promise<{ first?: string; last?: string 
 function parseLine(text: string | undefined): ReceiptLine | undefined {
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as ReceiptLine;
+    return parseJson(text) as ReceiptLine;
   } catch {
     return undefined;
   }

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiptError } from '../errors.js';
-import { jsonText } from '../io/json-text.js';
+import { jsonText } from '../json/json-text.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader, SendingLine } from './types.js';
 

@@ -4,12 +4,13 @@
  * run that stops between the two (a full disk, a kill) leaves a receipt naming
  * what the service may have done.
  */
+import type { RecordId } from '../contract/ids.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from './receipt-writer.js';
 
 export interface SendingNames {
   /** An item's id as the receipt keeps it. */
-  idOf: (item: SourceItem) => number | string | undefined;
+  idOf: (item: SourceItem) => RecordId | string | undefined;
   /** Of `pla apply`: the item's plan entry. */
   entryOf?: (item: SourceItem) => number;
   /** The input line the receipt names (default the item's own): for `pla apply`, the plan entry's line. */

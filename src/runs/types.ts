@@ -4,6 +4,8 @@
  * per acknowledged record; the last line, when the run ended at all, its outcome.
  */
 
+import type { RecordId } from '../contract/ids.js';
+
 /** The first line of a receipt. */
 export interface RunHeader {
   type: 'run';
@@ -32,8 +34,8 @@ export interface RunHeader {
 export interface RecordLine {
   type: 'record';
   action: string;
-  /** A number, or the digits of an id past 2^53. */
-  id?: number | string;
+  /** The id, exact past 2^53 (a BigInt once read back); text only for what names no id. Older receipts hold the digits of ids past 2^53 as text. */
+  id?: RecordId | string;
   /** The record before the change, where known (always on protected environments). */
   before?: Record<string, unknown>;
   /** The record as the service answered, where it answers one. */
@@ -53,7 +55,7 @@ export interface SendingLine {
   type: 'sending';
   /** The batch's number in this receipt, from 1. */
   batch: number;
-  items: Array<{ line: number; id?: number | string; entry?: number }>;
+  items: Array<{ line: number; id?: RecordId | string; entry?: number }>;
 }
 
 /** Written once a batch's answer is known and its records are in the receipt; `unknown` lists the lines whose outcome stays unknown. */

@@ -6,6 +6,7 @@
  * before was not recorded — is listed as irreversible, never skipped silently.
  * Records changed by someone else since the run are refused, not overwritten.
  */
+import { type RecordId, toRecordId } from '../contract/ids.js';
 import { bulkOperation } from '../contract/operations.js';
 import { clientFields, sameValue, changedFields, unchangedSince, SERVER_OWNED_FIELDS } from '../plan/record-diff.js';
 import type { Plan, PlanAction, PlanEntry, StoredRecordLike } from '../plan/types.js';
@@ -13,19 +14,23 @@ import type { RecordLine } from './types.js';
 
 /** One record's part in a run: its state before the first change and after the last. */
 interface Touched {
-  id?: number;
+  id?: RecordId;
   actions: string[];
   before?: StoredRecordLike;
   after?: StoredRecordLike;
 }
 
+/** The record a receipt line is about: its id (exact past 2^53, or digits from an older receipt), else the id of the record after. */
+export function idOfLine(line: RecordLine): RecordId | undefined {
+  return line.id === undefined ? toRecordId(line.after?.id) : toRecordId(line.id);
+}
+
 /** Folds a run's record lines per record (a record changed twice is undone to its first state). */
 export function touchedRecords(lines: readonly RecordLine[]): Touched[] {
-  const byId = new Map<number, Touched>();
+  const byId = new Map<RecordId, Touched>();
   const anonymous: Touched[] = [];
   for (const line of lines) {
-    // Ids past 2^53 are kept as text and cannot be compared as plans do: such records are listed, not undone.
-    const id = typeof line.id === 'number' ? line.id : line.id === undefined && typeof line.after?.id === 'number' ? line.after.id : undefined;
+    const id = idOfLine(line);
     if (id === undefined) {
       anonymous.push({ actions: [line.action], ...(line.before ? { before: line.before } : {}), ...(line.after ? { after: line.after } : {}) });
       continue;
@@ -93,7 +98,7 @@ function inverse(touched: Touched, current: StoredRecordLike | undefined): PlanE
 const ORDER: PlanAction[] = ['delete', 'update', 'create', 'unchanged', 'refused', 'irreversible'];
 
 /** The undo's entries, deletes first, then updates, then re-creates, then what is not sent. */
-export function inverseEntries(lines: readonly RecordLine[], current: ReadonlyMap<number, StoredRecordLike>): PlanEntry[] {
+export function inverseEntries(lines: readonly RecordLine[], current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry[] {
   const entries = touchedRecords(lines).map((touched) => inverse(touched, touched.id === undefined ? undefined : current.get(touched.id)));
   return entries.sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action));
 }

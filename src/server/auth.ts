@@ -5,6 +5,7 @@
  * `/_admin` endpoints, `*` for everything). The secret itself is shown once, when
  * it is created.
  */
+import type { RecordId } from '../contract/ids.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { StoreReader, StoredRecord, Transaction } from '../store/types.js';
 import { HttpProblem } from './problem.js';
@@ -23,7 +24,7 @@ export interface ApiKeyRecord extends StoredRecord {
 
 /** The public view of a key, as `/_admin/keys` lists it. */
 export interface ApiKeyView {
-  id: number;
+  id: RecordId;
   name: string;
   env: string;
   permissions: string[];

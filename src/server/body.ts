@@ -4,8 +4,7 @@
  * and reading stops at the limit, so nothing past it is ever buffered.
  */
 import type { IncomingMessage } from 'node:http';
-import type { BodyKind } from '../contract/types.js';
-import { parseJson } from './json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import { HttpProblem, clientAborted } from './problem.js';
 
 /** The request's media type without parameters, lower case ('' when none). */
@@ -115,9 +114,10 @@ export function refuseDeepJson(value: unknown, path: string): void {
 
 /**
  * Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413
- * otherwise. Ids past 2^53 where `kind` holds ids come back as exact BigInts.
+ * otherwise. Every number is kept exact (json/json-text.ts): ids past 2^53 as
+ * BigInts, amounts a double would round as `ExactDecimal`s.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number, kind?: BodyKind): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   const type = mediaType(req);
   if (type !== 'application/json' && !type.endsWith('+json')) {
@@ -127,7 +127,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number, kind?: B
   if (raw.length === 0) return undefined;
   let value: unknown;
   try {
-    value = parseJson(raw.toString('utf8'), kind);
+    value = parseJson(raw.toString('utf8'));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpProblem(400, `malformed JSON: ${reason}`, { slug: 'malformed-json', errors: [{ path: 'body', message: reason }] });

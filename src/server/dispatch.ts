@@ -113,13 +113,11 @@ const OPEN_BODIES: ReadonlySet<BodyKind> = new Set(['record', 'records', 'task-f
 /** Query parameters of paging; an endpoint that does not page answers 404 to them (spec section 7). */
 const PAGING_PARAMS = ['page', 'size', 'sort'] as const;
 
-/** Validated path parameters; an int64 id past 2^53 (a BigInt) is valid but names no record here: 404. */
+/** Validated path parameters; an int64 id past 2^53 is a BigInt, exact. */
 function pathParams(op: Operation, raw: Record<string, string>): Record<string, unknown> {
   // Without path parameters the schema can only answer `{}`.
   if (!op.pathParams.length) return {};
-  const params = validate(paramsSchemaOf(op), raw);
-  for (const value of Object.values(params)) if (typeof value === 'bigint') throw notFound(NOUNS[op.resource], [String(value)]);
-  return params;
+  return validate(paramsSchemaOf(op), raw);
 }
 
 /** The body's fields the DTO schema does not know (dropped, as Jackson drops them), as `body.<name>`. */
@@ -148,7 +146,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     }
   } else if (op.body) {
     const { kind, required } = op.body;
-    return readJsonBody(req, runtime.options.maxBodyBytes, kind).then((raw) => {
+    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
       // An optional collection sent empty means what no body means (spec 4.3: bodies optional).
       if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');

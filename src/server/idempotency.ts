@@ -27,6 +27,7 @@
  * oldest go first, removed in the transactions of new keys. Clients retry or resume
  * within that time, and only the last few batches of a run are ever repeated.
  */
+import type { RecordId } from '../contract/ids.js';
 import type { Store, StoredRecord, StoreReader, Transaction } from '../store/types.js';
 import { HttpProblem } from './problem.js';
 import type { Reply } from './reply.js';
@@ -63,7 +64,7 @@ interface KeptRecord extends StoredRecord {
 
 /** What the memory holds of a kept key, in id (= age) order. */
 interface Kept {
-  id: number;
+  id: RecordId;
   at: number;
   bytes: number;
 }
@@ -72,7 +73,7 @@ function bytesOf(record: KeptRecord): number {
   return record.scope.length + (record.body?.length ?? 0);
 }
 
-function toRecord(id: number, scope: string, at: number, reply: Reply): KeptRecord {
+function toRecord(id: RecordId, scope: string, at: number, reply: Reply): KeptRecord {
   const record: KeptRecord = { id, scope, at, status: reply.status, headers: reply.headers };
   if (typeof reply.body === 'string') record.body = reply.body;
   else if (reply.body !== undefined) Object.assign(record, { body: reply.body.toString('base64'), bodyEncoding: 'base64' });
@@ -271,8 +272,8 @@ export class IdempotencyKeys {
   }
 
   /** Forgets the oldest keys so that one more of `adding` bytes fits (and expired ones); their ids, to delete. */
-  private forgetOldest(now: number, adding: number): number[] {
-    const ids: number[] = [];
+  private forgetOldest(now: number, adding: number): RecordId[] {
+    const ids: RecordId[] = [];
     for (const old of this.kept) {
       if (ids.length === EVICTIONS_PER_COMMIT) break;
       const full = this.kept.length - ids.length + 1 > this.retention.maxKeys || this.bytes + adding > this.retention.maxBytes;

@@ -3,13 +3,14 @@
  * `streamTransport` whose messages are written as `.eml` files into
  * `<data>/outbox/`, or a real SMTP server with `--smtp URL`.
  */
+import type { RecordId } from '../contract/ids.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
 /** One e-mail to send, from an email notification. */
 export interface OutgoingMail {
-  id: number;
+  id: RecordId;
   from: string;
   to: string;
   subject: string;
@@ -25,14 +26,14 @@ export interface Mailer {
    * Takes back the outbox file of a mail whose record could not be stored (a full
    * disk): the request failed, so nothing of it stays. A mail SMTP accepted is gone.
    */
-  withdraw(id: number): Promise<void>;
+  withdraw(id: RecordId): Promise<void>;
   close(): void;
 }
 
 /** The mailer of a data folder: outbox files unless `smtpUrl` is given. */
 export function createMailer(options: { dataDir: string; smtpUrl?: string }): Mailer {
   const outbox = join(options.dataDir, 'outbox');
-  const outboxFile = (id: number) => join(outbox, `${String(id).padStart(6, '0')}.eml`);
+  const outboxFile = (id: RecordId) => join(outbox, `${String(id).padStart(6, '0')}.eml`);
   const transport = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });

@@ -5,12 +5,17 @@
  * it and in how many records (`x-seenIn`), plus `x-records` and `x-serverOwned`.
  */
 
+import { isLosslessNumber } from '../json/exact-number.js';
+
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
 
+/** The JSON type of a stored value; numbers past a double's precision (json/exact-number.ts) are numbers. */
 function jsonType(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'bigint') return 'integer';
+  if (isLosslessNumber(value)) return 'number';
   if (typeof value === 'object') return 'object';
   return typeof value as JsonType;
 }

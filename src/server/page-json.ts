@@ -3,8 +3,9 @@
  * it (`src/store/record-text.ts`: the snapshot's own text for a record read from it,
  * else cached on first use). Serializing records is most of what a page read costs
  * (JSON.stringify of 20 records takes far longer than finding them). The text equals
- * `JSON.stringify` of the page, byte for byte.
+ * `jsonText` of the page, byte for byte.
  */
+import { jsonText } from '../json/json-text.js';
 import { recordText } from '../store/record-text.js';
 import type { StoredRecord } from '../store/types.js';
 
@@ -20,12 +21,12 @@ export class StoredRecordPage<Info> {
   ) {}
 }
 
-/** `JSON.stringify(value)`, faster for a `StoredRecordPage`. */
+/** `jsonText(value)` (numbers exact), faster for a `StoredRecordPage`. */
 export function toJson(value: unknown): string {
-  if (!(value instanceof StoredRecordPage)) return JSON.stringify(value);
+  if (!(value instanceof StoredRecordPage)) return jsonText(value);
   const { content, page } = value as StoredRecordPage<unknown>;
   // Appending builds a rope that is flattened once, when written; `join` would copy it all first.
   let text = '{"content":[';
   for (let i = 0; i < content.length; i++) text += (i ? ',' : '') + recordText(content[i] as StoredRecord);
-  return `${text}],"page":${JSON.stringify(page)}}`;
+  return `${text}],"page":${jsonText(page)}}`;
 }

@@ -65,7 +65,7 @@ export class HttpProblem extends Error {
 }
 
 /** 404 for an unknown record, naming the ids that were not found. */
-export function notFound(noun: Noun, ids: readonly (number | string)[]): HttpProblem {
+export function notFound(noun: Noun, ids: readonly (number | bigint | string)[]): HttpProblem {
   const list = ids.join(', ');
   return new HttpProblem(404, ids.length === 1 ? `${noun[0]} ${list} not found` : `${noun[1]} not found: ${list}`, {
     slug: 'not-found',

@@ -8,6 +8,7 @@
  * let 5 requests a second through, not 10. On the JSON-file store one process owns
  * the data, and the buckets live in it.
  */
+import type { RecordId } from '../contract/ids.js';
 import type { SharedBuckets } from '../store/types.js';
 import { HttpProblem } from './problem.js';
 
@@ -18,7 +19,7 @@ interface Bucket {
 
 /** The token buckets, one per API key id: in the database when it is shared, else in this process. */
 export class RateLimiter {
-  private readonly buckets = new Map<number, Bucket>();
+  private readonly buckets = new Map<RecordId, Bucket>();
 
   private readonly burst: number;
 
@@ -30,7 +31,7 @@ export class RateLimiter {
   }
 
   /** Takes one token for `keyId`; throws (or rejects with) a 429 problem when there is none. */
-  take(keyId: number, now = Date.now()): void | Promise<void> {
+  take(keyId: RecordId, now = Date.now()): void | Promise<void> {
     if (this.perSecond <= 0) return;
     if (this.shared) {
       return this.shared.take(`key:${keyId}`, this.burst, this.perSecond).then((wait) => {

@@ -4,6 +4,7 @@
  * `Idempotency-Key` replay exact.
  */
 import type { ServerResponse } from 'node:http';
+import { jsonText } from '../json/json-text.js';
 import { toJson } from './page-json.js';
 import type { HttpProblem } from './problem.js';
 
@@ -32,7 +33,7 @@ export function problemReply(problem: HttpProblem, instance: string): Reply {
   return {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json; charset=utf-8', ...problem.options.headers },
-    body: JSON.stringify(problem.body(instance)),
+    body: jsonText(problem.body(instance)),
   };
 }
 

@@ -21,7 +21,7 @@ export function startTaskSimulator(store: Store, stepSeconds: number, warn: (mes
       for (const task of await tx.find('tasks', { where: [{ field: 'status', anyOf: ['PENDING', 'RUNNING'] }] })) {
         if (task.status === 'PENDING') tx.put('tasks', moveTask(task, 'RUNNING', now));
         else if (Date.parse(String(task.startedAt ?? task.updatedAt)) <= due) {
-          tx.put('tasks', moveTask(task, task.id % 5 === 0 ? 'FAILED' : 'COMPLETED', now));
+          tx.put('tasks', moveTask(task, BigInt(task.id) % 5n === 0n ? 'FAILED' : 'COMPLETED', now));
         }
       }
     });

@@ -1,3 +1,4 @@
+import { jsonText } from '../json/json-text.js';
 import { byIdAscending, fieldValue } from './record-order.js';
 import { SortedList } from './sorted-list.js';
 import type { StoredRecord } from './types.js';
@@ -6,7 +7,7 @@ import type { StoredRecord } from './types.js';
 // separate map so that the string '{"a":1}' and the object {a:1} stay distinct.
 function bucketKey(value: unknown): { map: 'plain' | 'json'; key: unknown } {
   return typeof value === 'object' && value !== null
-    ? { map: 'json', key: JSON.stringify(value) }
+    ? { map: 'json', key: jsonText(value) }
     : { map: 'plain', key: value };
 }
 

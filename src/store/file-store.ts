@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jsonText } from '../json/json-text.js';
 import { acquireDataLock } from './data-lock.js';
 import type { DataLock } from './data-lock.js';
 import { fsyncDir, removeLeftover } from './durable-fs.js';
@@ -13,7 +14,7 @@ import { LEGACY_SNAPSHOT_FILE, LEGACY_SNAPSHOT_TEMP_FILE, readLegacySnapshot } f
 import { StoreState } from './store-state.js';
 import { applyUndo, undoOf, withoutUnconfirmed, type Unconfirmed } from './undo.js';
 import type { TableQuery } from './table.js';
-import type { Change, CollectionName, PageResult, StoredRecord } from './types.js';
+import type { Change, CollectionName, PageResult, RecordId, StoredRecord } from './types.js';
 
 /** Journal size beyond which a compaction starts (in the background). */
 const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
@@ -118,7 +119,7 @@ export class FileTables {
     journal.onRefused = (firstSeq) => this.takeBack(firstSeq);
   }
 
-  get(collection: CollectionName, id: number): StoredRecord | undefined {
+  get(collection: CollectionName, id: RecordId): StoredRecord | undefined {
     return this.state.table(collection).get(id);
   }
 
@@ -142,7 +143,7 @@ export class FileTables {
   }
 
   /** Reserves the next id of a collection (increasing, never reused once a change using it is committed). */
-  allocateId(collection: CollectionName): number {
+  allocateId(collection: CollectionName): RecordId {
     const id = this.state.allocateId(collection);
     this.unrecordedIds.add(collection);
     return id;
@@ -172,7 +173,7 @@ export class FileTables {
 
   /**
    * Journals an entry and applies it. The line is serialized first, so a record that
-   * cannot be (a BigInt, a cycle) refuses the commit before anything changes; memory
+   * cannot be (a cycle) refuses the commit before anything changes; memory
    * then holds the parsed line, exactly what a restart will rebuild — and an object
    * of the store's own that callers cannot change afterwards.
    */
@@ -183,7 +184,7 @@ export class FileTables {
       entry.ids = {};
       for (const name of this.unrecordedIds) entry.ids[name] = this.state.nextId(name);
     }
-    const line = JSON.stringify(entry);
+    const line = jsonText(entry);
     const parsed = parseJournalEntry(line);
     this.unconfirmed.push({ seq: entry.seq, undo: undoOf(this.state, parsed), ids: [...this.unrecordedIds] });
     this.state.apply(parsed);

@@ -1,5 +1,7 @@
+import { isRecordId } from '../contract/ids.js';
+import { parseJson } from '../json/json-parse.js';
 import { COLLECTIONS } from './types.js';
-import type { Change, CollectionName, StoredRecord } from './types.js';
+import type { Change, CollectionName, RecordId, StoredRecord } from './types.js';
 
 const COLLECTION_NAMES: ReadonlySet<string> = new Set(COLLECTIONS);
 
@@ -11,7 +13,7 @@ const COLLECTION_NAMES: ReadonlySet<string> = new Set(COLLECTIONS);
  */
 export interface JournalEntry {
   seq: number;
-  ids?: Partial<Record<CollectionName, number>>;
+  ids?: Partial<Record<CollectionName, RecordId>>;
   changes?: Change[];
   /** The admin reset: every collection emptied (before `changes` apply), id counters kept. */
   clear?: true;
@@ -25,9 +27,6 @@ export function isCollectionName(name: unknown): name is CollectionName {
   return typeof name === 'string' && COLLECTION_NAMES.has(name);
 }
 
-function isId(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) > 0;
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,7 +34,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Whether a value is a record the store can keep: a JSON object with a positive integer id. */
 export function isStoredRecord(value: unknown): value is StoredRecord {
-  return isPlainObject(value) && isId(value.id);
+  return isPlainObject(value) && isRecordId(value.id);
 }
 
 function checkChange(change: unknown, where: string): asserts change is Change {
@@ -44,7 +43,7 @@ function checkChange(change: unknown, where: string): asserts change is Change {
   if (change.op === 'put') {
     if (!isStoredRecord(change.record)) throw new ShapeError(`${where}: record needs a positive integer id`);
   } else if (change.op === 'delete') {
-    if (!isId(change.id)) throw new ShapeError(`${where}: delete needs a positive integer id`);
+    if (!isRecordId(change.id)) throw new ShapeError(`${where}: delete needs a positive integer id`);
   } else {
     throw new ShapeError(`${where}: unknown op ${String(change.op)}`);
   }
@@ -65,12 +64,12 @@ export function checkChanges(changes: readonly unknown[]): asserts changes is re
 
 /** Parses and checks one journal line; throws an `Error` saying what is wrong with it. */
 export function parseJournalEntry(line: string): JournalEntry {
-  const value: unknown = JSON.parse(line);
-  if (!isPlainObject(value) || !isId(value.seq)) throw new ShapeError('not a journal entry (no seq)');
+  const value: unknown = parseJson(line);
+  if (!isPlainObject(value) || typeof value.seq !== 'number' || !Number.isSafeInteger(value.seq) || value.seq <= 0) throw new ShapeError('not a journal entry (no seq)');
   if (value.ids !== undefined) {
     if (!isPlainObject(value.ids)) throw new ShapeError('ids is not an object');
     for (const [name, next] of Object.entries(value.ids)) {
-      if (!isCollectionName(name) || !isId(next)) throw new ShapeError(`bad id counter ${name}`);
+      if (!isCollectionName(name) || !isRecordId(next)) throw new ShapeError(`bad id counter ${name}`);
     }
   }
   if (value.clear !== undefined && value.clear !== true) throw new ShapeError('bad clear flag');

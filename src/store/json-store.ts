@@ -4,6 +4,7 @@
  * memory; transactions run one at a time in this process, so what a transaction
  * reads cannot change before it commits, and its changes are one journal entry.
  */
+import { compareIds, type RecordId } from '../contract/ids.js';
 import { openFileTables } from './file-store.js';
 import type { FileStoreOptions, FileTables } from './file-store.js';
 import { predicateOf } from './query.js';
@@ -54,12 +55,12 @@ class TableReader implements StoreReader {
     protected readonly indexes: Indexes,
   ) {}
 
-  async get(collection: CollectionName, id: number): Promise<StoredRecord | undefined> {
+  async get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined> {
     return this.tables.get(collection, id);
   }
 
-  async getMany(collection: CollectionName, ids: readonly number[]): Promise<StoredRecord[]> {
-    return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => this.tables.get(collection, id) ?? []);
+  async getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]> {
+    return [...new Set(ids)].sort(compareIds).flatMap((id) => this.tables.get(collection, id) ?? []);
   }
 
   async page(collection: CollectionName, query: PageQuery): Promise<PageResult> {
@@ -84,21 +85,21 @@ class TableReader implements StoreReader {
 class JsonTransaction extends TableReader implements Transaction {
   readonly changes: Change[] = [];
   cleared = false;
-  private readonly staged = new Map<CollectionName, Map<number, StoredRecord | null>>();
+  private readonly staged = new Map<CollectionName, Map<RecordId, StoredRecord | null>>();
 
-  private stagedOf(collection: CollectionName): Map<number, StoredRecord | null> | undefined {
+  private stagedOf(collection: CollectionName): Map<RecordId, StoredRecord | null> | undefined {
     return this.staged.get(collection);
   }
 
-  override async get(collection: CollectionName, id: number): Promise<StoredRecord | undefined> {
+  override async get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined> {
     const staged = this.stagedOf(collection);
     if (staged?.has(id)) return staged.get(id) ?? undefined;
     return this.cleared ? undefined : this.tables.get(collection, id);
   }
 
-  override async getMany(collection: CollectionName, ids: readonly number[]): Promise<StoredRecord[]> {
+  override async getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]> {
     const found: StoredRecord[] = [];
-    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    for (const id of [...new Set(ids)].sort(compareIds)) {
       const record = await this.get(collection, id);
       if (record) found.push(record);
     }
@@ -119,7 +120,7 @@ class JsonTransaction extends TableReader implements Transaction {
     return this.touched(collection) ? this.merged(collection, { where }).length : super.count(collection, where);
   }
 
-  async allocateIds(collection: CollectionName, count: number): Promise<number[]> {
+  async allocateIds(collection: CollectionName, count: number): Promise<RecordId[]> {
     return Array.from({ length: count }, () => this.tables.allocateId(collection));
   }
 
@@ -128,7 +129,7 @@ class JsonTransaction extends TableReader implements Transaction {
     this.changes.push({ op: 'put', collection, record });
   }
 
-  delete(collection: CollectionName, id: number): void {
+  delete(collection: CollectionName, id: RecordId): void {
     this.stage(collection, id, null);
     this.changes.push({ op: 'delete', collection, id });
   }
@@ -146,7 +147,7 @@ class JsonTransaction extends TableReader implements Transaction {
 
   async lock(): Promise<void> {}
 
-  private stage(collection: CollectionName, id: number, record: StoredRecord | null): void {
+  private stage(collection: CollectionName, id: RecordId, record: StoredRecord | null): void {
     let staged = this.staged.get(collection);
     if (!staged) this.staged.set(collection, (staged = new Map()));
     staged.set(id, record);
@@ -157,7 +158,7 @@ class JsonTransaction extends TableReader implements Transaction {
   }
 
   private merged(collection: CollectionName, query: Query): StoredRecord[] {
-    const staged = this.stagedOf(collection) ?? new Map<number, StoredRecord | null>();
+    const staged = this.stagedOf(collection) ?? new Map<RecordId, StoredRecord | null>();
     const records = this.cleared ? [] : [...this.tables.all(collection)].filter((r) => !staged.has(r.id));
     for (const record of staged.values()) if (record) records.push(record);
     const keep = predicateOf(query.where ?? []);

@@ -11,12 +11,13 @@
  * old one's disk space is freed when the store closes).
  */
 import { closeSync, readSync } from 'node:fs';
+import { parseJson } from '../json/json-parse.js';
 import { recordText, rememberText } from './record-text.js';
 import type { StoredRecord } from './types.js';
 
-/** A record's JSON text as the store parses it: the one place a snapshot's record becomes an object. */
+/** A record's JSON text as the store parses it (every number exact: json/json-parse.ts): the one place a snapshot's record becomes an object. */
 export function parseRecordText(text: string): unknown {
-  return JSON.parse(text) as unknown;
+  return parseJson(text);
 }
 
 /** A row of a table: a packed record's slot, or a record in memory. */

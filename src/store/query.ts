@@ -4,17 +4,19 @@
  * follow the rules documented on `Condition`.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { compareNumbers, isJsonNumber } from '../json/exact-number.js';
 import { fieldValue } from './record-order.js';
 import type { Condition, StoredRecord } from './types.js';
 
-/** `value` against a bound of its own kind (numbers with numbers, strings with strings): negative when below. */
-function against(value: number | string, bound: unknown): number | undefined {
-  if (typeof bound !== typeof value) return undefined;
-  return value < (bound as typeof value) ? -1 : value > (bound as typeof value) ? 1 : 0;
+/** `value` against a bound of its own kind (numbers with numbers, exactly; strings with strings): negative when below. */
+function against(value: unknown, bound: unknown): number | undefined {
+  if (isJsonNumber(value)) return isJsonNumber(bound) ? compareNumbers(value, bound) : undefined;
+  if (typeof value !== 'string' || typeof bound !== 'string') return undefined;
+  return value < bound ? -1 : value > bound ? 1 : 0;
 }
 
 function inRange(value: unknown, range: { from?: unknown; to?: unknown; before?: unknown }): boolean {
-  if (typeof value !== 'number' && typeof value !== 'string') return false;
+  if (!isJsonNumber(value) && typeof value !== 'string') return false;
   const holds = (bound: unknown, test: (order: number) => boolean) => {
     if (bound === undefined) return true;
     const order = against(value, bound);

@@ -1,3 +1,6 @@
+import { compareIds } from '../contract/ids.js';
+import { compareNumbers, isLosslessNumber, type JsonNumber } from '../json/exact-number.js';
+import { jsonText } from '../json/json-text.js';
 import type { SortKey, StoredRecord } from './types.js';
 
 /** Orders two records; negative when `a` comes first. */
@@ -36,7 +39,7 @@ const jsonTexts = new WeakMap<object, string>();
 function jsonOf(value: object): string {
   let text = jsonTexts.get(value);
   if (text === undefined) {
-    text = JSON.stringify(value);
+    text = jsonText(value);
     jsonTexts.set(value, text);
   }
   return text;
@@ -51,18 +54,21 @@ function kindRank(value: unknown): number {
     case 'boolean':
       return 0;
     case 'number':
+    case 'bigint':
       return 1;
     case 'string':
       return 2;
     case 'object':
-      return value === null ? 4 : 3;
+      // An exact number past a double's precision (json/exact-number.ts) is a number.
+      return value === null ? 4 : isLosslessNumber(value) ? 1 : 3;
     default:
       return 5; // missing
   }
 }
 
 /**
- * Compares two field values ascending: booleans, numbers, strings (code-unit order,
+ * Compares two field values ascending: booleans, numbers (exactly, past a double's
+ * precision too), strings (code-unit order,
  * which is also the order of ISO dates), then objects by their JSON, then null, then
  * missing values (so missing first, then null, when descending, as in SQL's default).
  */
@@ -72,8 +78,9 @@ function compareValues(a: unknown, b: unknown): number {
   if (rankA !== rankB) return rankA - rankB;
   switch (rankA) {
     case 0:
+      return Number(a) - Number(b);
     case 1:
-      return (a as number) - (b as number);
+      return compareNumbers(a as JsonNumber, b as JsonNumber);
     case 2:
       return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
     case 3: {
@@ -87,7 +94,7 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 /** Orders by id ascending, which is creation order. */
-export const byIdAscending: RecordComparator = (a, b) => a.id - b.id;
+export const byIdAscending: RecordComparator = (a, b) => compareIds(a.id, b.id);
 
 /**
  * A comparator for sort keys. Ties are broken by id, in the direction of the first key
@@ -102,10 +109,10 @@ export function comparatorFor(sort: readonly SortKey[]): RecordComparator {
   const tieBreak = sort[0]?.direction === 'desc' ? -1 : 1;
   return (a, b) => {
     for (const key of keys) {
-      const order = key.field === 'id' ? a.id - b.id : compareValues(key.read(a), key.read(b));
+      const order = key.field === 'id' ? compareIds(a.id, b.id) : compareValues(key.read(a), key.read(b));
       if (order !== 0) return key.direction === 'desc' ? -order : order;
     }
-    return tieBreak * (a.id - b.id);
+    return tieBreak * compareIds(a.id, b.id);
   };
 }
 

@@ -5,6 +5,7 @@
  * (`packed-records.ts`); others get it on first use. Serializing is most of what a page
  * read costs, so a page is written from these texts (`src/server/page-json.ts`).
  */
+import { jsonText } from '../json/json-text.js';
 import type { StoredRecord } from './types.js';
 
 /** Records whose text is kept at most; past it the cache starts over (bounds its memory). */
@@ -13,7 +14,7 @@ const CAPACITY = 50_000;
 let texts = new WeakMap<StoredRecord, string>();
 let kept = 0;
 
-/** Notes a record's text (exactly `JSON.stringify(record)`). */
+/** Notes a record's text (exactly `jsonText(record)`). */
 export function rememberText(record: StoredRecord, text: string): void {
   if (++kept > CAPACITY) {
     texts = new WeakMap();
@@ -22,11 +23,11 @@ export function rememberText(record: StoredRecord, text: string): void {
   texts.set(record, text);
 }
 
-/** `JSON.stringify(record)`, from the kept text when there is one. */
+/** `jsonText(record)` (numbers exact), from the kept text when there is one. */
 export function recordText(record: StoredRecord): string {
   let text = texts.get(record);
   if (text === undefined) {
-    text = JSON.stringify(record);
+    text = jsonText(record);
     rememberText(record, text);
   }
   return text;

@@ -15,6 +15,8 @@
  * is parsed, as it always was; the next start reads the new snapshot instead.
  */
 import { join } from 'node:path';
+import { idAfter, isRecordId } from '../contract/ids.js';
+import { parseJson } from '../json/json-parse.js';
 import { StoreCorruptError } from './errors.js';
 import { isCollectionName, isStoredRecord } from './journal-entry.js';
 import { forEachLine } from './line-reader.js';
@@ -54,7 +56,7 @@ export async function readLegacySnapshot(dir: string, state: StoreState): Promis
         const record = parseRecordLine(text);
         if (typeof record === 'string') return fail(number, record);
         state.table(collection).put(record);
-        state.raiseNextId(collection, record.id + 1);
+        state.raiseNextId(collection, idAfter(record.id));
       } else if (collection !== undefined && (text === ']' || text === '],')) {
         collection = undefined;
       } else if (collection === undefined && text.endsWith(':[')) {
@@ -79,7 +81,7 @@ export async function readLegacySnapshot(dir: string, state: StoreState): Promis
 function parseRecordLine(text: string): StoredRecord | string {
   let record: unknown;
   try {
-    record = JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text);
+    record = parseJson(text.endsWith(',') ? text.slice(0, -1) : text);
   } catch (error) {
     return (error as Error).message;
   }
@@ -90,7 +92,7 @@ function readHeader(text: string, state: StoreState): boolean {
   if (!text.endsWith(COLLECTIONS_OPENER)) return false;
   let header: unknown;
   try {
-    header = JSON.parse(`${text.slice(0, -COLLECTIONS_OPENER.length)}}`);
+    header = parseJson(`${text.slice(0, -COLLECTIONS_OPENER.length)}}`);
   } catch {
     return false;
   }
@@ -98,7 +100,7 @@ function readHeader(text: string, state: StoreState): boolean {
   const { format, seq, nextIds } = header as { format?: unknown; seq?: unknown; nextIds?: unknown };
   if (format !== FORMAT || !Number.isSafeInteger(seq) || typeof nextIds !== 'object' || nextIds === null) return false;
   for (const [name, next] of Object.entries(nextIds)) {
-    if (isCollectionName(name) && Number.isSafeInteger(next)) state.raiseNextId(name, next as number);
+    if (isCollectionName(name) && isRecordId(next)) state.raiseNextId(name, next);
   }
   state.seq = seq as number;
   return true;

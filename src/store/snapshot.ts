@@ -22,6 +22,9 @@ import { open, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { idAfter, isRecordId } from '../contract/ids.js';
+import { jsonText } from '../json/json-text.js';
+import { parseJson } from '../json/json-parse.js';
 import { fsyncDir } from './durable-fs.js';
 import { StoreCorruptError } from './errors.js';
 import { isCollectionName, isStoredRecord } from './journal-entry.js';
@@ -67,7 +70,7 @@ export async function writeSnapshot(dir: string, content: SnapshotContent): Prom
   try {
     const out = new ChecksummedWriter(handle);
     const counts = Object.fromEntries(content.collections.map(([name, entries]) => [name, entries.length]));
-    await out.write(`${JSON.stringify({ format: FORMAT, seq: content.seq, nextIds: content.nextIds, counts, savedAt: new Date().toISOString() })}\n`);
+    await out.write(`${jsonText({ format: FORMAT, seq: content.seq, nextIds: content.nextIds, counts, savedAt: new Date().toISOString() })}\n`);
     for (const [name, entries] of content.collections) {
       await out.write(`@${name}\n`);
       for (let start = 0; start < entries.length; start += RECORDS_PER_CHUNK) {
@@ -98,7 +101,7 @@ interface Header {
 function readHeader(text: string): Header | undefined {
   let header: unknown;
   try {
-    header = JSON.parse(text);
+    header = parseJson(text);
   } catch {
     return undefined;
   }
@@ -211,8 +214,7 @@ function loadSnapshot(fd: number, path: string, state: StoreState): void {
     if (collection === undefined) return;
     const table = state.table(collection);
     if (table.size !== header?.counts[collection]) fail(`${collection}: ${table.size} records where the header says ${String(header?.counts[collection])}`);
-    // (The header's counters cover ids past 2^53.)
-    if (typeof previousId === 'number') state.raiseNextId(collection, previousId + 1);
+    if (previousId !== 0) state.raiseNextId(collection, idAfter(previousId));
   };
   const crc = scanLines(fd, body, (bytes, from, to, offset) => {
     line++;
@@ -256,7 +258,7 @@ function loadSnapshot(fd: number, path: string, state: StoreState): void {
   if (header === undefined) return fail('no header');
   finish();
   for (const [name, next] of Object.entries(header.nextIds)) {
-    if (isCollectionName(name) && Number.isSafeInteger(next)) state.raiseNextId(name, next as number);
+    if (isCollectionName(name) && isRecordId(next)) state.raiseNextId(name, next);
   }
   state.seq = header.seq;
 }

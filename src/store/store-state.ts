@@ -1,14 +1,15 @@
+import { idAfter } from '../contract/ids.js';
 import type { JournalEntry } from './journal-entry.js';
 import { PackedRecords } from './packed-records.js';
 import type { Entry } from './packed-records.js';
 import { Table } from './table.js';
 import { COLLECTIONS } from './types.js';
-import type { Change, CollectionName } from './types.js';
+import type { Change, CollectionName, RecordId } from './types.js';
 
 /** What a snapshot holds: the records (entries of `packed`) and id counters as of entry `seq`. */
 export interface SnapshotContent {
   seq: number;
-  nextIds: Partial<Record<CollectionName, number>>;
+  nextIds: Partial<Record<CollectionName, RecordId>>;
   collections: ReadonlyArray<readonly [CollectionName, readonly Entry[]]>;
   packed: PackedRecords;
 }
@@ -21,7 +22,7 @@ export class StoreState {
   readonly tables = new Map<CollectionName, Table>();
   /** The records the snapshot held at start, shared by every table. */
   readonly packed = new PackedRecords();
-  private readonly nextIds = new Map<CollectionName, number>();
+  private readonly nextIds = new Map<CollectionName, RecordId>();
   seq = 0;
 
   constructor(indexes: Partial<Record<CollectionName, readonly string[]>> = {}) {
@@ -34,18 +35,18 @@ export class StoreState {
     return table;
   }
 
-  allocateId(name: CollectionName): number {
+  allocateId(name: CollectionName): RecordId {
     const id = this.nextId(name);
-    this.nextIds.set(name, id + 1);
+    this.nextIds.set(name, idAfter(id));
     return id;
   }
 
-  nextId(name: CollectionName): number {
+  nextId(name: CollectionName): RecordId {
     return this.nextIds.get(name) ?? 1;
   }
 
   /** Raises a counter (never lowers it: ids are not reused). */
-  raiseNextId(name: CollectionName, next: number): void {
+  raiseNextId(name: CollectionName, next: RecordId): void {
     if (next > this.nextId(name)) this.nextIds.set(name, next);
   }
 
@@ -55,7 +56,7 @@ export class StoreState {
       for (const table of this.tables.values()) table.clear();
     }
     this.applyChanges(entry.changes ?? []);
-    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, number][]) {
+    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, RecordId][]) {
       this.raiseNextId(name, next);
     }
     this.seq = entry.seq;
@@ -71,7 +72,7 @@ export class StoreState {
     for (const change of changes) if (change.op === 'put') puts.set(change.collection, (puts.get(change.collection) ?? 0) + 1);
     for (const [name, count] of puts) this.table(name).expectPuts(count);
 
-    const deletes = new Map<CollectionName, Set<number>>();
+    const deletes = new Map<CollectionName, Set<RecordId>>();
     const flush = (name: CollectionName) => {
       const ids = deletes.get(name);
       if (ids === undefined) return;
@@ -82,7 +83,7 @@ export class StoreState {
       if (change.op === 'put') {
         if (deletes.get(change.collection)?.has(change.record.id)) flush(change.collection);
         this.table(change.collection).put(change.record);
-        this.raiseNextId(change.collection, change.record.id + 1);
+        this.raiseNextId(change.collection, idAfter(change.record.id));
       } else {
         let ids = deletes.get(change.collection);
         if (ids === undefined) deletes.set(change.collection, (ids = new Set()));

@@ -1,3 +1,4 @@
+import { jsonText } from '../json/json-text.js';
 import { EqualityIndex, indexEquals } from './equality-index.js';
 import { comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
@@ -292,7 +293,7 @@ export class Table {
    */
   private sortedView(sort: readonly SortKey[], reversed: boolean, group: TableQuery['index']): SortedView {
     let signature = sortSignature(sort);
-    if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(JSON.stringify(group.value))}`;
+    if (group !== undefined) signature += `\u0000${group.field}\u0000${typeof group.value}:${String(jsonText(group.value))}`;
     let view = this.sortedViews.get(signature);
     if (view !== undefined) {
       // Re-inserting marks it most recently used (Maps keep insertion order).

@@ -14,8 +14,12 @@
  * read-only and build a new object to change one.
  */
 
+import type { RecordId } from '../contract/ids.js';
+
+export type { RecordId };
+
 /** A stored record. `id` is the identifier within its collection. */
-export type StoredRecord = { id: number } & Record<string, unknown>;
+export type StoredRecord = { id: RecordId } & Record<string, unknown>;
 
 export const COLLECTIONS = [
   'determinations',
@@ -35,7 +39,7 @@ export type CollectionName = (typeof COLLECTIONS)[number];
 /** One change of one transaction; a transaction's changes are applied together or not at all. */
 export type Change =
   | { op: 'put'; collection: CollectionName; record: StoredRecord }
-  | { op: 'delete'; collection: CollectionName; id: number };
+  | { op: 'delete'; collection: CollectionName; id: RecordId };
 
 export interface SortKey {
   /**
@@ -88,9 +92,9 @@ export interface PageResult {
 
 /** The reads both a store and a transaction offer. */
 export interface StoreReader {
-  get(collection: CollectionName, id: number): Promise<StoredRecord | undefined>;
+  get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined>;
   /** The records of those ids that exist, in id order. */
-  getMany(collection: CollectionName, ids: readonly number[]): Promise<StoredRecord[]>;
+  getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]>;
   page(collection: CollectionName, query: PageQuery): Promise<PageResult>;
   /** Every matching record (mind the size: prefer `page` for what a client lists). */
   find(collection: CollectionName, query?: Query): Promise<StoredRecord[]>;
@@ -105,9 +109,9 @@ export interface StoreReader {
  */
 export interface Transaction extends StoreReader {
   /** Reserves `count` new ids of a collection: increasing, never reused, even across processes. */
-  allocateIds(collection: CollectionName, count: number): Promise<number[]>;
+  allocateIds(collection: CollectionName, count: number): Promise<RecordId[]>;
   put(collection: CollectionName, record: StoredRecord): void;
-  delete(collection: CollectionName, id: number): void;
+  delete(collection: CollectionName, id: RecordId): void;
   /** Removes every record of every collection before this transaction's puts (admin reset). Id counters are kept. */
   clear(): void;
   /**

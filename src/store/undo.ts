@@ -7,11 +7,11 @@
 import type { JournalEntry } from './journal-entry.js';
 import type { Entry, PackedRecords } from './packed-records.js';
 import type { SnapshotContent, StoreState } from './store-state.js';
-import type { CollectionName, StoredRecord } from './types.js';
+import type { CollectionName, RecordId, StoredRecord } from './types.js';
 
 /** How to take one entry back: each record it touched as it was before (undefined = absent), or every table for a clear. */
 export interface Undo {
-  previous: Array<{ collection: CollectionName; id: number; record: StoredRecord | undefined }>;
+  previous: Array<{ collection: CollectionName; id: RecordId; record: StoredRecord | undefined }>;
   /** For a clearing entry: every table's records before it. */
   cleared?: SnapshotContent['collections'];
   /** Collections whose id counter the entry may have moved. */

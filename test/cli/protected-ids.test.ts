@@ -6,6 +6,7 @@
  * of ids that cannot be read, and bulk runs, are in test/plan/plan-apply.e2e.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/json/json-parse.js';
 import type { FakeServer } from '../support/fake-server.js';
 import { pla, startContractServer, tempDir, TEST_KEY } from './support.js';
 
@@ -31,7 +32,8 @@ const inQa = (args: string[]) => pla(['-e', 'qa', ...args], { configDir: config.
 async function lastRecords(): Promise<Array<Record<string, unknown>>> {
   const shown = await inQa(['runs', 'show', 'last', '-o', 'json']);
   expect(shown.exitCode, shown.stderr).toBe(0);
-  return (JSON.parse(shown.stdout) as { records: Array<Record<string, unknown>> }).records;
+  // Read exactly: the receipt keeps an id past 2^53 as the number it is.
+  return (parseJson(shown.stdout) as { records: Array<Record<string, unknown>> }).records;
 }
 
 /** The requests the service got, as `METHOD path`, without the id-less prefix. */
@@ -49,7 +51,7 @@ describe('the record before on a protected environment', () => {
     const deleted = await inQa(['determinations', 'delete', '9007199254740993', '--yes']);
     expect(deleted.exitCode, deleted.stderr).toBe(0);
     expect(calls().slice(0, 2)).toEqual(['GET …/9007199254740993', 'DELETE …/9007199254740993']);
-    expect(await lastRecords()).toEqual([expect.objectContaining({ action: 'delete', id: '9007199254740993', before: expect.objectContaining({ name: 'alpha' }) })]);
+    expect(await lastRecords()).toEqual([expect.objectContaining({ action: 'delete', id: 9007199254740993n, before: expect.objectContaining({ name: 'alpha' }) })]);
   });
 
   it('is not needed off a protected environment: an upsert of "7" that kept its id is an update, not a create (an undo must not delete record 7)', async () => {

@@ -6,8 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/json/json-parse.js';
 import { openJsonStore } from '../../src/store/index.js';
-import type { PageQuery, Store, StoredRecord } from '../../src/store/index.js';
+import type { PageQuery, RecordId, Store, StoredRecord } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS } from '../../src/store/postgres/schema.js';
 import { Params, pageSql } from '../../src/store/postgres/sql.js';
@@ -129,6 +130,50 @@ describe('the same answers on both backends', () => {
   });
 });
 
+describe('numbers past a double, the same on both backends', () => {
+  /** Amounts a double would make equal (…567.89 and …567.9 are both …568 as doubles) and ids past 2^53. */
+  const EXACT: Array<[string, string]> = [
+    ['p', '12345678901234567.89'],
+    ['q', '12345678901234567.9'],
+    ['r', '9007199254740993'],
+    ['s', '9007199254740992'],
+    ['t', '1e400'],
+    ['u', '-12345678901234567.89'],
+    ['v', '5'],
+  ];
+  const value = (text: string) => (parseJson(`[${text}]`) as unknown[])[0];
+
+  beforeAll(async () => {
+    for (const store of Object.values(stores)) {
+      await store.transaction(async (tx) => {
+        const ids = await tx.allocateIds('tasks', EXACT.length);
+        EXACT.forEach(([code, amount], i) => tx.put('tasks', { id: ids[i] as RecordId, code, amount: value(amount) }));
+      });
+    }
+  });
+
+  const EXACT_QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>, string[]]> = [
+    ['sort asc', { sort: [{ field: 'amount', direction: 'asc' }] }, ['u', 'v', 's', 'r', 'p', 'q', 't']],
+    ['sort desc', { sort: [{ field: 'amount', direction: 'desc' }] }, ['t', 'q', 'p', 'r', 's', 'v', 'u']],
+    ['range between two amounts a double makes equal', { where: [{ field: 'amount', range: { from: value('12345678901234567.895'), to: value('1e401') } }] }, ['q', 't']],
+    ['range past 2^53', { where: [{ field: 'amount', range: { from: 9007199254740993n, before: value('12345678901234567.9') } }] }, ['p', 'r']],
+    ['equals an exact amount', { where: [{ field: 'amount', equals: value('12345678901234567.89') }] }, ['p']],
+    ['equals an id past 2^53', { where: [{ field: 'amount', equals: 9007199254740993n }] }, ['r']],
+    ['any of', { where: [{ field: 'amount', anyOf: [value('9007199254740992'), value('-12345678901234567.89')] }] }, ['s', 'u']],
+  ];
+
+  it.each(EXACT_QUERIES)('%s', async (_name, query, expected) => {
+    for (const [backend, store] of Object.entries(stores)) expect(codes(await store.find('tasks', query)), backend).toEqual(expected);
+  });
+
+  it('reads every amount back as written', async () => {
+    for (const [backend, store] of Object.entries(stores)) {
+      const records = await store.find('tasks', { where: [{ field: 'code', anyOf: EXACT.map(([code]) => code) }] });
+      expect(records.map((record) => [record.code, String(record.amount)]), backend).toEqual(EXACT);
+    }
+  });
+});
+
 describe.each(['json-file', 'postgres'] as const)('transactions on %s', (backend) => {
   it('apply nothing when the work throws, and ids are never reused', async () => {
     const store = stores[backend];
@@ -179,7 +224,7 @@ describe.each(['json-file', 'postgres'] as const)('transactions on %s', (backend
   });
 });
 
-function codesOf(records: StoredRecord[]): number[] {
+function codesOf(records: StoredRecord[]): RecordId[] {
   return records.map((record) => record.id);
 }
 

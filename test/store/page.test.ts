@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compareIds } from '../../src/contract/ids.js';
 import type { Change, FileTables as Store } from '../../src/store/index.js';
 import { closeTestStore, openTestStore } from './open-store.js';
 import { tempDir } from './temp-dirs.js';
@@ -33,7 +34,7 @@ describe('pages, sorts and indexes', () => {
     const byPriority = { offset: 0, limit: 50, sort: [{ field: 'priority', direction: 'desc' as const }, { field: 'title', direction: 'asc' as const }] };
     const expected = () =>
       [...store.all('notifications')]
-        .sort((a, b) => (b.priority as number) - (a.priority as number) || String(a.title).localeCompare(String(b.title)) || a.id - b.id)
+        .sort((a, b) => (b.priority as number) - (a.priority as number) || String(a.title).localeCompare(String(b.title)) || compareIds(a.id, b.id))
         .map((r) => r.id);
     expect(ids(store, byPriority)).toEqual(expected());
     // Writes after the sorted order was first built: an update that moves a record, a delete, a new record.
@@ -53,7 +54,7 @@ describe('pages, sorts and indexes', () => {
       [...store.all('notifications')]
         .sort((a, b) => {
           const missing = Number(b.priority === undefined) - Number(a.priority === undefined);
-          return missing || (b.priority as number) - (a.priority as number) || b.id - a.id;
+          return missing || (b.priority as number) - (a.priority as number) || compareIds(b.id, a.id);
         })
         .map((r) => r.id);
     expect(ids(store, newestFirst)).toEqual(expected());
@@ -112,7 +113,7 @@ describe('pages, sorts and indexes', () => {
     const left = [...store.all('notifications')];
     expect(left.map((r) => r.id)).toEqual([...Array.from({ length: 150 }, (_, i) => 2 * (i + 1)), 5].sort((a, b) => a - b));
     expect(store.count('notifications')).toBe(151);
-    const byPriority = (records: typeof left) => records.slice().sort((a, b) => Number(a.priority) - Number(b.priority) || a.id - b.id).map((r) => r.id);
+    const byPriority = (records: typeof left) => records.slice().sort((a, b) => Number(a.priority) - Number(b.priority) || compareIds(a.id, b.id)).map((r) => r.id);
     expect(ids(store, { offset: 0, limit: 1000, sort })).toEqual(byPriority(left));
     const bobs = left.filter((r) => r.forUserId === 'bob');
     expect(store.findBy('notifications', 'forUserId', 'bob')).toEqual(bobs);
@@ -131,7 +132,7 @@ describe('pages, sorts and indexes', () => {
       record: { id: i < 10 ? i + 1 : store.allocateId('notifications'), forUserId: 'ann', priority: (i * 13) % 7 },
     }));
     await store.commit(changes);
-    const expected = [...store.all('notifications')].sort((a, b) => Number(b.priority) - Number(a.priority) || b.id - a.id).map((r) => r.id);
+    const expected = [...store.all('notifications')].sort((a, b) => Number(b.priority) - Number(a.priority) || compareIds(b.id, a.id)).map((r) => r.id);
     expect(ids(store, { offset: 0, limit: 5000, sort })).toEqual(expected);
   });
 
@@ -143,7 +144,7 @@ describe('pages, sorts and indexes', () => {
       store
         .findBy('notifications', 'forUserId', user)
         // Missing values sort first when descending (priorities are 0–4).
-        .sort((a, b) => Number(b.priority ?? 99) - Number(a.priority ?? 99) || String(a.title).localeCompare(String(b.title)) || b.id - a.id)
+        .sort((a, b) => Number(b.priority ?? 99) - Number(a.priority ?? 99) || String(a.title).localeCompare(String(b.title)) || compareIds(b.id, a.id))
         .map((r) => r.id);
     for (const user of USERS) expect(ids(store, query(user))).toEqual(expected(user));
     await store.commit([

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Change, StoredRecord } from '../../src/store/index.js';
+import { jsonText } from '../../src/json/json-text.js';
+import { SNAPSHOT_FILE } from '../../src/store/snapshot.js';
+import { parseJson } from '../../src/json/json-parse.js';
 import { closeTestStore, openTestStore } from './open-store.js';
 import { tempDir } from './temp-dirs.js';
 
@@ -73,7 +76,7 @@ describe('store basics', () => {
     await closeTestStore(store);
 
     const reopened = await openTestStore(dir);
-    expect(reopened.allocateId('notifications')).toBe(unused + 1);
+    expect(reopened.allocateId('notifications')).toBe(Number(unused) + 1);
     expect(reopened.allocateId('settings')).toBe(2);
     expect(reopened.allocateId('tasks')).toBe(1);
   });
@@ -143,5 +146,32 @@ describe('record keys that name Object.prototype members', () => {
     check(reopened.get('settings', 1));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+describe('numbers past a double', () => {
+  it('ids past 2^53 and exact amounts survive the journal, a compacted snapshot and a restart; the counter goes on past them', async () => {
+    const dir = await tempDir();
+    const amounts = (parseJson('[12345678901234567.89,123456789012345678901,1e400]') as unknown[]).map((amount) => ({ amount }));
+    const store = await openTestStore(dir, { compactAfterEntries: 2 });
+    // A record at 2^53 moves the counter past it (as an imported record would); it is deleted again.
+    await store.commit([put('determinations', { id: 9007199254740992n, amount: 0 })]);
+    await store.commit([{ op: 'delete', collection: 'determinations', id: 9007199254740992n }]);
+    for (const fields of amounts) await store.commit([put('determinations', { id: store.allocateId('determinations'), ...fields })]);
+    await store.commit([put('determinations', { id: store.allocateId('determinations'), amount: 1 })]);
+    await closeTestStore(store);
+    // Read back from the packed snapshot, not only the journal.
+    expect(await readFile(join(dir, SNAPSHOT_FILE), 'utf8')).toContain('9007199254740995\t{"id":9007199254740995,"amount":1e400}');
+
+    const reopened = await openTestStore(dir);
+    const records = [...reopened.all('determinations')];
+    expect(records.map((record) => jsonText(record))).toEqual([
+      '{"id":9007199254740993,"amount":12345678901234567.89}',
+      '{"id":9007199254740994,"amount":123456789012345678901}',
+      '{"id":9007199254740995,"amount":1e400}',
+      '{"id":9007199254740996,"amount":1}',
+    ]);
+    expect(reopened.get('determinations', 9007199254740994n)?.amount).toBe(123456789012345678901n);
+    expect(reopened.allocateId('determinations')).toBe(9007199254740997n);
   });
 });

@@ -82,10 +82,11 @@ export function usePostgresStore(): { current(): TestPostgres } {
 
 /**
  * Runs the tests of another file (`load`, its dynamic import) on the PostgreSQL
- * store, then checks that its servers really ran on PostgreSQL.
+ * store, then checks that its servers really ran on PostgreSQL. Returns the
+ * cluster, for tests of the file's own.
  */
-export async function runOnPostgres(load: () => Promise<unknown>): Promise<void> {
-  usePostgresStore();
+export async function runOnPostgres(load: () => Promise<unknown>): Promise<{ current(): TestPostgres }> {
+  const postgres = usePostgresStore();
   await load();
   it('ran those servers on PostgreSQL', async () => {
     const server = await startLocalServer();
@@ -95,4 +96,5 @@ export async function runOnPostgres(load: () => Promise<unknown>): Promise<void>
       await server.stop();
     }
   });
+  return postgres;
 }

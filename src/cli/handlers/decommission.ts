@@ -3,6 +3,7 @@
  * date-based decommissions, with confirmation and a `--dry-run` that lists the
  * records the cut-off would catch.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { operation } from '../../contract/operations.js';
 import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
@@ -70,7 +71,7 @@ async function planByDate(ctx: CommandContext, cutoff: string): Promise<void> {
   const createdAt = new Date().toISOString();
   const watermark = await probeWatermark(target.client, 'determinations.list', ctx.signal);
   const { caught } = await recordsCaught(ctx, cutoff);
-  const entries = caught.map((before) => ({ action: 'decommission' as const, id: before.id as number, before }));
+  const entries = caught.map((before) => ({ action: 'decommission' as const, id: before.id as RecordId, before }));
   await showPlan(ctx, assemblePlan(target, { decommission: 'determinations.decommissionBulk' }, entries, watermark, createdAt));
 }
 
@@ -122,7 +123,7 @@ function decommissionByDate(invocation: DecommissionInvocation): Promise<void> {
       const befores = receipt.protected ? new Map((await recordsCaught(ctx, cutoff)).caught.map((record) => [record.id, record])) : new Map();
       const answer = await (await ctx.client()).call(operationId, { params, signal: ctx.signal });
       const records = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
-      receipt.writer.records(records.map((after) => ({ action: 'decommission', id: after.id as number, ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}), after })));
+      receipt.writer.records(records.map((after) => ({ action: 'decommission', id: after.id as RecordId, ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}), after })));
       return answer;
     });
     await present(ctx, operationId, result, 'decommissioned');

@@ -47,12 +47,9 @@ export interface IdActionSpec {
 /** The options an id verb reads; the bulk, safety and plan ones are declared only where its operation has a use for them. */
 export type IdActionOptions = IdOptions & BulkOptions & SafetyOptions & PlanOptions;
 
-/** An id as a row shows it: an int64 past 2^53 (a BigInt) as its digits. */
-const shownId = (id: RecordId | string): number | string => (typeof id === 'bigint' ? String(id) : id);
-
 /**
- * `--dry-run` with one GET per id: for verbs plans do not cover, or ids past 2^53
- * (plans compare ids as numbers). Each record as it is now, or the call that would be made.
+ * `--dry-run` with one GET per id: for verbs plans do not cover, or text ids. Each
+ * record as it is now, or the call that would be made.
  */
 async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
   const rows: Record<string, unknown>[] = new Array(ids.length);
@@ -61,15 +58,15 @@ async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdAction
     ({ id }) => `id ${id}`,
     async ({ id, index }) => {
       if (!spec.lookup) {
-        rows[index] = { id: shownId(id), request: requestLine(spec.single, { id }) };
+        rows[index] = { id, request: requestLine(spec.single, { id }) };
         return;
       }
       try {
         const { data } = await client.call(spec.lookup, { params: { id }, signal: ctx.signal });
-        rows[index] = { ...(data as Record<string, unknown>), id: shownId(id) };
+        rows[index] = { ...(data as Record<string, unknown>), id };
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
-        rows[index] = { id: shownId(id), note: 'not found' };
+        rows[index] = { id, note: 'not found' };
       }
     },
     { signal: ctx.signal, stderr: ctx.io.stderr, onError: () => {} },
@@ -92,7 +89,7 @@ function planVerb(spec: IdActionSpec): IdVerb | undefined {
  * would refuse it, and counts that match what the real run would do. Without a
  * read operation, the call that would be made.
  */
-async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids: number[]): Promise<void> {
+async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids: RecordId[]): Promise<void> {
   const { env } = await ctx.connection();
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
   const current = await readCurrentState(await ctx.client(), { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
@@ -109,10 +106,10 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids
 }
 
 /** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */
-async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: number[] | undefined): Promise<void> {
+async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: RecordId[] | undefined): Promise<void> {
   const verb = planVerb(spec);
   if (!verb) throw new UsageError(`--plan is not available for ${spec.single}`, { hint: 'use --dry-run' });
-  if (!ids) throw new UsageError('--plan takes ids up to 2^53', { hint: 'use --dry-run for larger ids' });
+  if (!ids) throw new UsageError('--plan takes record ids (plain digits)', { hint: 'use --dry-run' });
   const { planIdAction } = await import('../../plan/make-plan.js');
   await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, ids));
 }
@@ -167,9 +164,9 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
     const single = operation(spec.single);
     const ids = await collectIds(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });
     const destructive = single.destructive;
-    // Plans compare ids as numbers: ids past 2^53 (BigInts) and text ids take the per-id path.
+    // Plans compare record ids (exact past 2^53); text ids (notification side) take the per-id path.
     const verb = planVerb(spec);
-    const numeric = ids.every((id): id is number => typeof id === 'number') ? (ids as number[]) : undefined;
+    const numeric = ids.every((id): id is RecordId => typeof id !== 'string') ? (ids as RecordId[]) : undefined;
     if (wantsPlan(ctx)) return planIdVerb(ctx, spec, numeric);
     if (destructive && ctx.opts.dryRun) return verb && numeric ? dryRun(ctx, spec, verb, numeric) : dryRunById(ctx, await ctx.client(), spec, ids);
     if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);

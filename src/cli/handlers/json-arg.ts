@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../errors.js';
 import { openInput } from '../../io/input/source.js';
+import { parseJson, UnrepresentableNumberError } from '../../json/json-parse.js';
 
 /** JSON inline or in a file; `name` is how the user wrote the option, `stdin` what `-` reads. */
 export interface JsonSource {
@@ -19,8 +20,9 @@ export async function readJsonArg(source: JsonSource): Promise<unknown> {
   const raw = source.file === undefined ? source.inline : await text(await openInput(source.file, source.stdin));
   if (raw === undefined) return undefined;
   try {
-    return JSON.parse(raw) as unknown;
+    return parseJson(raw, { input: true });
   } catch (error) {
+    if (error instanceof UnrepresentableNumberError) throw new UsageError(`${source.file ?? source.name}: ${error.message}`);
     throw new UsageError(`${source.file ?? source.name} is not valid JSON: ${(error as Error).message}`);
   }
 }

@@ -9,6 +9,7 @@ import type { Plan } from '../../plan/types.js';
 import type { CommandContext } from '../context.js';
 import type { BulkOptions } from './bulk.js';
 import type { RunReceipt } from './receipts.js';
+import { jsonText } from '../../json/json-text.js';
 
 /** `--plan`, `--plan-out FILE` (commands/options.ts). */
 export interface PlanOptions {
@@ -42,8 +43,8 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
 export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Promise<void> {
   const [{ renderPlanText, planSummary }, { writeOut }] = await Promise.all([import('../../plan/render.js'), import('../../io/output/write-out.js')]);
   const format = ctx.output.format;
-  if (format === 'json') await writeOut(ctx.output.stdout, `${JSON.stringify(plan, null, 2)}\n`);
-  else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  if (format === 'json') await writeOut(ctx.output.stdout, `${jsonText(plan, 2)}\n`);
+  else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${jsonText(entry)}\n`).join(''));
   else await writeOut(ctx.output.stdout, renderPlanText(plan, ctx.output.color));
   const out = ctx.opts.planOut;
   if (out !== undefined) {

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { recordIdOf, type RecordId } from '../../contract/ids.js';
+import { recordIdOf, type RecordId, toRecordId } from '../../contract/ids.js';
+import { jsonText } from '../../json/json-text.js';
 import { exitCodeOf, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
@@ -106,7 +107,7 @@ export function idToRead(id: unknown): RecordId | 'none' | 'unreadable' {
 
 /** Why a protected environment's run refuses a record whose id cannot be read before it changes. */
 export function unreadableIdReason(id: unknown, env: string): string {
-  return `${JSON.stringify(typeof id === 'bigint' ? String(id) : id) ?? String(id)} is not a record id, so the record before cannot be read, and ${env} is protected: its runs keep every record before, so they can be undone`;
+  return `${(jsonText(id) as string | undefined) ?? String(id)} is not a record id, so the record before cannot be read, and ${env} is protected: its runs keep every record before, so they can be undone`;
 }
 
 /** The stored records `ids` name before they change (a protected environment's receipt), keyed by decimal text. */
@@ -118,11 +119,10 @@ export async function readBefores(ctx: CommandContext, resource: string, ids: re
 type AnyRecord = Record<string, unknown>;
 
 
-/** An id as a receipt keeps it: a number, or the digits of one past 2^53 (`"42"` is kept as 42). */
-export function receiptId(id: unknown): number | string | undefined {
+/** An id as a receipt keeps it: a number, exact past 2^53 (`"42"` is kept as 42); other text as it is. */
+export function receiptId(id: unknown): RecordId | string | undefined {
   const readable = idToRead(id);
-  if (typeof readable === 'number') return readable;
-  if (typeof readable === 'bigint') return String(readable);
+  if (typeof readable !== 'string') return readable;
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 

@@ -9,7 +9,7 @@ import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import type { BadRow, RepeatedRow, SourceItem } from '../../io/input/types.js';
 import type { BadRowRelay } from '../../io/input/bad-rows.js';
-import { typedIds } from '../../io/input/typed-ids.js';
+import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { type BulkOptions, runBulkPrinting } from './bulk.js';
@@ -82,8 +82,6 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     // Updates and upserts of records name ids: the one id rule, duplicates decided first.
     const input = await readRecordInput(ctx, { recordIds: spec.bulk !== undefined && (verbName === 'update' || verbName === 'upsert') });
     if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
-      // Plans compare ids as numbers; an id past 2^53 takes the plain path.
-      if (typeof positionalId === 'bigint') throw new UsageError('--plan and --skip-unchanged take ids up to 2^53');
       return planWrite(ctx, spec, input, positionalId);
     }
     const client = await ctx.client();
@@ -92,7 +90,7 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
       if (needsId && (id === undefined || id === null)) {
         throw new UsageError('no id to update', { hint: 'give the id as an argument or an "id" field in the record' });
       }
-      const params = needsId ? { id: id as number } : undefined;
+      const params = needsId ? { id: id as RecordId } : undefined;
       return client.call(spec.single, { params, body: record, signal: ctx.signal });
     };
 
@@ -137,7 +135,7 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
  * shows the plan; `--skip-unchanged`: sends only the plan's changes (a re-import
  * of 50,000 rows where 12 changed sends 12), with a receipt.
  */
-async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, input: RecordInput, positionalId: number | undefined): Promise<void> {
+async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, input: RecordInput, positionalId: RecordId | undefined): Promise<void> {
   const verb = verbOf(spec.single) ?? 'done';
   if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');

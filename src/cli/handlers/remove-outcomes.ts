@@ -16,8 +16,8 @@ import { type RecordId, parseId } from '../../io/input/typed-ids.js';
 export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed';
 
 export interface RemovedRow {
-  /** The id as sent; an int64 past 2^53 as its digits. */
-  id: number | string;
+  /** The id as sent (exact past 2^53; text on the notification side). */
+  id: number | bigint | string;
   outcome: RemoveOutcome;
 }
 
@@ -77,7 +77,7 @@ export async function removeOutcomes(client: PlaClient, lookup: OperationId | un
   }
   await pool.drain();
   if (failure) throw failure.error;
-  return [...new Set(ids)].map((id) => ({ id: typeof id === 'bigint' ? String(id) : id, outcome: outcomes.get(id) as RemoveOutcome }));
+  return [...new Set(ids)].map((id) => ({ id, outcome: outcomes.get(id) as RemoveOutcome }));
 }
 
 /** "deleted 2, decommissioned 1 (in use)": the counts of a remove's outcomes. */

@@ -5,13 +5,15 @@
 import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
-import type { RecordLine, ReceiptLine } from '../../runs/types.js';
+import type { RecordLine, ReceiptLine, SendingLine } from '../../runs/types.js';
 import type { PlanEntry } from '../../plan/types.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmAndApply } from './apply.js';
 import type { BulkOptions } from './bulk.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
+import type { RecordId } from '../../contract/ids.js';
+import { jsonText } from '../../json/json-text.js';
 
 function countsText(counts: Record<string, number> | undefined): string {
   if (!counts) return '';
@@ -40,14 +42,14 @@ function unsettled(lines: readonly ReceiptLine[]): number[] {
  */
 function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
   const recorded = new Set(lines.flatMap((line) => (line.type === 'record' && line.line !== undefined ? [line.line] : [])));
-  const items = new Map<number, { line: number; id?: number | string }>();
+  const items = new Map<number, SendingLine['items'][number]>();
   for (const line of lines) if (line.type === 'sending') for (const item of line.items) items.set(item.line, item);
   return unsettled(lines)
     .filter((line) => !recorded.has(line))
     .map((line) => {
       const id = items.get(line)?.id;
       const reason = 'sent without a recorded answer: the service may or may not have carried it out; check it';
-      return typeof id === 'number' ? { action: 'irreversible', id, line, reason } : { action: 'irreversible', line, reason };
+      return typeof id === 'number' || typeof id === 'bigint' ? { action: 'irreversible', id, line, reason } : { action: 'irreversible', line, reason };
     });
 }
 
@@ -81,10 +83,10 @@ export function show(invocation: Invocation<[run: string]>): Promise<void> {
     const lines: ReceiptLine[] = [];
     for await (const line of readReceipt(run.path)) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
-    if (ctx.output.format === 'ndjson') return writeOut(ctx.output.stdout, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    if (ctx.output.format === 'ndjson') return writeOut(ctx.output.stdout, lines.map((line) => `${jsonText(line)}\n`).join(''));
     if (ctx.output.format === 'json') {
       const end = lines.find((line) => line.type === 'end');
-      return writeOut(ctx.output.stdout, `${JSON.stringify({ ...run.header, records, end: end ?? null }, null, 2)}\n`);
+      return writeOut(ctx.output.stdout, `${jsonText({ ...run.header, records, end: end ?? null }, 2)}\n`);
     }
     const { header, end } = run;
     ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}${header.plan ? ` (plan ${header.plan})` : ''}`);
@@ -115,7 +117,7 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
 /** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
 export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const [{ findRun, readReceipt }, { inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] = await Promise.all([
+    const [{ findRun, readReceipt }, { idOfLine, inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] = await Promise.all([
       import('../../runs/receipt-store.js'),
       import('../../runs/undo.js'),
       import('../../plan/current-state.js'),
@@ -134,7 +136,7 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     const createdAt = new Date().toISOString();
     const source = stateOf(resource);
     const watermark = await probeWatermark(target.client, source.list, ctx.signal);
-    const ids = records.map((line) => line.id ?? line.after?.id).filter((id): id is number => typeof id === 'number');
+    const ids = records.map(idOfLine).filter((id): id is RecordId => id !== undefined);
     const current = await readCurrentState(target.client, source, ids, target);
     const operations = undoOperations(resource);
     const entries = [...withinReach(inverseEntries(records, current), operations), ...unknownOutcomes(lines)];

@@ -2,7 +2,8 @@
  * How pla's csv cells carry typed values, both ways (`typeCell` reads, `csvCast`
  * writes), so that `list -o csv` fed back through `upsert --file` gives the same
  * records:
- * - unquoted `12`, `-3.5`, `1e3` are numbers, `true`/`false` booleans, an empty
+ * - unquoted `12`, `-3.5`, `1e3` are numbers (exact past a double's precision:
+ *   json/exact-number.ts), `true`/`false` booleans, an empty
  *   cell leaves the field out; a string that would read as one of those is
  *   written quoted (`"123"`), and a quoted cell stays text;
  * - a cell starting with `{`, `[` or `"` that is valid JSON is that JSON: nested
@@ -15,6 +16,11 @@
  *   every text reads back exactly. Header names are guarded the same way.
  *   `--csv-raw` turns the guard off both ways (for tools that want raw cells).
  */
+
+import { InputError } from '../../errors.js';
+import { exactNumber, isLosslessNumber, unrepresentable } from '../../json/exact-number.js';
+import { jsonText } from '../../json/json-text.js';
+import { parseJson, UnrepresentableNumberError } from '../../json/json-parse.js';
 
 /** Text a spreadsheet would run as a formula, after any quotes already guarding it. */
 const FORMULA = /^'*[=+\-@\t\r]/;
@@ -41,8 +47,9 @@ const JSON_START = /^[{["]/;
 function jsonCell(value: string): { value: unknown } | undefined {
   if (!JSON_START.test(value)) return undefined;
   try {
-    return { value: JSON.parse(value) as unknown };
-  } catch {
+    return { value: parseJson(value, { input: true }) };
+  } catch (error) {
+    if (error instanceof UnrepresentableNumberError) throw new InputError(error.message);
     return undefined;
   }
 }
@@ -50,7 +57,8 @@ function jsonCell(value: string): { value: unknown } | undefined {
 /**
  * Types one csv cell: JSON cells (see above) become their value; of the others, a
  * quoted one stays text, `true`/`false` become booleans, plain decimal numbers
- * become numbers (unless too large to be exact), an empty cell becomes `undefined`
+ * become numbers, exact however many digits they have (a number no double can
+ * hold, such as 1e400, is an `InputError`), an empty cell becomes `undefined`
  * (the field is left out of the record sent); anything else stays text.
  */
 export function typeCell(value: string, quoted = false, guarded = true): unknown {
@@ -62,8 +70,9 @@ export function typeCell(value: string, quoted = false, guarded = true): unknown
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (NUMBER.test(value)) {
-    const number = Number(value);
-    if (/[.eE]/.test(value) || Number.isSafeInteger(number)) return number;
+    const reason = unrepresentable(value);
+    if (reason !== undefined) throw new InputError(reason);
+    return exactNumber(value);
   }
   return value;
 }
@@ -109,7 +118,17 @@ export function typeCells(cells: readonly string[], raw: string, delimiter = ','
 function stringCell(value: string, guard: boolean): string | { value: string; quoted: true } {
   if (guard && FORMULA.test(value)) return `'${value}`;
   if (JSON_START.test(value)) return JSON.stringify(value);
-  return typeCell(value, false, guard) === value ? value : { value, quoted: true };
+  return readsAsItself(value, guard) ? value : { value, quoted: true };
+}
+
+/** Whether an unquoted cell holding `text` reads back as that text (the text "1e400" does not: it is refused as a number). */
+function readsAsItself(text: string, guard: boolean): boolean {
+  try {
+    return typeCell(text, false, guard) === text;
+  } catch (error) {
+    if (error instanceof InputError) return false;
+    throw error;
+  }
 }
 
 /**
@@ -121,7 +140,9 @@ export function csvCastFor(options: { guard: boolean }) {
   return {
     string: (value: string) => stringCell(value, options.guard),
     boolean: (value: boolean): string => String(value),
-    object: (value: object): string => JSON.stringify(value),
+    // Exact numbers (json/exact-number.ts) as their digits, unquoted: they read back as the same numbers.
+    bigint: (value: bigint): string => String(value),
+    object: (value: object): string => (isLosslessNumber(value) ? String(value) : jsonText(value)),
   };
 }
 

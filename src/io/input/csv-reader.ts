@@ -173,7 +173,14 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
       badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
       continue;
     }
-    const values = options.raw ? (guarded ? row.cells.map(unguardFormula) : row.cells) : typeCells(row.cells, row.raw, delimiter, guarded);
+    let values: unknown[];
+    try {
+      values = options.raw ? (guarded ? row.cells.map(unguardFormula) : row.cells) : typeCells(row.cells, row.raw, delimiter, guarded);
+    } catch (error) {
+      // A cell pla refuses (a number no exact value fits, 1e400) is refused with its row's line.
+      if (error instanceof InputError && error.line === undefined) throw new InputError(error.message, row.line, { cause: error });
+      throw error;
+    }
     const record: Record<string, unknown> = {};
     // The text of cells that read as numbers or booleans, or could (`007`, a quoted
     // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).

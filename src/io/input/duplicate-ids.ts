@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { recordIdOf } from '../../contract/ids.js';
-import { jsonText } from '../json-text.js';
+import { jsonText } from '../../json/json-text.js';
 import type { SourceItem } from './types.js';
 
 /** What becomes of one record naming an id. */

@@ -5,6 +5,7 @@ import { counted, type CountedSource } from './records.js';
 import { parseId, type RecordId, typedIds } from './typed-ids.js';
 import type { IdReadOptions } from './types.js';
 import { readFileValues, type ValueFormat } from './values.js';
+import { jsonText } from '../../json/json-text.js';
 
 /** An id file whose first value starts with a digit is plain text, one id a line. */
 function sniffIdFormat(head: string): ValueFormat {
@@ -12,7 +13,7 @@ function sniffIdFormat(head: string): ValueFormat {
 }
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? jsonType(value));
+  return typeof value === 'string' ? `'${value}'` : ((jsonText(value) as string | undefined) ?? jsonType(value));
 }
 
 /**
@@ -38,7 +39,7 @@ export function readIds(source: { ids?: string[]; idsOption?: string; idsFile?: 
       const id = parseId(candidate);
       if (id === undefined) {
         const what = isRecord(value) && candidate === undefined ? `no '${field}' field` : `${describe(candidate)} is not an id (a positive integer)`;
-        badRow({ line, message: what, raw: JSON.stringify(value) ?? '' });
+        badRow({ line, message: what, raw: (jsonText(value) as string | undefined) ?? '' });
         continue;
       }
       stats.items += 1;

@@ -3,11 +3,25 @@ import Parser from 'stream-json/Parser.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import StreamValues from 'stream-json/streamers/StreamValues.js';
 import { InputError } from '../../errors.js';
+import { inputNumber, mayBeInexact, UnrepresentableNumberError } from '../../json/json-parse.js';
 import { ValueLineTracker } from './json-lines.js';
 import { peek, withoutBom } from './source.js';
 import type { SourceItem } from './types.js';
 
 const VALUE_TOKENS = new Set(['stringValue', 'numberValue', 'nullValue', 'trueValue', 'falseValue']);
+
+/**
+ * stream-json's assembler reads every number with `parseFloat`, which rounds ids past
+ * 2^53 and long amounts. A number token a double might change is passed on as a
+ * string carrying this mark (the nonce keeps a file's own strings from looking like
+ * one), and the assembler's reviver puts the exact number in its place.
+ */
+const EXACT_MARK = `\u0000exact:${Math.random().toString(36).slice(2)}:`;
+
+/** The assembler's reviver: a marked string back to the exact number it stands for. */
+function reviveExact(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.startsWith(EXACT_MARK) ? inputNumber(value.slice(EXACT_MARK.length)) : value;
+}
 
 /**
  * stream-json's parser, counting the values it has finished at one depth. When it
@@ -28,6 +42,9 @@ class CountingParser extends Parser {
   override push(token: unknown, encoding?: BufferEncoding): boolean {
     if (token !== null && typeof token === 'object' && 'name' in token) {
       const name = String(token.name);
+      if (name === 'numberValue' && 'value' in token && typeof token.value === 'string' && mayBeInexact(token.value)) {
+        token = { name: 'stringValue', value: `${EXACT_MARK}${token.value}` };
+      }
       if (name === 'startObject' || name === 'startArray') this.depth += 1;
       else if (name === 'endObject' || name === 'endArray') {
         this.depth -= 1;
@@ -52,7 +69,9 @@ export async function* readJsonValues(input: Readable): AsyncGenerator<SourceIte
   const valueDepth = peeked.head.replace(/^\uFEFF/, '').trimStart().startsWith('[') ? 1 : 0;
   const tracker = new ValueLineTracker(valueDepth);
   const parser = new CountingParser(valueDepth, { jsonStreaming: valueDepth === 0 });
-  const streamer = valueDepth === 1 ? new StreamArray() : new StreamValues();
+  // Streamers hand their options to their Assembler, whose `reviver` option @types/stream-json leaves out.
+  const options = { reviver: reviveExact } as ConstructorParameters<typeof StreamArray>[0];
+  const streamer = valueDepth === 1 ? new StreamArray(options) : new StreamValues(options);
   // pipeline() tears the chain down on the first error and hands it to the last stream.
   const values = pipeline(stream, tracker, parser, streamer, () => {});
   try {
@@ -60,7 +79,9 @@ export async function* readJsonValues(input: Readable): AsyncGenerator<SourceIte
       yield { value: chunk.value, line: tracker.nextLine() };
     }
   } catch (error) {
-    throw new InputError(`malformed JSON (${(error as Error).message})`, tracker.lineAt(parser.completed), { cause: error });
+    const line = tracker.lineAt(parser.completed);
+    if (error instanceof UnrepresentableNumberError) throw new InputError(error.message, line, { cause: error });
+    throw new InputError(`malformed JSON (${(error as Error).message})`, line, { cause: error });
   } finally {
     values.destroy();
   }

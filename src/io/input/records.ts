@@ -1,12 +1,12 @@
 import { recordIdOf } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
-import { jsonText } from '../json-text.js';
 import { createBadRowHandler, type BadRowHandler, type InputStats } from './bad-rows.js';
 import { DuplicateIds } from './duplicate-ids.js';
 import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
 import { spoolStdin } from './spool.js';
 import type { ReadOptions, SourceItem } from './types.js';
 import { readDataValues, readFileValues } from './values.js';
+import { jsonText } from '../../json/json-text.js';
 
 /** A stream of input items that also counts what it yielded and skipped. */
 export interface CountedSource<T> extends AsyncIterable<SourceItem<T>> {
@@ -50,7 +50,7 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
         continue;
       }
       if (value.id === '') delete value.id;
-      else if (typeof id === 'number') value.id = id;
+      else value.id = id;
     }
     yield item as RecordItem;
   }

@@ -3,17 +3,13 @@
  * module with no readers behind it: `get 7` parses its id without loading csv or
  * streaming-json code.
  */
-import { INT64_MAX, parseRecordId, type RecordId } from '../../contract/ids.js';
+import { INT64_MAX, type RecordId, toRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 
 export type { RecordId };
 
 /** A positive integer id from a number or its decimal text (up to int64's maximum); `undefined` if it is not one. */
-export function parseId(value: unknown): RecordId | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  if (typeof value === 'bigint') return value > 0n && value <= INT64_MAX ? value : undefined;
-  return typeof value === 'string' ? parseRecordId(value.trim()) : undefined;
-}
+export const parseId = toRecordId;
 
 /** Typed ids in order, blanks left out; a bad one is a `UsageError` (nothing has been sent yet). */
 export function typedIds(texts: readonly string[]): RecordId[] {

@@ -7,6 +7,8 @@ import { csvCastFor, csvHeaderRow } from '../input/csv-cells.js';
 import { fieldValue } from './fields.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
+import { jsonText } from '../../json/json-text.js';
+import { parseJson } from '../../json/json-parse.js';
 
 /** Rows kept in memory before the rest go to a spool file (a page or two). */
 const IN_MEMORY_ROWS = 2000;
@@ -41,13 +43,13 @@ class Spool {
   }
 
   write(row: Row): Promise<void> {
-    return writeOut(this.out, `${JSON.stringify(row)}\n`);
+    return writeOut(this.out, `${jsonText(row)}\n`);
   }
 
   /** The spooled rows, in order; the file is closed first. */
   async *rows(): AsyncGenerator<Row> {
     await new Promise<void>((resolve, reject) => this.out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    for await (const line of createInterface({ input: createReadStream(this.path), crlfDelay: Infinity })) yield JSON.parse(line) as Row;
+    for await (const line of createInterface({ input: createReadStream(this.path), crlfDelay: Infinity })) yield parseJson(line) as Row;
   }
 
   remove(): void {

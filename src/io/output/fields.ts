@@ -1,4 +1,6 @@
 import type { Row } from './types.js';
+import { isLosslessNumber } from '../../json/exact-number.js';
+import { jsonText } from '../../json/json-text.js';
 
 /**
  * Reads a dotted path (`page.size`) out of a record. Own properties only: a field
@@ -20,10 +22,10 @@ export function pickFields(row: Row, fields: string[] | undefined): Row {
   return Object.fromEntries(fields.map((f) => [f, fieldValue(row, f)]));
 }
 
-/** A cell for flat formats (table, csv): nested values as compact JSON, nothing for null. */
+/** A cell for flat formats (table, csv): nested values as compact JSON, exact numbers as their digits, nothing for null. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object' && !isLosslessNumber(value)) return jsonText(value);
   return String(value);
 }
 

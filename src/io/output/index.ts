@@ -7,6 +7,7 @@ import { createJsonWriter, createNdjsonWriter } from './json-writer.js';
 import { createQuietWriter } from './quiet-writer.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
+import { jsonText } from '../../json/json-text.js';
 
 export type { OutputFormat, OutputOptions, Row, RowWriter } from './types.js';
 
@@ -41,7 +42,7 @@ export async function renderRecord(value: unknown, options: OutputOptions): Prom
   if (options.quiet) return createQuietWriter(options).write(record);
   switch (options.format) {
     case 'json':
-      return writeOut(options.stdout, `${JSON.stringify(pickFields(record, options.fields), null, 2)}\n`);
+      return writeOut(options.stdout, `${jsonText(pickFields(record, options.fields), 2)}\n`);
     case 'table':
       return (await import('./table-writer.js')).writeKeyValueTable(record, options);
     default:

@@ -1,13 +1,14 @@
 import { pickFields } from './fields.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
+import { jsonText } from '../../json/json-text.js';
 
 /** A JSON array written element by element: valid JSON at the end, constant memory meanwhile. */
 export function createJsonWriter(options: OutputOptions): RowWriter {
   let count = 0;
   return {
     async write(row: Row) {
-      const text = JSON.stringify(pickFields(row, options.fields), null, 2).replace(/\n/g, '\n  ');
+      const text = jsonText(pickFields(row, options.fields), 2).replace(/\n/g, '\n  ');
       // Counted before writing: concurrent writers must not both open the array.
       const prefix = count === 0 ? '[\n  ' : ',\n  ';
       count += 1;
@@ -22,7 +23,7 @@ export function createJsonWriter(options: OutputOptions): RowWriter {
 /** One line of JSON per row. */
 export function createNdjsonWriter(options: OutputOptions): RowWriter {
   return {
-    write: (row: Row) => writeOut(options.stdout, `${JSON.stringify(pickFields(row, options.fields))}\n`),
+    write: (row: Row) => writeOut(options.stdout, `${jsonText(pickFields(row, options.fields))}\n`),
     end: () => Promise.resolve(),
   };
 }

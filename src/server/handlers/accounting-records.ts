@@ -4,6 +4,7 @@
  * JSON objects; the server owns `id`, `createdAt` and `updatedAt`. Resource rules
  * (status values, transitions) come in through `prepare`.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { capitalised, counted, type Noun } from '../../contract/wording.js';
 import type { CollectionName, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
@@ -28,7 +29,7 @@ export interface RecordResource {
   prepare?: (next: StoredRecord, previous: StoredRecord | undefined, at: string, now: string) => StoredRecord;
 }
 
-type Body = Record<string, unknown> & { id?: number };
+type Body = Record<string, unknown> & { id?: RecordId };
 
 function clientFields(body: Body): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...body };
@@ -43,7 +44,7 @@ export function recordHandlers(resource: RecordResource) {
   const prepare = resource.prepare ?? ((next: StoredRecord) => next);
 
   /** A new record of `body` under a new id (from `ids`, allocated for the whole request). */
-  const create = (set: ChangeSet, id: number, body: Body, at: string, call: OperationCall) => {
+  const create = (set: ChangeSet, id: RecordId, body: Body, at: string, call: OperationCall) => {
     const record = { id, ...clientFields(body), createdAt: call.now, updatedAt: call.now };
     return set.put(prepare(record, undefined, at, call.now));
   };
@@ -69,7 +70,7 @@ export function recordHandlers(resource: RecordResource) {
     const results: { record: StoredRecord; existed: boolean }[] = [];
     for (const [i, body] of bodies.entries()) {
       const existing = body.id !== undefined && known.has(body.id) ? await set.get(body.id) : undefined;
-      const record = existing ? update(set, existing, body, at(i), call) : create(set, ids.shift() as number, body, at(i), call);
+      const record = existing ? update(set, existing, body, at(i), call) : create(set, ids.shift() as RecordId, body, at(i), call);
       known.add(record.id);
       results.push({ record, existed: existing !== undefined });
     }
@@ -78,8 +79,8 @@ export function recordHandlers(resource: RecordResource) {
 
   return {
     get: async ({ params }, { store }) => {
-      const record = await store.get(collection, params.id as number);
-      if (!record) throw notFound(noun, [params.id as number]);
+      const record = await store.get(collection, params.id as RecordId);
+      if (!record) throw notFound(noun, [params.id as RecordId]);
       return { data: record, message: `${Noun} ${record.id}` };
     },
 
@@ -100,12 +101,12 @@ export function recordHandlers(resource: RecordResource) {
       write(ctx, async (set) => {
         const bodies = call.body as Body[];
         const ids = await set.newIds(bodies.length);
-        const records = bodies.map((body, i) => create(set, ids[i] as number, body, `body[${i}]`, call));
+        const records = bodies.map((body, i) => create(set, ids[i] as RecordId, body, `body[${i}]`, call));
         return { data: records, message: `${counted(records.length, noun)} created` };
       }),
 
     update: (call, ctx) => {
-      const id = call.params.id as number;
+      const id = call.params.id as RecordId;
       const body = (call.body ?? {}) as Body;
       if (body.id !== undefined && body.id !== id) throw badField('body.id', `must match the id in the path (${id})`);
       return write(ctx, async (set) => {
@@ -120,10 +121,10 @@ export function recordHandlers(resource: RecordResource) {
       const unnamed = bodies.findIndex((body) => body.id === undefined);
       if (unnamed >= 0) throw badField(`body[${unnamed}].id`, 'every record of a bulk update needs its id');
       return write(ctx, async (set) => {
-        await set.existing(bodies.map((body) => body.id as number), noun);
+        await set.existing(bodies.map((body) => body.id as RecordId), noun);
         const records: StoredRecord[] = [];
         // Read each at its turn: a body naming an id twice builds on its own earlier update.
-        for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as number)) as StoredRecord, body, `body[${i}]`, call));
+        for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as RecordId)) as StoredRecord, body, `body[${i}]`, call));
         return { data: records, message: `${counted(records.length, noun)} updated` };
       });
     },
@@ -143,8 +144,8 @@ export function recordHandlers(resource: RecordResource) {
 
     delete: ({ params }, ctx) =>
       write(ctx, async (set) => {
-        await set.existing([params.id as number], noun);
-        set.delete(params.id as number);
+        await set.existing([params.id as RecordId], noun);
+        set.delete(params.id as RecordId);
         return { message: `${Noun} ${String(params.id)} deleted` };
       }),
 

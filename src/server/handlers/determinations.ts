@@ -4,6 +4,7 @@
  * stamps `decommissionedAt`. Remove deletes a record unless it has `inUse: true`,
  * in which case it is decommissioned instead, and the message says which.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS, capitalised, counted } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
@@ -79,8 +80,8 @@ function remove(ctx: ServerContext, ids: readonly (number | bigint)[], now: stri
     const set = new ChangeSet(tx, 'determinations');
     const records = await set.existing([...new Set(ids)], NOUNS.determinations);
     refuseDecommissioned(records.filter((record) => record.inUse === true));
-    const deleted: number[] = [];
-    const kept: number[] = [];
+    const deleted: RecordId[] = [];
+    const kept: RecordId[] = [];
     for (const record of records) {
       if (record.inUse === true) {
         kept.push(record.id);
@@ -94,7 +95,7 @@ function remove(ctx: ServerContext, ids: readonly (number | bigint)[], now: stri
   });
 }
 
-function removeMessage({ deleted, kept }: { deleted: number[]; kept: number[] }): string {
+function removeMessage({ deleted, kept }: { deleted: RecordId[]; kept: RecordId[] }): string {
   const parts: string[] = [];
   if (deleted.length) parts.push(`deleted ${deleted.join(', ')}`);
   if (kept.length) parts.push(`decommissioned ${kept.join(', ')} (in use, kept)`);
@@ -105,7 +106,7 @@ export const determinationHandlers = {
   ...recordHandlers(resource),
 
   decommission: async ({ params, now }, ctx) => {
-    const [record] = await decommissionIds(ctx, [params.id as number], now);
+    const [record] = await decommissionIds(ctx, [params.id as RecordId], now);
     return { data: record, message: `Determination ${String(params.id)} decommissioned` };
   },
 
@@ -118,7 +119,7 @@ export const determinationHandlers = {
 
   decommissionBeforeNow: ({ now }, ctx) => decommissionModifiedBefore(ctx, new Date(now), now),
 
-  remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as number], now)) }),
+  remove: async ({ params, now }, ctx) => ({ message: removeMessage(await remove(ctx, [params.id as RecordId], now)) }),
 
   removeBulk: async ({ body, now }, ctx) => ({ message: removeMessage(await remove(ctx, body as (number | bigint)[], now)) }),
 } satisfies Record<string, OperationHandler>;

@@ -3,6 +3,7 @@
  * SMTP), then stores the EmailNotificationDto with `sent: true`. Subject and text
  * are the DTO's `title` and `description`, else its codes with their parameters.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
 import { isOutOfSpace } from '../../store/errors.js';
@@ -24,7 +25,7 @@ export const emailNotificationHandlers = {
     const { id: _ignored, ...fields } = dto;
     // The id is taken before the mail goes out (the mail names it); a failed send skips it, never reused.
     const [id] = await store.transaction((tx) => tx.allocateIds('emailNotifications', 1));
-    const record: StoredRecord = { id: id as number, ...fields, createdDate: now, lastModifiedDate: now, sent: false };
+    const record: StoredRecord = { id: id as RecordId, ...fields, createdDate: now, lastModifiedDate: now, sent: false };
     try {
       await mailer.send({
         id: record.id,
@@ -50,7 +51,7 @@ export const emailNotificationHandlers = {
   },
 
   delete: async ({ params }, { store }) => {
-    const id = params.id as number;
+    const id = params.id as RecordId;
     await store.transaction(async (tx) => {
       if (!(await tx.get('emailNotifications', id))) throw notFound(NOUNS['email-notifications'], [id]);
       tx.delete('emailNotifications', id);

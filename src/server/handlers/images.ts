@@ -3,6 +3,8 @@
  * the ImageDto as JSON, as a field or a file part) and delete. The 201 has no
  * body, so it carries `Location: /api/images/<id>`.
  */
+import { parseJson } from '../../json/json-parse.js';
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
@@ -98,7 +100,7 @@ function parseImagePart(text: string | undefined): { image: Record<string, unkno
   if (text === undefined) throw badField('image', 'the image part (ImageDto as JSON) is required');
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw badField('image', 'the image part is not valid JSON');
   }
@@ -174,8 +176,8 @@ export const imageHandlers = {
 
   delete: async ({ params }, ctx) => {
     const record = await ctx.store.transaction(async (tx) => {
-      const found = await tx.get('images', params.id as number);
-      if (!found) throw notFound(NOUNS.images, [params.id as number]);
+      const found = await tx.get('images', params.id as RecordId);
+      if (!found) throw notFound(NOUNS.images, [params.id as RecordId]);
       // Under the hash's lock, as an upload of the same bytes places them: the database drops the bytes with the last record, and must not while an upload adds one.
       await tx.lock(hashLock(String(found.sha256)));
       tx.delete('images', found.id);

@@ -4,6 +4,7 @@
  * projection, newest first. "Mobile" selects the notifications whose `service` is
  * `mobile`. A work order creates one notification per property of its body.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoreReader, StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
@@ -71,7 +72,7 @@ async function existing(reader: StoreReader, raw: unknown): Promise<StoredRecord
 }
 
 /** A new NotificationDto from a request body; the server owns id and dates, `viewed` starts false. */
-function newNotification(id: number, body: Record<string, unknown>, now: string): StoredRecord {
+function newNotification(id: RecordId, body: Record<string, unknown>, now: string): StoredRecord {
   const { id: _ignored, ...fields } = body;
   return { id, viewed: false, ...fields, createdDate: now, lastModifiedDate: now };
 }
@@ -84,7 +85,7 @@ function newNotification(id: number, body: Record<string, unknown>, now: string)
 export const WORK_ORDER_INBOX = 'workorder';
 
 /** The notification a work-order property announces; `forUserId` names its recipient, else `WORK_ORDER_INBOX`. */
-function workOrderNotification(id: number, name: string, value: Record<string, unknown>, now: string): StoredRecord {
+function workOrderNotification(id: RecordId, name: string, value: Record<string, unknown>, now: string): StoredRecord {
   const text = (field: string) => (typeof value[field] === 'string' && value[field] !== '' ? (value[field] as string) : undefined);
   return newNotification(
     id,
@@ -105,7 +106,7 @@ function workOrderNotification(id: number, name: string, value: Record<string, u
 }
 
 /** Stores new notifications under new ids, in one transaction. */
-function insertAll(ctx: ServerContext, build: (ids: number[]) => StoredRecord[], count: number): Promise<StoredRecord[]> {
+function insertAll(ctx: ServerContext, build: (ids: RecordId[]) => StoredRecord[], count: number): Promise<StoredRecord[]> {
   return ctx.store.transaction(async (tx) => {
     const records = build(await tx.allocateIds('notifications', count));
     for (const record of records) tx.put('notifications', record);

@@ -4,6 +4,7 @@
  * filters by equality, "any of" (array) and `{from, to}` ranges, sorted by
  * `createdAt` ascending unless the query says otherwise.
  */
+import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
@@ -106,7 +107,7 @@ export const taskHandlers = {
   },
 
   cancel: async ({ params, now }, ctx) => {
-    await cancel(ctx, [params.id as number], now);
+    await cancel(ctx, [params.id as RecordId], now);
     return {};
   },
 

@@ -9,6 +9,9 @@
  */
 import pg from 'pg';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
+import { compareIds, parseRecordId } from '../../contract/ids.js';
+import { jsonText } from '../../json/json-text.js';
+import { parseJson } from '../../json/json-parse.js';
 import { StoreUnavailableError } from '../errors.js';
 import type {
   BlobStore,
@@ -18,6 +21,7 @@ import type {
   PageQuery,
   PageResult,
   Query,
+  RecordId,
   Store,
   StoredRecord,
   StoreHealth,
@@ -77,6 +81,13 @@ function fail(error: unknown, url: string): never {
   throw error;
 }
 
+/** OIDs of PostgreSQL's `json` and `jsonb`. */
+const JSON_TYPES = new Set([114, 3802]);
+
+/** node-postgres's type parsers, with `json` and `jsonb` read by pla's exact JSON reader instead of `JSON.parse`. */
+const exactJsonTypes = ((oid: number, format?: 'text' | 'binary') =>
+  JSON_TYPES.has(oid) && format !== 'binary' ? parseJson : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser;
+
 /** Opens the pool, checks the database answers, and applies pending migrations (unless told not to). */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store & { migrate(): Promise<number[]> }> {
   const config: PoolConfig = {
@@ -88,6 +99,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     // A dead database must not leave requests hanging on a half-open socket.
     keepAlive: true,
     application_name: 'pla-server',
+    // Records come back with every number exact (json/json-text.ts), as the file store keeps them.
+    types: { getTypeParser: exactJsonTypes },
   };
   const pool = new pg.Pool(config);
   // An idle connection the database dropped (restart, network): the pool replaces it; nothing to do here.
@@ -121,12 +134,12 @@ class SqlReader implements StoreReader {
     return (await this.run(query)).rows.map((row: { doc: StoredRecord }) => row.doc);
   }
 
-  async get(collection: CollectionName, id: number): Promise<StoredRecord | undefined> {
+  async get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined> {
     const [record] = await this.docs({ text: `SELECT doc FROM ${tableOf(collection)} WHERE id = $1${this.locking ? ' FOR UPDATE' : ''}`, values: [id] });
     return record;
   }
 
-  async getMany(collection: CollectionName, ids: readonly number[]): Promise<StoredRecord[]> {
+  async getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]> {
     if (ids.length === 0) return [];
     // In id order, so that transactions locking overlapping sets take the locks in one order.
     return this.docs({ text: `SELECT doc FROM ${tableOf(collection)} WHERE id = ANY($1::bigint[]) ORDER BY id${this.locking ? ' FOR UPDATE' : ''}`, values: [[...new Set(ids)]] });
@@ -172,8 +185,8 @@ class SqlReader implements StoreReader {
 /** One transaction on one connection: reads lock, changes are staged and written at the end. */
 class SqlTransaction extends SqlReader implements Transaction {
   /** Staged records with their JSON text (serialized once, when staged). */
-  private readonly puts = new Map<CollectionName, Map<number, { record: StoredRecord; text: string }>>();
-  private readonly deletes = new Map<CollectionName, Set<number>>();
+  private readonly puts = new Map<CollectionName, Map<RecordId, { record: StoredRecord; text: string }>>();
+  private readonly deletes = new Map<CollectionName, Set<RecordId>>();
   /** `clear()` was called: every table is emptied before the staged changes are written. */
   private cleared = false;
 
@@ -191,14 +204,14 @@ class SqlTransaction extends SqlReader implements Transaction {
 
   private readonly sql: (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
-  override async get(collection: CollectionName, id: number): Promise<StoredRecord | undefined> {
+  override async get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined> {
     const staged = this.staged(collection, id);
     if (staged !== undefined) return staged ?? undefined;
     return this.cleared ? undefined : super.get(collection, id);
   }
 
-  override async getMany(collection: CollectionName, ids: readonly number[]): Promise<StoredRecord[]> {
-    const unique = [...new Set(ids)].sort((a, b) => a - b);
+  override async getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]> {
+    const unique = [...new Set(ids)].sort(compareIds);
     const fromDb = this.cleared ? [] : await super.getMany(collection, unique.filter((id) => this.staged(collection, id) === undefined));
     const byId = new Map(fromDb.map((record) => [record.id, record]));
     return unique.flatMap((id) => {
@@ -249,21 +262,22 @@ class SqlTransaction extends SqlReader implements Transaction {
     return super.count(collection, where);
   }
 
-  async allocateIds(collection: CollectionName, count: number): Promise<number[]> {
+  async allocateIds(collection: CollectionName, count: number): Promise<RecordId[]> {
     if (count <= 0) return [];
     const { rows } = await this.sql(`SELECT nextval('${sequenceOf(collection)}') AS id FROM generate_series(1, $1::int) ORDER BY 1`, [count]);
-    return rows.map((row: { id: string }) => Number(row.id));
+    // node-postgres reads a bigint as its text: past 2^53 `Number` would give two new records one id.
+    return rows.map((row: { id: string }) => parseRecordId(row.id) as RecordId);
   }
 
   put(collection: CollectionName, record: StoredRecord): void {
     this.deletes.get(collection)?.delete(record.id);
     let records = this.puts.get(collection);
     if (!records) this.puts.set(collection, (records = new Map()));
-    // Serialized now, as the file store does: a record that cannot be (a BigInt, a cycle) fails the work, not the commit.
-    records.set(record.id, { record, text: JSON.stringify(record) });
+    // Serialized now, as the file store does: a record that cannot be (a cycle) fails the work, not the commit.
+    records.set(record.id, { record, text: jsonText(record) });
   }
 
-  delete(collection: CollectionName, id: number): void {
+  delete(collection: CollectionName, id: RecordId): void {
     this.puts.get(collection)?.delete(id);
     let ids = this.deletes.get(collection);
     if (!ids) this.deletes.set(collection, (ids = new Set()));
@@ -305,7 +319,7 @@ class SqlTransaction extends SqlReader implements Transaction {
   }
 
   /** A staged record, `null` for a staged delete, undefined when the id is untouched. */
-  private staged(collection: CollectionName, id: number): StoredRecord | null | undefined {
+  private staged(collection: CollectionName, id: RecordId): StoredRecord | null | undefined {
     const put = this.puts.get(collection)?.get(id);
     if (put) return put.record;
     return this.deletes.get(collection)?.has(id) ? null : undefined;

@@ -4,6 +4,8 @@
  * `record-order.ts` follow the same ones in JavaScript). Values always travel as
  * parameters; field names become quoted JSON paths, never SQL text.
  */
+import { isJsonNumber } from '../../json/exact-number.js';
+import { jsonText } from '../../json/json-text.js';
 import type { CollectionName, Condition, PageQuery, Query, SortKey } from '../types.js';
 import { SORT_COLUMNS, codeOrderText, tableOf } from './schema.js';
 
@@ -20,7 +22,7 @@ export class Params {
   }
 
   json(value: unknown): string {
-    return `${this.add(JSON.stringify(value))}::jsonb`;
+    return `${this.add(jsonText(value))}::jsonb`;
   }
 }
 
@@ -47,7 +49,7 @@ export function fieldSql(field: string, columns: Columns = {}): string {
 /** One range bound: only values of the bound's own kind (number or string) compare; strings by code point, as sorts do. */
 function boundSql(value: string, bound: unknown, operator: string, params: Params): string {
   if (typeof bound === 'string') return `(jsonb_typeof(${value}) = 'string' AND ${codeOrderText(value)} ${operator} ${params.add(bound)})`;
-  if (typeof bound !== 'number') return 'false';
+  if (!isJsonNumber(bound)) return 'false';
   return `(jsonb_typeof(${value}) = 'number' AND ${value} ${operator} ${params.json(bound)})`;
 }
 
@@ -55,7 +57,7 @@ function conditionSql(condition: Condition, params: Params, columns: Columns): s
   const value = fieldSql(condition.field, columns);
   if ('equals' in condition) return `${value} = ${params.json(condition.equals)}`;
   if ('notEquals' in condition) return `(${value} IS NULL OR ${value} <> ${params.json(condition.notEquals)})`;
-  if ('anyOf' in condition) return `${value} = ANY(${params.add(condition.anyOf.map((one) => JSON.stringify(one)))}::jsonb[])`;
+  if ('anyOf' in condition) return `${value} = ANY(${params.add(condition.anyOf.map((one) => jsonText(one)))}::jsonb[])`;
   if ('equalsIgnoreCase' in condition) {
     return `(jsonb_typeof(${value}) = 'string' AND lower(${value}#>>'{}') = lower(${params.add(condition.equalsIgnoreCase)}))`;
   }
