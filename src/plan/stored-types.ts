@@ -7,13 +7,17 @@
  * whose type still differs from the stored one is a type change, which the plan
  * lists as a warning.
  */
+import { exactNumber, isJsonNumber, unrepresentable } from '../json/exact-number.js';
+import { jsonText } from '../json/json-text.js';
 import { SERVER_OWNED_FIELDS } from './record-diff.js';
 import type { StoredRecordLike } from './types.js';
 
 /** A number as a spreadsheet may write it, leading zeros included (`007`). */
 const NUMERIC = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
+/** A value's JSON type; exact numbers (BigInts, long decimals) are numbers. */
 function typeName(value: unknown): string {
+  if (isJsonNumber(value)) return 'number';
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
@@ -30,11 +34,11 @@ export function followStoredTypes(record: StoredRecordLike, cells: Readonly<Reco
     const text = cells?.[field];
     if (text !== undefined) {
       if (typeof before === 'string' && typeof sent !== 'string') record[field] = text;
-      else if (typeof before === 'number' && typeof sent !== 'number' && NUMERIC.test(text) && Number.isFinite(Number(text))) record[field] = Number(text);
+      else if (isJsonNumber(before) && !isJsonNumber(sent) && NUMERIC.test(text) && unrepresentable(text.replace(/^(-?)0+(?=\d)/, '$1')) === undefined) record[field] = exactNumber(text.replace(/^(-?)0+(?=\d)/, '$1'));
       else if (typeof before === 'boolean' && typeof sent !== 'boolean' && /^(true|false)$/i.test(text)) record[field] = text.toLowerCase() === 'true';
     }
     const now = record[field];
-    if (typeName(now) !== typeName(before)) warnings.push(`${field}: stored as ${typeName(before)} ${JSON.stringify(before)}, sent as ${typeName(now)} ${JSON.stringify(now)}`);
+    if (typeName(now) !== typeName(before)) warnings.push(`${field}: stored as ${typeName(before)} ${jsonText(before)}, sent as ${typeName(now)} ${jsonText(now)}`);
   }
   return warnings;
 }

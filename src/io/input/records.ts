@@ -50,7 +50,7 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
         continue;
       }
       if (value.id === '') delete value.id;
-      else value.id = id;
+      else if (id !== 'none') value.id = id;
     }
     yield item as RecordItem;
   }
