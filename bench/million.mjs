@@ -60,7 +60,7 @@ async function memoryMb(pid) {
 async function startPla({ name, root: plaRoot, data }) {
   let key;
   const started = performance.now();
-  const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed'], {
+  const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed', '--quiet'], {
     env: { PLA_CONFIG_DIR: join(work, `config-${name}`), NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
     watch: (line) => {

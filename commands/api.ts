@@ -12,7 +12,11 @@ export function createApiCommand() {
     .description('call any path of the service; the response envelope is kept')
     .option('--data <json>', 'JSON body')
     .option('--file <path>', 'JSON body from a file (- for stdin)')
-    .option('--query <key=value>', 'query parameter, repeatable', collect);
-  examples(api, 'pla api GET /api/v1/asset-transaction-type-determinations --query page=0 --query size=5');
+    .option('--param <key=value>', 'query parameter, repeatable (--query is the JMESPath on the output, as everywhere)', collect);
+  examples(
+    api,
+    'pla api GET /api/v1/asset-transaction-type-determinations --param page=0 --param size=5',
+    "pla api GET /api/v1/asset-transaction-type-determinations --query 'data[].code'",
+  );
   return runs(api, async () => (await import('../src/cli/handlers/api.js')).call);
 }

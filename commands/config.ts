@@ -1,4 +1,4 @@
-/** `pla config`: environments, base URLs, API keys, proxies and CA files, and the local server's store (kept in conf, file mode 0600). */
+/** `pla config`: environments, base URLs, API keys, proxies, CA files and wire profiles, and the local server's store (kept in conf, file mode 0600). */
 import { runs } from '../src/cli/invocation.js';
 import { examples } from './options.js';
 import { tree as newTree } from './tree.js';
@@ -47,6 +47,33 @@ export function createConfigCommand() {
     'pla config set-store postgres://pla:secret@db.internal:5432/pla_stub',
     'pla config set-store --unset',
   );
+  /** The wire profile handlers, loaded when detect or set-wire runs. */
+  const wireHandlers = () => import('../src/cli/handlers/config-wire.js');
+  examples(
+    runs(
+      tree
+        .command('detect')
+        .description('find how the environment’s service pages, wraps answers and says "not found", with read-only calls, and store it as its wire profile (-e/--env)')
+        .option('--dry-run', 'print what was found, store nothing'),
+      async () => (await wireHandlers()).detect,
+    ),
+    'pla config detect --env qa',
+    'pla config detect --env production --dry-run',
+  );
+  examples(
+    runs(
+      tree
+        .command('set-wire')
+        .argument('[settings...]', 'name=value settings, e.g. page.base=1')
+        .description('set the environment’s wire profile by hand (-e/--env): name=value settings merged into the stored ones')
+        .option('--replace', 'start from an empty profile instead of the stored one')
+        .option('--unset', 'forget the profile: answers are read by pla’s rules'),
+      async () => (await wireHandlers()).setWire,
+    ),
+    'pla config set-wire page.base=1 page.maxSize=100 --env qa',
+    'pla config set-wire envelope.key=result envelope.success=true softNotFound=true --env qa',
+    'pla config set-wire --unset --env qa',
+  );
   examples(runs(tree.command('use <env>').description('make an environment the current one'), async () => (await handlers()).use), 'pla config use qa');
   examples(
     runs(tree.command('remove <env>').description('forget everything stored for an environment (key included)'), async () => (await handlers()).remove),
@@ -72,7 +99,7 @@ export function createConfigCommand() {
     'pla config import pla-envs.json',
   );
   examples(
-    runs(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files and where each comes from'), async () => (await handlers()).show),
+    runs(tree.command('show').description('environments with base URLs, masked keys, proxies, CA files, wire profiles and where each comes from'), async () => (await handlers()).show),
     'pla config show',
   );
   examples(

@@ -15,6 +15,7 @@ export function addGlobalOptions<A extends unknown[], O extends OptionValues, G 
     .option('--api-key <key>', 'override the API key; visible in the process list (env PLA_API_KEY)')
     .addOption(new Option('-o, --output <format>', 'table (terminal default), json (piped default), ndjson, csv').choices(OUTPUT_FORMATS))
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
+    .option('--query <jmespath>', `JMESPath expression applied to the output, as aws does, e.g. "[?status=='ACTIVE'].id"`)
     .option('--wide', 'tables: every column and every character (on a terminal they are fitted to its width)')
     .option('-q, --quiet', 'print ids only, one per line')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))

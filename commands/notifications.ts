@@ -1,6 +1,6 @@
 /** `pla notifications` (alias `notif`): per-user notifications and, under `email`, e-mails (spec 4.4). */
 import { runs } from '../src/cli/invocation.js';
-import { addPageOptions, addSafetyOptions, examples } from './options.js';
+import { addFilterOptions, addPageOptions, addSafetyOptions, examples } from './options.js';
 import { addDeleteVerb, addIdVerb, addWriteVerb, idAction } from './record-verbs.js';
 import { type Tree, tree as newTree } from './tree.js';
 
@@ -25,8 +25,8 @@ export function createNotificationsCommand() {
   const tree = newTree('notifications').alias('notif').description('notifications of users, e-mail notifications');
 
   // The spec's notification lists take page and size only: no --sort to offer.
-  const list = addPageOptions(tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing'));
-  examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson');
+  const list = addFilterOptions(addPageOptions(tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing')), 'notifications.list');
+  examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson', 'pla notif list ana --unread');
   runs(list, async () => (await handlers()).list);
 
   const count = tree

@@ -4,17 +4,22 @@
  * Each returns the command with its options' types added, so a handler that
  * reads them is checked against the declaration (src/cli/invocation.ts).
  */
-import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { type Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
 import { BULK_DEFAULTS } from '../src/bulk/defaults.js';
 import { INPUT_FORMATS } from '../src/io/input/types.js';
-import { collect, wholeNumber } from './option-parsers.js';
+import type { OperationId } from '../src/contract/operations.js';
+import { LIST_FILTERS } from '../src/contract/list-filters.js';
+import { collect, commaList, wholeNumber } from './option-parsers.js';
 
 function pageAndSize<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command.option('--page <n>', 'page number, zero-based', wholeNumber(0)).option('--size <n>', 'records per page', wholeNumber(1));
 }
 
 function allOrMaxItems<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
-  return command.option('--all', 'stream every page').option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1));
+  return command
+    .option('--all', 'stream every page, each record once; exits 9 if the records change meanwhile')
+    .option('--max-items <n>', 'stop after this many records (implies --all)', wholeNumber(1))
+    .option('--allow-drift', 'with --all: records added or removed meanwhile are a warning, not exit 9');
 }
 
 /** `--page`, `--size`, `--sort` (repeatable), `--all`, `--max-items`. */
@@ -28,6 +33,16 @@ export function addPagingOptions<A extends unknown[], O extends OptionValues, G 
  */
 export function addPageOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return allOrMaxItems(pageAndSize(command));
+}
+
+/** The filter flags of a list (src/contract/list-filters.ts), as the handler applies them. */
+export function addFilterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>, operationId: OperationId) {
+  // Declared from the table (the handler reads them through it, src/contract/list-filters.ts), so their types stay the table's.
+  for (const filter of LIST_FILTERS[operationId]?.filters ?? []) {
+    if (filter.values) command.option(`--${filter.flag} <${filter.values.placeholder}>`, filter.description, commaList);
+    else command.option(`--${filter.flag}`, filter.description);
+  }
+  return command;
 }
 
 /** `--data`, `--file`, `--format`, `--raw`, `--delimiter`, `--strict`. */
@@ -79,8 +94,23 @@ export function addSafetyOptions<A extends unknown[], O extends OptionValues, G 
   return command.option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)').option('--dry-run', 'show what would change, change nothing');
 }
 
+/** The examples each command was given, for the help of the group above it. */
+const EXAMPLES = new WeakMap<CommandUnknownOpts, string[]>();
+
 /** Adds an "Examples:" section to a command's help. */
 export function examples<C extends Command<unknown[], OptionValues, OptionValues>>(command: C, ...lines: string[]): C {
+  EXAMPLES.set(command, lines);
   command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`);
   return command;
+}
+
+/**
+ * Gives every group command without examples of its own an "Examples:" section
+ * made of its verbs' first examples (a few), so every `--help` shows one.
+ */
+export function addGroupExamples(command: CommandUnknownOpts): void {
+  for (const sub of command.commands) addGroupExamples(sub);
+  if (command.commands.length === 0 || EXAMPLES.has(command) || !command.parent) return;
+  const firsts = command.commands.flatMap((sub) => (EXAMPLES.get(sub) ?? []).slice(0, 1)).slice(0, 4);
+  if (firsts.length > 0) examples(command, ...firsts);
 }

@@ -12,8 +12,9 @@ import { operation, pastTense, type OperationId, type WritingOperationId } from 
 import { NOUNS } from '../src/contract/wording.js';
 import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
 import { runs } from '../src/cli/invocation.js';
+import { LIST_FILTERS } from '../src/contract/list-filters.js';
 import type { Tree } from './tree.js';
-import { addBulkOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, addSkipUnchangedOption, examples } from './options.js';
+import { addBulkOptions, addFilterOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, addSkipUnchangedOption, examples } from './options.js';
 
 /** The id action of `single` (`verb` is the imperative for the prompt, "Delete"); the rest comes from its row. */
 export function idAction(single: WritingOperationId, verb: string): IdActionSpec {
@@ -96,8 +97,14 @@ export function addRecordVerbs(tree: Tree, verbs: RecordVerbs): Tree {
     });
   }
   if (listOp) {
-    const list = addPagingOptions(tree.command('list').description(`list ${noun[1]}, a page at a time or --all`));
-    examples(list, `pla ${name} list --size 20 --sort updatedAt,desc`, `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`);
+    const list = addFilterOptions(addPagingOptions(tree.command('list').description(`list ${noun[1]}, a page at a time or --all`)), listOp);
+    const filter = LIST_FILTERS[listOp]?.filters[0];
+    examples(
+      list,
+      `pla ${name} list --size 20 --sort updatedAt,desc`,
+      `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`,
+      ...(filter?.values ? [`pla ${name} list --${filter.flag} ${filter.description.replace(/^.*e\.g\. /, '')}`] : []),
+    );
     runs(list, async () => {
       const { list: listRecords } = await import('../src/cli/handlers/records.js');
       return (invocation) => listRecords(invocation, listOp);

@@ -3,6 +3,7 @@
  * log, reset) through the running server's `/_admin` endpoints. Declared cheaply:
  * the server code loads only when `pla server start` runs.
  */
+import { Option } from '@commander-js/extra-typings';
 import { runs } from '../src/cli/invocation.js';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
 import { commaList } from './option-parsers.js';
@@ -19,9 +20,11 @@ function addStartCommand(tree: Tree): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
     .option('--host <host>', 'address to listen on', D.host)
     .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
+    .option('--env-name <name>', 'the pla environment this server feeds (default: local for the default folder and port, else local-<folder>)')
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
     .option('--store-pool-size <n>', `connections to PostgreSQL this process opens at most (default ${D.storePoolSize}; processes × size must fit the database's max_connections)`)
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
+    .option('--lenient', 'accept any type in the declared record fields (name, inUse, …); by default a wrong type is a 400, as the service would refuse it')
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
     .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
     .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)
@@ -32,13 +35,18 @@ function addStartCommand(tree: Tree): void {
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
-    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`);
+    .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
+    .option('--wire <profile>', 'answer in another form of the real service: a profile JSON file, or settings such as page.shape=flat,page.base=1,page.maxSize=100,page.sizeEcho=requested')
+    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const));
   examples(
     start,
     'pla server start',
-    'pla server start --port 0 --data /tmp/pla --no-seed',
+    'pla server start --port 0 --data /tmp/pla --no-seed   # feeds environment local-pla',
+    'pla server start --port 4020 --data ./fin2 --env-name fin2',
+    'pla server start --log-format json',
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
+    'pla server start --wire page.shape=flat,page.base=1,page.maxSize=100   # rehearse a one-indexed Spring service',
   );
   runs(start, async () => (await handlers()).start);
   const migrate = tree
@@ -56,11 +64,17 @@ function addKeysCommand(tree: Tree): void {
     .description('create a key; prints it once')
     .requiredOption('--name <name>', 'a name for the key')
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
-    .option('-e, --env <name>', 'environment the key is meant for (default local)');
-  examples(create, 'pla server keys create --name ci --permissions determinations:read,tasks:read');
+    .option('-e, --env <name>', "the environment whose server gets the key, and the key's environment (default local)")
+    .option('--data <dir>', 'no server running: write an admin key straight into this data folder (yours, server stopped)');
+  examples(
+    create,
+    'pla server keys create --name ci --permissions determinations:read,tasks:read',
+    'pla server keys create --name ci -e local-fin2',
+    'pla server keys create --data ./pla-data --name recovery   # lost the admin key',
+  );
   runs(create, async () => (await handlers()).createKey);
-  runs(keys.command('list').description('list keys (masked)'), async () => (await handlers()).listKeys);
-  runs(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), async () => (await handlers()).revokeKey);
+  runs(examples(keys.command('list').description('list keys (masked)'), 'pla server keys list', 'pla server keys list -e local-fin2 -o json'), async () => (await handlers()).listKeys);
+  runs(examples(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'pla server keys revoke 3'), async () => (await handlers()).revokeKey);
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
@@ -68,15 +82,15 @@ export function createServerCommand() {
   const tree = newTree('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  runs(tree.command('health').description("the running server's health (no key needed)"), async () => (await handlers()).health);
-  runs(
-    tree.command('log').description('recent requests (keys redacted)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`),
-    async () => (await handlers()).requestLog,
-  );
+  runs(examples(tree.command('health').description("the running server's health (no key needed)"), 'pla server health', 'pla server health -e local-fin2'), async () => (await handlers()).health);
+  const log = tree.command('log').description('recent requests with their bodies (keys masked)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
+  examples(log, 'pla server log --limit 20', "pla server log -o json --query '[?status>=`400`]'");
+  runs(log, async () => (await handlers()).requestLog);
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
+  examples(reset, 'pla server reset --yes');
   runs(reset, async () => (await handlers()).reset);
   return tree;
 }

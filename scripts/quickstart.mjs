@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const pla = fileURLToPath(new URL('../bin/pla.js', import.meta.url));
-const server = spawn(process.execPath, [pla, 'server', 'start', '--port', '0', '--data', 'pla-data'], {
+const server = spawn(process.execPath, [pla, 'server', 'start', '--port', '0', '--data', 'pla-data', '--env-name', 'local'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 

@@ -6,8 +6,8 @@
  *
  * Exit codes: 0 ok · 1 unexpected · 2 usage/bad input · 3 auth · 4 not found ·
  * 5 rejected by the service · 6 rate limited · 7 server error · 8 network/timeout ·
- * 9 partial failure of a bulk run · 10 in use by another process · 11 unreadable answer
- * from the service · 130 interrupted.
+ * 9 partial failure of a bulk run (or a listing that changed under --all) · 10 in use by
+ * another process · 11 unreadable answer from the service · 130 interrupted.
  */
 
 export const EXIT_CODES = {
@@ -185,6 +185,17 @@ export class PartialFailureError extends PlaError {
 export class ReceiptError extends PartialFailureError {}
 
 /**
+ * Thrown when a page walk saw the records change under it (exit 9, a partial
+ * result): the listing may miss records added or removed meanwhile.
+ */
+export class PagingDriftError extends PlaError {
+  override readonly exitCode: number = EXIT_CODES.partial;
+}
+
+/** Thrown when an answer is not the page asked for and no rule explains how (exit 1). */
+export class PageMismatchError extends PlaError {}
+
+/**
  * Thrown when what a command needs is held by another process: the local server's
  * data folder (another server has it) or its port (exit 10). Not the user's typo
  * (2) nor a bug (1): the fix is to stop the other process or pick another one.
@@ -226,7 +237,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
   [EXIT_CODES.network, 'network error, timeout (--timeout counts the whole answer), an answer over --max-answer-size, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch)'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch); or a listing whose records changed while --all read it (see --allow-drift)'],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [EXIT_CODES.invalidAnswer, 'the service answered something pla cannot read (a success whose JSON is invalid): its fault, not the request\'s; check what it did before sending again'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],

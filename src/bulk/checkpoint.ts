@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { replacePrivateFile } from '../io/private-files.js';
+import { newRunId } from '../runs/run-id.js';
 import { UsageError } from '../errors.js';
 import type { SourceItem } from '../io/input/types.js';
 import { jsonText } from '../json/json-text.js';
@@ -28,10 +29,6 @@ export interface CheckpointData {
   unknown?: number[];
 }
 
-/** A new run id: short, for file names and keys. */
-export function newRunId(): string {
-  return randomBytes(6).toString('hex');
-}
 
 /** Fingerprint of an input: a hash of its first batch (works for stdin too, where there is no file to stat). */
 export function fingerprintOf(items: SourceItem[]): string {
@@ -69,13 +66,13 @@ export class Checkpoint {
   }
 
   /** Loads the checkpoint at `path`, or starts a new one; refuses one from a different run. */
-  static async open(path: string, run: { operationId: string; batchSize: number }): Promise<Checkpoint> {
+  static async open(path: string, run: { operationId: string; batchSize: number }, runId: string): Promise<Checkpoint> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read checkpoint ${path}: ${(error as Error).message}`);
-      return new Checkpoint(path, { version: 1, ...run, finished: [], runId: newRunId() });
+      return new Checkpoint(path, { version: 1, ...run, finished: [], runId });
     }
     let data: CheckpointData;
     try {

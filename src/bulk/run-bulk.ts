@@ -6,7 +6,8 @@ import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
-import { Checkpoint, fingerprintOf, newRunId } from './checkpoint.js';
+import { newRunId } from '../runs/run-id.js';
+import { Checkpoint, fingerprintOf } from './checkpoint.js';
 import { BULK_DEFAULTS } from './defaults.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
@@ -14,7 +15,7 @@ import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { defaultRejectsPath, RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { answerPerItem, sendWithSplit } from './split.js';
+import { answerPerItem, sendWithSplit, withoutIds } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -85,11 +86,13 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const concurrency = positiveInteger(options.concurrency, BULK_DEFAULTS.concurrency, '--concurrency');
   const started = performance.now();
 
-  const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }) : undefined;
+  const newId = options.runId ?? newRunId();
+  const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }, newId) : undefined;
   // A rejects file named .ndjson must hold ndjson whatever the input was: its
   // extension decides when it names a format, else the input's format does.
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
-  const runId = checkpoint?.runId ?? newRunId();
+  // A resumed run keeps the id it had: its batches go again under the keys they had.
+  const runId = checkpoint?.runId ?? newId;
   // Always a rejects file: refused and unreadable rows are never only said on stderr.
   // Nothing is created until the first reject.
   // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
@@ -179,7 +182,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       summary.unknown += unknown.length;
       summary.failed += rejected.length;
       // Items refused before sending (screen) carry only their error: ids out, it groups as well.
-      for (const { reason, error } of rejected) countReason(reason ?? error.replace(/\d+/g, '#'));
+      for (const { reason, error } of rejected) countReason(reason ?? withoutIds(error));
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);

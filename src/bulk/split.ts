@@ -15,17 +15,25 @@ export function isRecordRejection(error: unknown): boolean {
 }
 
 /**
+ * Whole numbers standing alone (ids, counts, indexes) as `#`, so that messages
+ * differing only in them group; numbers inside a value (a date, a time, a
+ * decimal, a code like `LC-1001`) stay as they are: a summary shows values as
+ * they are, never `#-#-#T#:#:#.#Z`.
+ */
+export function withoutIds(text: string): string {
+  return text.replace(/(?<![\w.:-])\d+(?![\w.:-])/g, '#');
+}
+
+/**
  * Why the service refused an item, the same words for every item refused for the
  * same cause, so a summary can group them: its status and its own message, ids
- * and numbers taken out (`409 already decommissioned`, `404 determination # not found`).
+ * taken out (`409 already decommissioned`, `404 determination # not found`).
  */
 export function reasonOf(error: ApiError): string {
   const said = serviceMessage(error.problem)?.replace(/\s+/g, ' ');
   if (!said) return `${error.status} ${error.message.replace(/^\d+\s*/, '').replace(/\s*\([A-Z]+ \/.*$/, '')}`;
-  const general = said
-    .replace(/:\s*[\w-]+(?:\s*,\s*[\w-]+)*$/, (list) => (/\d/.test(list) ? '' : list))
-    .replace(/\d+/g, '#');
-  return `${error.status} ${general}`;
+  const general = said.replace(/:\s*[\w-]+(?:\s*,\s*[\w-]+)*$/, (list) => (/\d/.test(list) ? '' : list));
+  return `${error.status} ${withoutIds(general)}`;
 }
 
 /** One request the service accepted: the items it carried and what it answered. */

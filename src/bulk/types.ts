@@ -42,6 +42,11 @@ export interface BulkOptions {
   /** Finished batches are recorded here; a re-run with the same file skips them. */
   checkpointPath?: string;
   /**
+   * The run's id (src/runs/run-id.ts; its receipt's, when it has one), for the
+   * Idempotency-Keys and the unknown-outcome file's name; a resumed checkpoint keeps its own.
+   */
+  runId?: string;
+  /**
    * Records of batches whose outcome is unknown (a create that failed after the
    * service may have carried it out) go here, in the format its extension names,
    * else the input's; default `unknown-outcome-<run id>.<format>` beside the

@@ -11,7 +11,7 @@ import { type IOStreams, writeLine } from '../io/streams.js';
 import { terminalSafe, terminalShield } from '../io/terminal-text.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
-import type { Invocation } from './invocation.js';
+import type { Environment, Invocation } from './invocation.js';
 
 /**
  * What every handler is given (see the module comment): `Opts` are the options
@@ -26,6 +26,10 @@ export interface CommandContext<Opts extends object = {}, Args extends readonly 
   readonly signal: AbortSignal;
   /** The run's streams and terminal flags: nothing else reads `process.std*`. */
   readonly io: IOStreams;
+  /** The run's environment variables: nothing else reads `process.env`. */
+  readonly env: Environment;
+  /** The command line after `pla` (mask keys before showing it). */
+  readonly argv: readonly string[];
   readonly output: OutputOptions;
   /** True when stderr is a terminal: spinners, progress and footers only then. */
   readonly interactive: boolean;
@@ -70,8 +74,10 @@ const NOTHING_STORED: ConfigStore = {
   use: notWritable,
   setKey: notWritable,
   setUrl: notWritable,
+  feedFromServer: notWritable,
   setProxy: notWritable,
   setCaFile: notWritable,
+  setWire: notWritable,
   setProtected: notWritable,
   server: () => ({}),
   setStore: notWritable,
@@ -85,10 +91,11 @@ const NOTHING_STORED: ConfigStore = {
  * both, the config file cannot change them (they outrank it), so it is not read:
  * loading conf would cost a fifth of a `get`'s start-up.
  */
-async function connectionForClient(opts: GlobalOptions, ctx: Pick<CommandContext, 'connection'>): Promise<Connection> {
-  if (!(opts.baseUrl || process.env.PLA_BASE_URL) || !(opts.apiKey || process.env.PLA_API_KEY)) return ctx.connection();
+async function connectionForClient(opts: GlobalOptions, ctx: Pick<CommandContext, 'connection' | 'env'>): Promise<Connection> {
+  const { env } = ctx;
+  if (!(opts.baseUrl || env.PLA_BASE_URL) || !(opts.apiKey || env.PLA_API_KEY)) return ctx.connection();
   const { resolveConnection } = await import('../config/resolve-connection.js');
-  return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, NOTHING_STORED);
+  return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, NOTHING_STORED, env);
 }
 
 /**
@@ -119,7 +126,9 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
           decodeStrings: false,
           write(chunk: Buffer | string, _encoding, done) {
             const shown = shield(chunk.toString());
-            if (!bar) return void io.stdout.write(shown, () => done());
+            // Handed on at once, so stdout and the notes on stderr reach the terminal in the order written
+            // (waiting for the write's callback let a footer overtake the table's last line).
+            if (!bar) return void (io.stdout.write(shown) ? done() : io.stdout.once('drain', () => done()));
             const text = partLine + shown;
             const end = text.lastIndexOf('\n') + 1;
             partLine = text.slice(end);
@@ -134,6 +143,8 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     args: invocation.args,
     signal: invocation.signal,
     io,
+    env: invocation.env,
+    argv: invocation.argv,
     output: {
       format,
       fields: opts.fields,
@@ -145,6 +156,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
       wide: opts.wide === true,
       csvRaw: opts.csvRaw === true,
       warn: human,
+      ...(opts.query ? { query: opts.query } : {}),
     },
     interactive: io.stderrIsTTY,
     note(line) {
@@ -175,7 +187,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     connection() {
       connection ??= (async () => {
         const { resolveConnection } = await import('../config/index.js');
-        return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, await ctx.config());
+        return resolveConnection({ env: opts.env, baseUrl: opts.baseUrl, apiKey: opts.apiKey }, await ctx.config(), ctx.env);
       })();
       return connection;
     },
@@ -190,6 +202,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
           env: conn.env,
           ...(conn.proxy ? { proxy: conn.proxy } : {}),
           ...(ca !== undefined && conn.caFile ? { ca, caFile: conn.caFile } : {}),
+          ...(conn.wire ? { wire: conn.wire } : {}),
           retries: opts.retries,
           retryUnsafe: opts.retryUnsafe === true,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
@@ -202,6 +215,8 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     },
   };
   try {
+    // A bad expression is refused before anything is sent.
+    if (opts.query) await (await import('../io/output/query.js')).checkQuery(opts.query);
     await body(ctx);
   } finally {
     // A client that failed to be made has nothing to close; its error already surfaced.

@@ -6,8 +6,18 @@
  */
 import { AuthError, InvalidAnswerError, NetworkError, NotFoundError, PlaError, RateLimitError, RedirectError, RejectedError, ServerError } from '../errors.js';
 
+/** Where the run's API key came from, when not from the config: then the config's key is not the one sent. */
+export type KeyOrigin = 'flag' | 'env-var' | undefined;
+
+/** The 401 hint: where the key that was sent came from, and how to change it. */
+function keyHint(env: string, keyFrom: KeyOrigin): string {
+  if (keyFrom === 'env-var') return `check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of \`pla config set-key --env ${env}\``;
+  if (keyFrom === 'flag') return 'check the key given with --api-key';
+  return `check the key: \`pla config show\`, \`pla config set-key --env ${env}\``;
+}
+
 /** The hint line for `error`, if there is one to give. */
-export function hintFor(error: unknown): string | undefined {
+export function hintFor(error: unknown, keyFrom?: KeyOrigin): string | undefined {
   if (!(error instanceof PlaError)) return 'this looks like a bug; run again with --verbose and report it';
   if (error.hint) return error.hint;
   // Sent, maybe carried out, not repeated (creates are not, without --retry-unsafe).
@@ -18,7 +28,7 @@ export function hintFor(error: unknown): string | undefined {
     const env = error.request?.env ?? '<env>';
     return error.status === 403
       ? `the key lacks the permission for this operation: use a key that has it (\`pla config set-key --env ${env}\`)`
-      : `check the key: \`pla config show\`, \`pla config set-key --env ${env}\``;
+      : keyHint(env, keyFrom);
   }
   if (error instanceof NotFoundError) return 'check the id, and the base URL with its path prefix (`pla config show`)';
   if (error instanceof RateLimitError) return 'the service is rate limiting this key: wait, or allow more retries with --retries';

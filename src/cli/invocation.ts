@@ -11,6 +11,9 @@ import type { GlobalOptions } from '../../commands/global-options.js';
 import type { IOStreams } from '../io/streams.js';
 import { interruptSignal } from './interrupt.js';
 
+/** The environment variables a run sees (the process's, read once at the edge: src/cli/main.ts). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
 /** What a handler gets when its command runs. */
 export interface Invocation<Args extends readonly unknown[] = readonly unknown[], Opts extends object = {}> {
   /** Declared positional arguments, as commander processed them (variadic ones are arrays). */
@@ -21,14 +24,22 @@ export interface Invocation<Args extends readonly unknown[] = readonly unknown[]
   readonly signal: AbortSignal;
   /** The streams and terminal facts of this run. */
   readonly io: IOStreams;
+  /** The run's environment variables. */
+  readonly env: Environment;
+  /** The command line after `pla`, as typed (for receipts and plans; mask keys before showing it). */
+  readonly argv: readonly string[];
 }
 
 /** A handler: runs one command. */
 export type Handler<Args extends readonly unknown[] = readonly unknown[], Opts extends object = {}> = (invocation: Invocation<Args, Opts>) => Promise<void>;
 
-/** The root command of one run: it carries the run's IO, which every action hands its handler. */
+/** The root command of one run: it carries the run's IO, environment and command line, which every action hands its handler. */
 export class PlaProgram extends Command {
-  constructor(readonly io: IOStreams) {
+  constructor(
+    readonly io: IOStreams,
+    readonly env: Environment,
+    readonly argv: readonly string[],
+  ) {
     super('pla');
   }
 }
@@ -51,6 +62,7 @@ export function runs<Args extends unknown[], Opts extends OptionValues, Globals 
   return command.action(async () => {
     const handler = await load();
     // extra-typings types optsWithGlobals() as Resolve<Opts & Globals>, a display form of the same type.
-    await handler({ args: command.processedArgs, opts: command.optsWithGlobals() as Opts & Globals, signal: interruptSignal, io: programOf(command).io });
+    const { io, env, argv } = programOf(command);
+    await handler({ args: command.processedArgs, opts: command.optsWithGlobals() as Opts & Globals, signal: interruptSignal, io, env, argv });
   });
 }

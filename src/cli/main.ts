@@ -10,19 +10,20 @@ import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
 import { interrupt, interruptSignal } from './interrupt.js';
-import { CommanderError, commanderExitCode, createProgram } from './program.js';
+import type { Environment } from './invocation.js';
+import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
 
 /** Keys (and proxy and store passwords) given on the command line or in the environment, to mask in error output. */
-function knownKeys(argv: string[]): string[] {
+function knownKeys(argv: string[], env: Environment): string[] {
   const keys = argv.filter((a) => a.startsWith('--api-key=')).map((a) => a.slice('--api-key='.length));
   const at = argv.indexOf('--api-key');
   if (at !== -1 && argv[at + 1]) keys.push(argv[at + 1] as string);
-  if (process.env.PLA_API_KEY) keys.push(process.env.PLA_API_KEY);
+  if (env.PLA_API_KEY) keys.push(env.PLA_API_KEY);
   // Proxy and store passwords too, should any message quote such a URL whole.
   for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'PLA_STORE_URL']) {
-    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^/]*)@/i.exec(process.env[name] ?? '')?.[1];
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^/]*)@/i.exec(env[name] ?? '')?.[1];
     if (password) keys.push(password, decodeURIComponent(password));
   }
   return keys;
@@ -34,19 +35,23 @@ export function completionData(): CompletionNode {
 }
 
 /**
- * Runs `pla` with `argv` (as `process.argv`) on `io` and returns the exit code.
- * Tests call it in-process with an IO object over buffers.
+ * Runs `pla` with `argv` (as `process.argv`) on `io` and the environment
+ * variables `env`, and returns the exit code. Tests call it in-process with an
+ * IO object over buffers.
  */
-export async function runPla(argv: string[], io: IOStreams): Promise<number> {
+export async function runPla(argv: string[], io: IOStreams, env: Environment = process.env): Promise<number> {
   try {
-    await createProgram(io, argv).parseAsync(argv);
+    await createProgram(io, argv, env).parseAsync(argv);
+    await releaseHeldOutput(io);
     return interruptSignal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
   } catch (error) {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
+    await releaseHeldOutput(io);
     if (error instanceof CommanderError) return commanderExitCode(error);
     const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
     const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : (await import('./edge-errors.js')).atTheEdge(error);
-    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv) }));
+    const keyFrom = argv.includes('--api-key') ? 'flag' : env.PLA_API_KEY ? 'env-var' : undefined;
+    io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv, env), keyFrom }));
     return exitCodeOf(reported);
   }
 }

@@ -5,20 +5,41 @@
  */
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { addGlobalOptions } from '../../commands/global-options.js';
+import { addGroupExamples } from '../../commands/options.js';
 import { registerCommands } from '../../commands/index.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import { exitCodesText } from './help-exit-codes.js';
-import { PlaProgram, runs } from './invocation.js';
+import { type Environment, PlaProgram, runs } from './invocation.js';
 
 declare const __PLA_VERSION__: string;
+
+/** commander's own stdout text (help, version) on a terminal, held until the parse ends to go through the pager. */
+const heldOut = new WeakMap<IOStreams, string[]>();
+
+function holdOut(io: IOStreams, text: string): void {
+  if (!io.stdoutIsTTY) return void io.stdout.write(text);
+  heldOut.set(io, [...(heldOut.get(io) ?? []), text]);
+}
+
+/**
+ * Writes what commander printed on a terminal during the parse: through the pager
+ * when it is longer than the terminal (`pla det --help`), else as it is.
+ */
+export async function releaseHeldOutput(io: IOStreams): Promise<void> {
+  const text = (heldOut.get(io) ?? []).join('');
+  heldOut.delete(io);
+  if (!text) return;
+  // The pager module (child_process) loads only for text that may need it: `--version` stays light.
+  if (io.terminalRows === undefined || text.split('\n').length <= io.terminalRows) return void io.stdout.write(text);
+  await (await import('../io/pager.js')).page(text, io);
+}
 
 /** Applies settings every command in the tree needs (trees are built apart and added). */
 function configureTree(command: CommandUnknownOpts, io: IOStreams): void {
   command.exitOverride();
   // commander's own output (help, usage errors) goes through the run's streams too.
   command.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
+    writeOut: (text) => holdOut(io, text),
     writeErr: (text) => io.stderr.write(text),
     outputError: (text, write) => write(text),
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalColumns : undefined) ?? 80,
@@ -45,16 +66,18 @@ function addHelpCommand(program: CommandUnknownOpts, io: IOStreams): void {
   program.helpCommand(false);
   program
     .command('help [command...]')
-    .description('show help for a command, or `pla help exit-codes`')
-    .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes')
-    .action((names) => {
-      if (names.length === 1 && names[0] === 'exit-codes') {
-        io.stdout.write(exitCodesText());
-        return;
-      }
+    .description('show help for a command, or a topic: environments, bulk-files, plans, exit-codes, local-server')
+    .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes\n  pla help local-server')
+    .action(async (names) => {
+      const { page } = await import('../io/pager.js');
+      const { HELP_TOPICS, topicList } = await import('./help-topics.js');
+      const topic = names.length === 1 ? HELP_TOPICS[names[0] as string] : undefined;
+      if (topic) return page(topic.text(), io);
+      if (names.length === 0) return page(`${program.helpInformation()}\nTopics:\n${topicList()}\n`, io);
       const target = findCommand(program, names);
-      if (!target) throw new UsageError(`unknown command: ${names.join(' ')}`, { hint: 'run `pla --help` for the list of commands' });
-      target.outputHelp();
+      if (!target) throw new UsageError(`unknown command or topic: ${names.join(' ')}`, { hint: `run \`pla --help\` for the commands; topics: ${Object.keys(HELP_TOPICS).join(', ')}` });
+      // Long help reads through the pager on a terminal.
+      return page(target.helpInformation(), io);
     });
 }
 
@@ -75,12 +98,12 @@ function commandWord(program: CommandUnknownOpts, argv: readonly string[]): stri
 }
 
 /**
- * Builds the program for a run with `io`; with `argv`, only the command tree it
- * names (start-up time).
+ * Builds the program for a run with `io` and the environment variables `env`;
+ * with `argv` (as `process.argv`), only the command tree it names (start-up time).
  */
-export function createProgram(io: IOStreams, argv?: readonly string[]): CommandUnknownOpts {
+export function createProgram(io: IOStreams, argv?: readonly string[], env: Environment = {}): CommandUnknownOpts {
   const program = addGlobalOptions(
-    new PlaProgram(io)
+    new PlaProgram(io, env, argv?.slice(2) ?? [])
       .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
       .version(__PLA_VERSION__, '-V, --version')
       .showSuggestionAfterError(),
@@ -94,7 +117,8 @@ Examples:
   pla det decommission 7 8 9 --yes
   pla server start --port 4010
 
-Exit codes: pla help exit-codes`,
+Exit codes: pla help exit-codes
+Topics: pla help environments | bulk-files | plans | exit-codes | local-server`,
   );
   program.hook('preAction', () => {
     if (program.getOptionValueSource('apiKey') === 'cli') {
@@ -110,6 +134,7 @@ Exit codes: pla help exit-codes`,
     async () => (await import('./handlers/openapi.js')).printOpenApi,
   );
   addHelpCommand(program, io);
+  addGroupExamples(program);
   configureTree(program, io);
   return program;
 }

@@ -1,7 +1,7 @@
 import { redactSecrets } from '../contract/secrets.js';
 import { ApiError, PlaError } from '../errors.js';
 import { terminalSafe } from '../io/terminal-text.js';
-import { hintFor } from './error-hints.js';
+import { hintFor, type KeyOrigin } from './error-hints.js';
 import { jsonText } from '../json/json-text.js';
 
 /**
@@ -9,11 +9,11 @@ import { jsonText } from '../json/json-text.js';
  * there is one (error-hints.ts), and with `--verbose` the full problem body (or the stack of an
  * unexpected error). Known keys are masked in case a message echoes one.
  */
-export function formatError(error: unknown, options: { verbose: boolean; secrets: readonly string[] }): string {
+export function formatError(error: unknown, options: { verbose: boolean; secrets: readonly string[]; keyFrom?: KeyOrigin }): string {
   const lines: string[] = [];
   if (error instanceof PlaError) {
     lines.push(`error: ${error.message}`);
-    const hint = hintFor(error);
+    const hint = hintFor(error, options.keyFrom);
     if (hint) lines.push(`hint: ${hint}`);
     const detail = error instanceof ApiError ? (error.problem ?? error.detail) : error.detail;
     if (options.verbose && detail !== undefined) {

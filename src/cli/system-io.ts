@@ -21,6 +21,8 @@ export function systemIO(): IOStreams {
     stdoutIsTTY: stdout.isTTY === true,
     stderrIsTTY: stderr.isTTY === true,
     terminalColumns: (stderr.isTTY ? stderr.columns : undefined) ?? (stdout.isTTY ? stdout.columns : undefined),
+    terminalRows: (stdout.isTTY ? stdout.rows : undefined) ?? (stderr.isTTY ? stderr.rows : undefined),
+    ...(process.env.PAGER !== undefined ? { pager: process.env.PAGER } : {}),
     noColor: Boolean(process.env.NO_COLOR),
   });
 }

@@ -10,12 +10,13 @@ import { CLIENT_DEFAULTS } from './defaults.js';
 import { parseBody, unwrapEnvelope } from './envelope.js';
 import { httpError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
-import { toPage } from './page-shapes.js';
+import { readPage } from './page-shapes.js';
+import { type FetchPage, PageWalk } from './page-walk.js';
 import { chooseProxy, type ProxyChoice } from './proxy.js';
 import { redactSecret } from './redact.js';
 import { safeToRepeat } from './retry-policy.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
-import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PlaClient } from './types.js';
+import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PagingFacts, PlaClient, WalkCallOptions } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
 
@@ -150,27 +151,52 @@ export function createClient(options: ClientOptions): PlaClient {
     };
   }
 
-  async function page<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<Page<T>> {
-    const result = await call(operationId, callOptions);
-    return toPage<T>(result.data, callOptions.paging ?? {}, operationId);
+  /** How the service pages, as the profile says and the walks find out; shared by every walk of this client. */
+  const pagingFacts: PagingFacts = {
+    ...(options.wire?.page?.base !== undefined ? { base: options.wire.page.base } : {}),
+    ...(options.wire?.page?.maxSize !== undefined ? { cap: options.wire.page.maxSize } : {}),
+  };
+
+  function walk<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): PageWalk<T> {
+    const { allowDrift, notice, paging, ...rest } = callOptions;
+    const fetch: FetchPage<T> = async (wirePage, size) => {
+      // The first page of a walk from no named page goes without `page`: every service's default is its first page.
+      const page = paging?.page === undefined && wirePage === (pagingFacts.base ?? 0) ? undefined : wirePage;
+      const result = await call(operationId, { ...rest, paging: { ...paging, page, size } });
+      return readPage<T>(result.data, operationId);
+    };
+    return new PageWalk<T>(fetch, pagingFacts, {
+      label: operationId,
+      ...(paging?.size !== undefined ? { size: paging.size } : {}),
+      ...(allowDrift !== undefined ? { allowDrift } : {}),
+      ...(notice ? { notice } : {}),
+    });
   }
 
-  async function* pages<T>(operationId: OperationId, callOptions: CallOptions & { maxItems?: number } = {}): AsyncGenerator<Page<T>> {
+  async function page<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): Promise<Page<T>> {
+    return walk<T>(operationId, callOptions).read(callOptions.paging?.page ?? 0);
+  }
+
+  async function* pages<T>(operationId: OperationId, callOptions: PagesOptions = {}): AsyncGenerator<Page<T>> {
     const { maxItems, ...rest } = callOptions;
     if (maxItems !== undefined && maxItems <= 0) return;
-    let number = rest.paging?.page ?? 0;
+    const walker = walk<T>(operationId, rest);
+    const start = rest.paging?.page ?? 0;
+    let number = start;
     let seen = 0;
     for (;;) {
-      const current = await page<T>(operationId, { ...rest, paging: { ...rest.paging, page: number } });
+      const current = await walker.read(number);
       if (maxItems !== undefined && seen + current.items.length >= maxItems) {
         yield { ...current, items: current.items.slice(0, maxItems - seen), last: true };
+        walker.finish();
         return;
       }
       seen += current.items.length;
       yield current;
-      if (current.last || current.items.length === 0) return;
+      if (current.last) break;
       number += 1;
     }
+    walker.finish({ complete: start === 0 });
   }
 
   async function raw(
@@ -191,6 +217,8 @@ export function createClient(options: ClientOptions): PlaClient {
     call,
     page,
     pages,
+    walk,
+    paging: () => ({ ...pagingFacts }),
     raw,
     close: () => transport.close(),
   };

@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { OperationId } from '../contract/operations.js';
+import type { WireProfile } from '../contract/wire-profile.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -45,6 +46,11 @@ export interface ClientOptions {
   retryUnsafe?: boolean;
   /** Aborts every request in flight (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * How the environment's service speaks (`pla config detect`); what it leaves out
+   * is found out per run by the rules of the page walker and the envelope reader.
+   */
+  wire?: WireProfile;
 }
 
 /** Paging request: zero-based page, size, sort criteria `field,asc|desc`. */
@@ -70,6 +76,19 @@ export interface CallOptions {
    * from the run and the batch, so a resumed run repeats a batch under the same key.
    */
   idempotencyKey?: string;
+}
+
+/** A paged read: the call, plus what the page walker does with drift and what it tells a person. */
+export interface WalkCallOptions extends CallOptions {
+  /** Records added or removed during the walk are a warning, not an error. */
+  allowDrift?: boolean;
+  /** Lines for a person (stderr): what the walker found out about the service, drift accepted. */
+  notice?: (line: string) => void;
+}
+
+export interface PagesOptions extends WalkCallOptions {
+  /** Stop after this many records. */
+  maxItems?: number;
 }
 
 export interface ImageUpload {
@@ -101,16 +120,39 @@ export interface Page<T = Record<string, unknown>> {
   last: boolean;
 }
 
+/** What is known of how the service pages: from the wire profile, else found out by the first walk that needs it. */
+export interface PagingFacts {
+  /** The `page` parameter of the first page. */
+  base?: 0 | 1;
+  /** The most records the service answers a page. */
+  cap?: number;
+}
+
+/** One walk over a listing (src/client/page-walk.ts). */
+export interface PageWalker<T> {
+  /** Makes sure the page base is known, so that pages may then be read several at once. */
+  settle(): Promise<void>;
+  /** Page `index` (zero-based, as pla counts), checked; its records not handed out before in this walk. */
+  read(index: number): Promise<Page<T>>;
+  /** Throws `PagingDriftError` when the records changed during the walk (unless allowed); `complete`: every page was read. */
+  finish(options?: { complete?: boolean }): void;
+}
+
 export interface PlaClient {
   /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
   call<T = unknown>(operationId: OperationId, options?: CallOptions): Promise<CallResult<T>>;
-  /** Reads one page of a paged operation, normalised. */
-  page<T = Record<string, unknown>>(operationId: OperationId, options?: CallOptions): Promise<Page<T>>;
+  /** Reads one page of a paged operation (`paging.page` zero-based), normalised and checked (src/client/page-walk.ts). */
+  page<T = Record<string, unknown>>(operationId: OperationId, options?: WalkCallOptions): Promise<Page<T>>;
   /**
    * Yields every page of a paged operation from `paging.page` on, until the last
-   * page or `maxItems` records; constant memory.
+   * page or `maxItems` records, each record once; throws `PagingDriftError` at the
+   * end when the records changed during the walk (unless `allowDrift`).
    */
-  pages<T = Record<string, unknown>>(operationId: OperationId, options?: CallOptions & { maxItems?: number }): AsyncIterable<Page<T>>;
+  pages<T = Record<string, unknown>>(operationId: OperationId, options?: PagesOptions): AsyncIterable<Page<T>>;
+  /** A walk whose pages the caller reads itself, several at once after `settle()`; `finish()` reports drift. */
+  walk<T = Record<string, unknown>>(operationId: OperationId, options?: WalkCallOptions): PageWalker<T>;
+  /** What this client knows of how the service pages (from the profile or found out so far). */
+  paging(): PagingFacts;
   /** Raw call for `pla api`: any method and path, JSON body; envelope not unwrapped. */
   raw(method: string, path: string, options?: { body?: unknown; query?: Record<string, string>; signal?: AbortSignal }): Promise<CallResult>;
   close(): Promise<void>;

@@ -5,7 +5,7 @@
  * and the config file, so completing costs what `pla --version` costs: Node's
  * start-up and two small files.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/config-dir.js';
 import { BUILT_IN_ENVIRONMENTS } from '../config/types.js';
@@ -26,6 +26,17 @@ function environmentNames(): string[] {
   return [...new Set([...BUILT_IN_ENVIRONMENTS, ...stored])];
 }
 
+/** The ids of the runs kept (`<config>/runs/<run>.ndjson`), newest first, then `last`. */
+function runIds(): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(configDir(), 'runs')).filter((name) => name.endsWith('.ndjson'));
+  } catch {
+    // No runs recorded yet.
+  }
+  return [...names.map((name) => name.slice(0, -'.ndjson'.length)).sort().reverse(), 'last'];
+}
+
 function findOption(options: readonly CompletionOption[], word: string): CompletionOption | undefined {
   return options.find((o) => o.flags.includes(word));
 }
@@ -33,6 +44,7 @@ function findOption(options: readonly CompletionOption[], word: string): Complet
 /** Candidates of an option's value or a positional argument, or the file directive. */
 function valueCandidates(entry: { value?: ValueKind; choices?: string[] } | undefined): string[] {
   if (entry?.value === 'env') return environmentNames();
+  if (entry?.value === 'run') return runIds();
   if (entry?.value === 'file') return [FILES];
   return entry?.choices ?? [];
 }

@@ -5,8 +5,8 @@
  */
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
-/** What the value of an option, or a positional argument, is completed with. */
-export type ValueKind = 'env' | 'file' | 'choices' | 'other';
+/** What the value of an option, or a positional argument, is completed with: `run` = the ids of the receipts kept. */
+export type ValueKind = 'env' | 'file' | 'run' | 'choices' | 'other';
 
 export interface CompletionOption {
   /** `-e`, `--env`. */
@@ -45,7 +45,9 @@ function argEntry(arg: Argument): CompletionArg {
   if (arg.argChoices) return { value: 'choices', choices: [...arg.argChoices] };
   const name = arg.name();
   if (name === 'env' || name === 'old') return { value: 'env' };
-  return { value: name === 'file' ? 'file' : 'other' };
+  if (name === 'run') return { value: 'run' };
+  // A plan saved with --plan-out is a file (`pla apply <plan>`).
+  return { value: name === 'file' || name === 'plan' ? 'file' : 'other' };
 }
 
 /** The completion data of `command` and everything under it. */

@@ -16,6 +16,7 @@ import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
 import { closestName } from './closest.js';
 import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig, type ServerConfig } from './types.js';
+import { checkWireProfile, type WireProfile, WireProfileError } from '../contract/wire-profile.js';
 import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl, checkStoreUrl } from './validate.js';
 import { protectionFlag, protectionOf } from './protection.js';
 import { hasLegacyProtected, mergeLegacyProtected, retireLegacyProtected } from './legacy-protected.js';
@@ -281,8 +282,12 @@ function storeOn(backend: Backend): ConfigStore {
     // async: a refused value is a rejected promise, like a failed write.
     setKey: async (env, apiKey) => setFields(env, { apiKey: checkApiKey(apiKey) }),
     setUrl: async (env, baseUrl) => setFields(env, { baseUrl: checkBaseUrl(baseUrl, env) }),
+    feedFromServer: async (env, { baseUrl, localData, apiKey }) =>
+      // No key given removes the one stored: it was for other data.
+      setFields(env, { baseUrl: checkBaseUrl(baseUrl, env), localData, apiKey: apiKey === undefined ? undefined : checkApiKey(apiKey) }),
     setProxy: async (env, proxy) => setFields(env, { proxy: proxy === undefined ? undefined : checkProxyUrl(proxy) }),
     setCaFile: async (env, caFile) => setFields(env, { caFile }),
+    setWire: async (env, wire) => setFields(checkEnvName(env), { wire: wire === undefined || Object.keys(wire).length === 0 ? undefined : checkWire(env, wire) }),
     async setProtected(env, on) {
       checkEnvName(env);
       if (!isKnown(env)) throw new UsageError(`unknown environment ${env}`, { hint: unknownEnvHint(env, knownNames()) });
@@ -348,6 +353,7 @@ function checkEnvironment(env: string, incoming: unknown): EnvironmentConfig {
     if (!(ENVIRONMENT_FIELDS as readonly string[]).includes(name)) {
       throw new UsageError(`environment ${env}: unknown field ${name}`, { hint: `fields are ${ENVIRONMENT_FIELDS.join(', ')}` });
     }
+    if (name === 'wire') continue;
     if (name === 'protected' ? typeof value !== 'boolean' : typeof value !== 'string') {
       throw new UsageError(`environment ${env}: ${name} must be ${name === 'protected' ? 'true or false' : 'a string'}`);
     }
@@ -357,7 +363,19 @@ function checkEnvironment(env: string, incoming: unknown): EnvironmentConfig {
   if (typeof fields.proxy === 'string') checked.proxy = checkProxyUrl(fields.proxy);
   if (typeof fields.caFile === 'string') checked.caFile = fields.caFile;
   if (typeof fields.protected === 'boolean') checked.protected = fields.protected;
+  if (fields.wire !== undefined) checked.wire = checkWire(env, fields.wire);
+  if (typeof fields.localData === 'string') checked.localData = fields.localData;
   return checked;
+}
+
+/** A wire profile as stored or imported, checked by the profile's own rules. */
+function checkWire(env: string, value: unknown): WireProfile {
+  try {
+    return checkWireProfile(value);
+  } catch (error) {
+    if (!(error instanceof WireProfileError)) throw error;
+    throw new UsageError(`environment ${env}: ${error.message}`);
+  }
 }
 
 /** Validates imported server settings; unknown fields are refused. */

@@ -6,6 +6,16 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_BASE_URLS, unknownEnvHint } from './conf-store.js';
 import type { ConfigStore, Connection, ConnectionFlags, Source } from './types.js';
 import { checkBaseUrl, checkEnvName } from './validate.js';
+import { checkWireProfile, type WireProfile } from '../contract/wire-profile.js';
+
+/** The stored profile, checked: a hand-edited config file must not steer the client with a setting it would refuse. */
+function storedWire(env: string, wire: unknown): WireProfile {
+  try {
+    return checkWireProfile(wire);
+  } catch (error) {
+    throw new UsageError(`environment ${env}: ${(error as Error).message}`, { hint: `pla config detect --env ${env}, or pla config set-wire --unset --env ${env}` });
+  }
+}
 
 /** The first set value with where it came from; empty strings count as unset. */
 function pick(candidates: ReadonlyArray<readonly [string | undefined, Source]>): { value: string; source: Source } | undefined {
@@ -13,9 +23,11 @@ function pick(candidates: ReadonlyArray<readonly [string | undefined, Source]>):
   return undefined;
 }
 
-/** Resolves the connection; throws a UsageError when no base URL is known or a value is invalid. */
-export function resolveConnection(flags: ConnectionFlags, config: ConfigStore): Connection {
-  const envVars = process.env;
+/**
+ * Resolves the connection from the flags, the environment variables `envVars`
+ * and the config; throws a UsageError when no base URL is known or a value is invalid.
+ */
+export function resolveConnection(flags: ConnectionFlags, config: ConfigStore, envVars: Readonly<Record<string, string | undefined>>): Connection {
   const env = checkEnvName(flags.env || envVars.PLA_ENV || config.currentEnv());
   const stored = config.get(env);
 
@@ -43,5 +55,6 @@ export function resolveConnection(flags: ConnectionFlags, config: ConfigStore): 
     ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
     ...(stored.proxy ? { proxy: stored.proxy } : {}),
     ...(stored.caFile ? { caFile: stored.caFile } : {}),
+    ...(stored.wire ? { wire: storedWire(env, stored.wire) } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * config folder), file mode 0600. Built-in environments: local, development, qa,
  * production; users may add any other name.
  */
+import type { WireProfile } from '../contract/wire-profile.js';
 
 export const BUILT_IN_ENVIRONMENTS = ['local', 'development', 'qa', 'production'] as const;
 
@@ -19,10 +20,18 @@ export interface EnvironmentConfig {
    * src/config/protection.ts). Unset: the default, which protects production only.
    */
   protected?: boolean;
+  /** How this environment's service speaks (`pla config detect`, `pla config set-wire`); see src/contract/wire-profile.ts. */
+  wire?: WireProfile;
+  /**
+   * The data of the local server that feeds this environment (`pla server start`
+   * keeps its URL and key here): an absolute data folder, or a PostgreSQL URL
+   * without its password. A server on other data never takes the environment over.
+   */
+  localData?: string;
 }
 
 /** The fields of an environment, for commands that walk them (export, show). */
-export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
+export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected', 'wire', 'localData'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
 
 /**
  * Settings of the local server (`pla server start|migrate`) kept in the config: one
@@ -48,6 +57,8 @@ export interface Connection {
   proxy?: string;
   /** The environment's CA file. */
   caFile?: string;
+  /** The environment's stored wire profile. */
+  wire?: WireProfile;
 }
 
 /** Flags that override the stored configuration (flag > PLA_* env var > config). */
@@ -79,10 +90,17 @@ export interface ConfigStore {
   use(env: string): Promise<void>;
   setKey(env: string, apiKey: string): Promise<void>;
   setUrl(env: string, baseUrl: string): Promise<void>;
+  /**
+   * Points the environment at a local server: its URL, the data it serves and its
+   * admin key, in one write (no key removes the stored one: it was for other data).
+   */
+  feedFromServer(env: string, server: { baseUrl: string; localData: string; apiKey?: string }): Promise<void>;
   /** Sets or (with undefined) removes the environment's proxy. */
   setProxy(env: string, proxy: string | undefined): Promise<void>;
   /** Sets or (with undefined) removes the environment's CA file (an absolute path). */
   setCaFile(env: string, caFile: string | undefined): Promise<void>;
+  /** Stores (or with undefined forgets) the environment's wire profile, replacing the one stored. */
+  setWire(env: string, wire: WireProfile | undefined): Promise<void>;
   /**
    * Protects (or unprotects) a known environment: runs there record the records
    * before they change. Unprotecting production stores `false`; others drop the flag.

@@ -5,7 +5,17 @@
  */
 import { z } from 'zod';
 import { OPERATIONS, type Operation } from './operations.js';
-import { BODY_SCHEMAS, DEFAULT_MAX_PAGE_SIZE, accountingRecord, emailNotificationDto, imageDto, notificationDto } from './schemas.js';
+import {
+  BODY_SCHEMAS,
+  DEFAULT_MAX_PAGE_SIZE,
+  RECORD_TYPE_NAMES,
+  emailNotificationDto,
+  imageDto,
+  int64,
+  notificationDto,
+  typedRecord,
+  type RecordResource,
+} from './schemas.js';
 import type { BodyKind, PagingSpec, PathParamType, ResponseKind } from './types.js';
 
 declare const __PLA_VERSION__: string | undefined;
@@ -14,9 +24,23 @@ type Json = Record<string, unknown>;
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
-/** JSON Schema of a zod schema (draft 2020-12, which OpenAPI 3.1 uses). */
+/**
+ * JSON Schema of a zod schema (draft 2020-12, which OpenAPI 3.1 uses). An int64 id
+ * is a number or, past 2^53, a BigInt the server's JSON reader makes: on the wire
+ * both are one JSON integer, so it is written as one (zod would write the BigInt
+ * branch as `{}`, which accepts anything).
+ */
 function jsonSchema(schema: z.ZodType): Json {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as Json;
+  const converted = z.toJSONSchema(schema, {
+    unrepresentable: 'any',
+    io: 'input',
+    override(ctx) {
+      if (ctx.zodSchema !== int64) return;
+      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
+      Object.assign(ctx.jsonSchema, { type: 'integer', format: 'int64', minimum: 0 });
+    },
+  }) as Json;
+  const { $schema: _ignored, ...rest } = converted;
   return rest;
 }
 
@@ -82,13 +106,13 @@ const NOTIFICATION_PAGE: Json = {
 };
 
 /** Shape B of spec 2.3: content plus a `page` object. */
-const RECORD_PAGE: Json = {
+const recordPage = (record: Json): Json => ({
   type: 'object',
   properties: {
-    content: { type: 'array', items: ref('AccountingRecord') },
+    content: { type: 'array', items: record },
     page: { type: 'object', properties: { size: int, totalElements: int, totalPages: int, number: int } },
   },
-};
+});
 
 /** The local server's envelope (DESIGN.md); the spec leaves its fields unshown. */
 const envelope = (data: Json): Json => ({
@@ -108,10 +132,8 @@ const PROBLEM: Json = {
   },
 };
 
-/** What each body kind is named in `components.schemas`. */
-const BODY_NAMES: Record<Exclude<BodyKind, 'image-upload'>, string> = {
-  record: 'AccountingRecord',
-  records: 'AccountingRecords',
+/** What each body kind is named in `components.schemas` (records: per resource, below). */
+const BODY_NAMES: Record<Exclude<BodyKind, 'image-upload' | 'record' | 'records'>, string> = {
   ids: 'IdList',
   'task-filter': 'TaskFilter',
   notification: 'NotificationDto',
@@ -126,19 +148,59 @@ const ARRAY_ITEMS: Partial<Record<Operation['resource'], string>> = {
   topics: 'TopicDto',
 };
 
+/** The accounting resources, whose records are typed per resource (schemas.ts). */
+const RECORD_RESOURCES = Object.keys(RECORD_TYPE_NAMES) as RecordResource[];
+
+/** The record schema an operation of `resource` sends and answers with. */
+function recordName(resource: Operation['resource']): string {
+  if (!(RECORD_RESOURCES as string[]).includes(resource)) throw new Error(`no record schema for ${resource}`);
+  return RECORD_TYPE_NAMES[resource as RecordResource];
+}
+
+/** `/api/notifications/{id}` → `/api/notifications/{}`: what OpenAPI tells paths apart by. */
+const shapeOf = (path: string): string => path.replace(/\{\w+\}/g, '{}');
+
+/**
+ * The spec names one position differently on paths that are otherwise the same
+ * (`GET /api/notifications/{userName}`, `DELETE /api/notifications/{id}`); OpenAPI
+ * allows one path template for both. Such a parameter gets one name made of all of
+ * them (`userNameOrId`), and each operation's description says which it means.
+ */
+function documentNames(operations: readonly Operation[]): Map<string, Map<string, string>> {
+  const byShape = new Map<string, string[][]>();
+  for (const op of operations) {
+    const names = op.path.match(/\{\w+\}/g)?.map((p) => p.slice(1, -1)) ?? [];
+    const seen = byShape.get(shapeOf(op.path)) ?? names.map(() => []);
+    names.forEach((name, i) => seen[i]?.includes(name) || seen[i]?.push(name));
+    byShape.set(shapeOf(op.path), seen);
+  }
+  const renames = new Map<string, Map<string, string>>();
+  for (const [shape, positions] of byShape) {
+    const map = new Map<string, string>();
+    for (const names of positions) {
+      const joined = names.map((name, i) => (i === 0 ? name : name[0]?.toUpperCase() + name.slice(1))).join('Or');
+      for (const name of names) map.set(name, joined);
+    }
+    renames.set(shape, map);
+  }
+  return renames;
+}
+
 function responseSchema(op: Operation): Json | undefined {
-  const kinds: Record<ResponseKind, Json | undefined> = {
-    single: envelope(ref('AccountingRecord')),
-    list: envelope({ type: 'array', items: ref('AccountingRecord') }),
-    void: envelope({ type: 'null' }),
-    page: RECORD_PAGE,
-    'notification-page': ref('PageNotificationDTO'),
-    'count-map': { type: 'object', additionalProperties: { type: 'integer', format: 'int64' } },
-    array: { type: 'array', items: ref(ARRAY_ITEMS[op.resource] ?? 'AccountingRecord') },
-    schema: { type: 'object', description: 'metadata; the spec does not show its schema' },
-    none: undefined,
+  // Built on demand: only the accounting resources have a record schema.
+  const record = () => ref(recordName(op.resource));
+  const kinds: Record<ResponseKind, () => Json | undefined> = {
+    single: () => envelope(record()),
+    list: () => envelope({ type: 'array', items: record() }),
+    void: () => envelope({ type: 'null' }),
+    page: () => recordPage(record()),
+    'notification-page': () => ref('PageNotificationDTO'),
+    'count-map': () => ({ type: 'object', additionalProperties: { type: 'integer', format: 'int64' } }),
+    array: () => ({ type: 'array', items: ARRAY_ITEMS[op.resource] ? ref(ARRAY_ITEMS[op.resource] as string) : record() }),
+    schema: () => ({ type: 'object', description: 'metadata; the spec does not show its schema' }),
+    none: () => undefined,
   };
-  return kinds[op.response];
+  return kinds[op.response]();
 }
 
 const PATH_PARAM_SCHEMAS: Record<PathParamType, Json> = {
@@ -182,7 +244,10 @@ function requestBody(op: Operation): Json | undefined {
       },
     };
   }
-  return { required: op.body.required, content: { 'application/json': { schema: ref(BODY_NAMES[op.body.kind]) } } };
+  const { kind } = op.body;
+  const record = () => ref(recordName(op.resource));
+  const schema = kind === 'record' ? record() : kind === 'records' ? { type: 'array', minItems: 1, items: record() } : ref(BODY_NAMES[kind]);
+  return { required: op.body.required, content: { 'application/json': { schema } } };
 }
 
 const ERROR_RESPONSES: Record<string, string> = {
@@ -194,9 +259,18 @@ const ERROR_RESPONSES: Record<string, string> = {
   '500': 'server error; retry with backoff',
 };
 
-function operationObject(op: Operation): Json {
+/** The path of `op` in the document, under the parameter names `rename` gives. */
+function documentPath(op: Operation, rename: ReadonlyMap<string, string>): string {
+  return op.path.replace(/\{(\w+)\}/g, (_whole, name: string) => `{${rename.get(name) ?? name}}`);
+}
+
+function operationObject(op: Operation, rename: ReadonlyMap<string, string>): Json {
+  const pathParameter = (p: Operation['pathParams'][number]): Json => {
+    const name = rename.get(p.name) ?? p.name;
+    return { name, in: 'path', required: true, schema: PATH_PARAM_SCHEMAS[p.type], ...(name === p.name ? {} : { description: `the ${p.name} (spec: {${p.name}})` }) };
+  };
   const parameters: Json[] = [
-    ...op.pathParams.map((p) => ({ name: p.name, in: 'path', required: true, schema: PATH_PARAM_SCHEMAS[p.type] })),
+    ...op.pathParams.map(pathParameter),
     ...op.query.map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: 'boolean', default: q.default }, description: q.description })),
     ...(op.paging ? pagingParameters(op.paging) : []),
   ];
@@ -229,10 +303,14 @@ export interface OpenApiOptions {
 /** Builds the whole document; cheap enough to build per request. */
 export function createOpenApiDocument(options: OpenApiOptions = {}): Json {
   const paths: Record<string, Json> = {};
+  const renames = documentNames(OPERATIONS);
   for (const op of OPERATIONS) {
-    paths[op.path] ??= {};
-    (paths[op.path] as Json)[op.method.toLowerCase()] = operationObject(op);
+    const rename = renames.get(shapeOf(op.path)) ?? new Map<string, string>();
+    const path = documentPath(op, rename);
+    paths[path] ??= {};
+    (paths[path] as Json)[op.method.toLowerCase()] = operationObject(op, rename);
   }
+  const records = Object.fromEntries(RECORD_RESOURCES.map((resource) => [RECORD_TYPE_NAMES[resource], jsonSchema(typedRecord(resource))]));
   const bodySchemas = Object.fromEntries(
     (Object.keys(BODY_NAMES) as Array<keyof typeof BODY_NAMES>).map((kind) => [BODY_NAMES[kind], jsonSchema(BODY_SCHEMAS[kind])]),
   );
@@ -242,15 +320,18 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Json {
       title: 'Portfolio and Lease Accounting Service',
       version: typeof __PLA_VERSION__ === 'string' ? __PLA_VERSION__ : '0.0.0',
       description: 'Derived from the pla contract table (52 operations).',
+      // package.json says UNLICENSED: no licence is granted; SPDX names that with a LicenseRef.
+      license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' },
     },
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    // Without a known address, paths are relative to wherever the document is read from.
+    servers: [{ url: options.serverUrl ?? '/' }],
     security: [{ apiKey: [] }],
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       schemas: {
         ...bodySchemas,
-        AccountingRecord: jsonSchema(accountingRecord),
+        ...records,
         NotificationDto: jsonSchema(notificationDto),
         EmailNotificationDto: jsonSchema(emailNotificationDto),
         ImageDto: jsonSchema(imageDto),

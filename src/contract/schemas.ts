@@ -19,7 +19,7 @@ export { INT64_MAX };
  * An integer(int64) id in a JSON body. Ids up to 2^53 arrive as numbers; a larger
  * one arrives as a BigInt (the server's JSON reader keeps every number exact).
  */
-const int64 = z.union([
+export const int64 = z.union([
   z.number().int().min(0, 'must be a positive int64').max(Number.MAX_SAFE_INTEGER),
   z.bigint().min(0n, 'must be a positive int64').max(INT64_MAX, `must be at most ${INT64_MAX} (int64)`),
 ]);
@@ -33,6 +33,74 @@ const strings = z.array(z.string());
  */
 export const accountingRecord = z.looseObject({ id: int64.optional() });
 export const accountingRecords = z.array(accountingRecord).min(1);
+
+/** The accounting resources whose records are open objects with declared field types. */
+export type RecordResource = 'determinations' | 'settings' | 'tasks';
+
+/** A declared field may be left out or sent as null (as a Jackson-bound service takes a boxed field). */
+const text = z.string().nullable().optional();
+const flag = z.boolean().nullable().optional();
+const when = dateTime.nullable().optional();
+const count = z.number().int().min(0, 'must be 0 or more').nullable().optional();
+
+/**
+ * The types of the fields the local server's records use (its seed data, its
+ * status rules), per resource. The spec shows none of these fields; a record may
+ * carry others, kept as sent. A declared field of another type is a 400 naming
+ * its path, as the real service's binding would refuse it, unless the server runs
+ * `--lenient`. Allowed status values and transitions are the handlers' rules.
+ */
+export const RECORD_FIELDS = {
+  determinations: { code: text, name: text, transactionType: text, companyCode: text, inUse: flag, status: text, decommissionedAt: when },
+  settings: { key: text, value: text, companyCode: text },
+  tasks: {
+    sourceCompanyCode: text,
+    targetCompanyCode: text,
+    contractNumber: text,
+    assetCount: count,
+    status: text,
+    startedAt: when,
+    finishedAt: when,
+    cancelledAt: when,
+    error: text,
+  },
+} satisfies Record<RecordResource, z.ZodRawShape>;
+
+/** What the records of each accounting resource are called in the spec (and in the OpenAPI document). */
+export const RECORD_TYPE_NAMES: Record<RecordResource, string> = {
+  determinations: 'AssetTransactionTypeDeterminationDto',
+  settings: 'SystemFinancialSettingDto',
+  tasks: 'MassInterCompanyTransferTaskDto',
+};
+
+/** One record of `resource` with its declared fields typed, any other field kept. */
+export function typedRecord(resource: RecordResource) {
+  return z.looseObject({ id: int64.optional(), ...RECORD_FIELDS[resource] });
+}
+
+function typedBodies(resource: RecordResource): { record: z.ZodType; records: z.ZodType } {
+  const record = typedRecord(resource);
+  return { record, records: z.array(record).min(1) };
+}
+
+const TYPED_BODIES: Record<RecordResource, { record: z.ZodType; records: z.ZodType }> = {
+  determinations: typedBodies('determinations'),
+  settings: typedBodies('settings'),
+  tasks: typedBodies('tasks'),
+};
+
+function isRecordResource(resource: string): resource is RecordResource {
+  return Object.hasOwn(RECORD_FIELDS, resource);
+}
+
+/**
+ * The schema a request body of `kind` on `resource` is checked with: accounting
+ * records with their declared field types, unless `lenient` (any field of any type).
+ */
+export function bodySchemaFor(kind: Exclude<BodyKind, 'image-upload'>, resource: string, lenient = false): z.ZodType {
+  if (!lenient && (kind === 'record' || kind === 'records') && isRecordResource(resource)) return TYPED_BODIES[resource][kind];
+  return BODY_SCHEMAS[kind];
+}
 export const idList = z.array(int64).min(1);
 
 /**

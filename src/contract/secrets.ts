@@ -92,3 +92,20 @@ export function withoutPassword(url: string): string {
 export function hasPassword(url: string): boolean {
   return withoutPassword(url) !== url;
 }
+
+/** A key as the local server mints it (`pla_<env>_<32 characters>`), wherever it appears in a text. */
+const PLA_KEY = /pla_[A-Za-z0-9]*_[A-Za-z0-9_-]{32}/g;
+
+/** JSON string fields whose name says they hold a secret: `"apiKey": "…"`, `"password": "…"`, … */
+const SECRET_FIELD = /("(?:[\w-]*api[-_]?key|x-api-key|secret|[\w-]*password|passwd|[\w-]*token|authorization)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi;
+
+/**
+ * A JSON text (possibly cut short) for a log: every value of a secret-named
+ * string field and every pla key masked, and each of `secrets` (the key that came
+ * with the request) wherever it appears.
+ */
+export function maskSecretsInText(text: string, secrets: readonly string[] = []): string {
+  return redactSecrets(text, secrets)
+    .replace(SECRET_FIELD, (_match, open: string, value: string, close: string) => `${open}${maskKey(value)}${close}`)
+    .replace(PLA_KEY, (key) => maskKey(key));
+}

@@ -29,6 +29,10 @@ export interface IOStreams {
   readonly colorEnabled: boolean;
   /** A question can be asked and answered: stdin and stderr are both terminals. */
   canPrompt(): boolean;
+  /** Rows of the terminal stdout (else stderr) is on; undefined off a terminal. */
+  readonly terminalRows: number | undefined;
+  /** The pager command (`$PAGER`, else `less -FRX`); '' or `cat` = none. */
+  readonly pager: string;
 }
 
 /** What an `IOStreams` is made of; the flags default to "not a terminal". */
@@ -40,6 +44,9 @@ export interface IOStreamsParts {
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
   terminalColumns?: number;
+  terminalRows?: number;
+  /** `$PAGER` as set (undefined when unset). */
+  pager?: string;
   /** NO_COLOR is set (any non-empty value, https://no-color.org). */
   noColor?: boolean;
 }
@@ -71,6 +78,9 @@ export function createIOStreams(parts: IOStreamsParts): IOStreams {
     colorEnabled: stdoutIsTTY && parts.noColor !== true,
     // stderr first: a run whose stderr is not a terminal never needs stdin built to answer.
     canPrompt: () => stderrIsTTY && io.stdinIsTTY,
+    terminalRows: (stdoutIsTTY || stderrIsTTY) && parts.terminalRows !== undefined && parts.terminalRows > 0 ? parts.terminalRows : undefined,
+    // git's choice: less, quitting at once when the text fits (-F), colours kept (-R), the screen left as is (-X).
+    pager: parts.pager ?? 'less -FRX',
   };
   return io;
 }

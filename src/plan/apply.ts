@@ -5,7 +5,7 @@
  * records it touches are checked against what the plan saw (conflicts are not
  * written); what the service acknowledges goes to the receipt as it comes.
  */
-import { type RecordId, toRecordId } from '../contract/ids.js';
+import { toRecordId } from '../contract/ids.js';
 import type { PlaClient } from '../client/types.js';
 import type { OperationId } from '../contract/operations.js';
 import { answerPerItem } from '../bulk/split.js';
@@ -15,11 +15,11 @@ import type { ReceiptWriter } from '../runs/receipt-writer.js';
 import { sendingHooks } from '../runs/sending-hooks.js';
 import { ConflictChecker } from './conflicts.js';
 import { stateOf } from './current-state.js';
-import { SENT_ACTIONS, type Plan, type PlanEntry, type StoredRecordLike } from './types.js';
+import { SENT_ACTIONS, type Plan, type PlanEntry } from './types.js';
 import { asRecord } from './record-diff.js';
 
 /** The bulk runner's settings an apply passes through. */
-export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'signal' | 'progress' | 'runName'>;
+export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress' | 'runName'>;
 
 export interface ApplyOptions {
   client: PlaClient;

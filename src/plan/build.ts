@@ -3,6 +3,7 @@
  * current state: the same rules the service applies, so the plan's counts are the
  * counts the real run would give.
  */
+import { isDecommissioned, removeKeeps } from '../contract/decommission.js';
 import { type RecordId, toRecordId } from '../contract/ids.js';
 import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import { changedFields } from './record-diff.js';
@@ -85,15 +86,16 @@ function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordL
   if (!before) return { action: 'refused', id, line, reason: `unknown id ${id}` };
   switch (verb) {
     case 'decommission':
-      if (status(before) === 'DECOMMISSIONED') return { action: 'refused', id, line, before, reason: 'already decommissioned' };
+      if (isDecommissioned(before)) return { action: 'refused', id, line, before, reason: 'already decommissioned' };
       return { action: 'decommission', id, line, before };
     case 'cancel':
       if (FINISHED_TASK.has(status(before))) return { action: 'refused', id, line, before, reason: `task already finished (${status(before)})` };
       return { action: 'cancel', id, line, before };
     case 'remove':
-      return before.inUse === true
-        ? { action: 'remove', id, line, before, reason: 'in use: decommissions it (kept, not deleted)' }
-        : { action: 'remove', id, line, before, reason: 'not in use: deletes it' };
+      if (!removeKeeps(before)) return { action: 'remove', id, line, before, reason: 'not in use: deletes it' };
+      // In use, it is decommissioned instead: refused as a decommission would be.
+      if (isDecommissioned(before)) return { action: 'refused', id, line, before, reason: 'in use and already decommissioned' };
+      return { action: 'remove', id, line, before, reason: 'in use: decommissions it (kept, not deleted)' };
     case 'delete':
       return { action: 'delete', id, line, before };
   }

@@ -103,26 +103,34 @@ async function readById<Id extends RecordId>(client: PlaClient, source: StateSou
   return found;
 }
 
-/** The first page at the largest size the service accepts. */
+/**
+ * A walk of the list and its first page, at the largest size the service accepts.
+ * Every page read here goes through the client's page walker: numbers and sizes
+ * checked, a one-based or capping service handled, drift an error at the end.
+ */
 async function firstPage(client: PlaClient, list: OperationId, signal: AbortSignal | undefined) {
   try {
-    return await client.page(list, { paging: { page: 0, size: PAGE_SIZE }, signal });
+    const walk = client.walk<StoredRecordLike>(list, { paging: { size: PAGE_SIZE }, signal });
+    return { walk, first: await walk.read(0) };
   } catch (error) {
     if (!(error instanceof RejectedError)) throw error;
-    return client.page(list, { paging: { page: 0, size: operation(list).paging?.defaultSize }, signal });
+    const walk = client.walk<StoredRecordLike>(list, { paging: { size: operation(list).paging?.defaultSize }, signal });
+    return { walk, first: await walk.read(0) };
   }
 }
 
 /**
  * The current records of `ids` (unknown ids are absent), read by pages of the list
- * when that costs fewer requests than a GET each, else one GET per id.
+ * when that costs fewer requests than a GET each, else one GET per id. Records
+ * added or removed while the pages are read are an error (`PagingDriftError`): a
+ * plan must not be made from a listing that may have missed some.
  */
 export async function readCurrentState(client: PlaClient, source: StateSource, ids: Iterable<RecordId>, options: ReadStateOptions = {}): Promise<Map<RecordId, StoredRecordLike>> {
   const wanted = new Set(ids);
   if (wanted.size === 0) return new Map();
   if (wanted.size <= FEW_IDS) return readById(client, source, [...wanted], options);
 
-  const first = await firstPage(client, source.list, options.signal);
+  const { walk, first } = await firstPage(client, source.list, options.signal);
   const pages = first.totalPages ?? (first.totalElements === undefined ? undefined : Math.ceil(first.totalElements / first.size));
   // Without a total the table's size is unknown: pages are still read, one after another.
   if (pages !== undefined && pages * GETS_PER_PAGE > wanted.size) return readById(client, source, [...wanted], options);
@@ -136,20 +144,18 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
   };
   keep(first.items);
   if (first.last || pages === undefined) {
-    if (!first.last) {
-      for await (const page of client.pages<StoredRecordLike>(source.list, { paging: { page: 1, size: first.size }, signal: options.signal })) keep(page.items);
-    }
+    for (let number = 1, page = first; !page.last; number += 1) keep((page = await walk.read(number)).items);
+    walk.finish({ complete: true });
     return found;
   }
 
+  await walk.settle();
   const rest = Array.from({ length: pages - 1 }, (_, i) => i + 1);
-  await eachBounded(
-    rest,
-    PAGES_AT_ONCE,
-    options,
-    async (number) => keep((await client.page<StoredRecordLike>(source.list, { paging: { page: number, size: first.size }, signal: options.signal })).items),
-    { doneAlready: 1, stop: () => found.size === wanted.size },
-  );
+  await eachBounded(rest, PAGES_AT_ONCE, options, async (number) => keep((await walk.read(number)).items), {
+    doneAlready: 1,
+    stop: () => found.size === wanted.size,
+  });
+  walk.finish({ complete: found.size < wanted.size });
   return found;
 }
 
@@ -198,7 +204,10 @@ export async function probeWatermark(client: PlaClient, list: OperationId, signa
 export async function changedSince(client: PlaClient, list: OperationId, since: Watermark, signal?: AbortSignal): Promise<{ records: StoredRecordLike[]; newest: string }> {
   const records: StoredRecordLike[] = [];
   let newest = since.value;
-  for await (const page of client.pages<StoredRecordLike>(list, { paging: { page: 0, size: PAGE_SIZE, sort: [`${since.field},desc`] }, signal })) {
+  // A record changed during this read moves to the front, behind the cursor: it is
+  // not missed, its stamp is after `newest` and the next read finds it. So drift is no error here.
+  const paging = { page: 0, size: PAGE_SIZE, sort: [`${since.field},desc`] };
+  for await (const page of client.pages<StoredRecordLike>(list, { paging, signal, allowDrift: true })) {
     for (const record of page.items) {
       const stamp = record[since.field];
       if (typeof stamp !== 'string' || compareStamps(stamp, since.value) < 0) return { records, newest };

@@ -10,7 +10,7 @@ import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
 import { type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
 import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
-import { countActions, type Plan, type PlanAction, type PlanEntry, type Watermark } from './types.js';
+import { countActions, type Plan, type PlanEntry, type Watermark } from './types.js';
 
 /** Where and for what a plan is made. */
 export interface PlanTarget extends ReadStateOptions {

@@ -11,20 +11,14 @@
  * whole line and throws `ReceiptError`; the writer then writes nothing more, so the
  * receipt never holds a torn line, and the run stops before its next batch.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiptError } from '../errors.js';
 import { jsonText } from '../json/json-text.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
+import { newRunId } from './run-id.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader, SendingLine } from './types.js';
 
-/** `20261122-204512-031-3fa9`: start time (UTC, to the millisecond) and a random tail, so names sort by time and never collide. */
-export function newRunId(now = new Date()): string {
-  const [date = '', time = ''] = now.toISOString().replace(/[-:Z]/g, '').split('T');
-  const [seconds = '', millis = ''] = time.split('.');
-  return `${date}-${seconds}-${millis}-${randomBytes(2).toString('hex')}`;
-}
 
 export class ReceiptWriter {
   private readonly counts: Record<string, number> = {};

@@ -1,5 +1,5 @@
 /**
- * The server's own endpoints under `/_admin` (and `/openapi.json`): health (no key),
+ * The server's own endpoints under `/_admin` (and `/`, `/openapi.json`): health (no key),
  * reset, the recent request log, and API key management. All but health and the
  * OpenAPI document need a key with the `admin` permission (or `*`).
  */
@@ -30,6 +30,23 @@ export interface AdminRuntime {
   reset(): Promise<void>;
   /** The OpenAPI document of the contract. */
   openapi(): Promise<unknown>;
+  /** Where clients reach this server, e.g. `http://127.0.0.1:4010`. */
+  baseUrl(): string;
+}
+
+/**
+ * What `GET /` answers: where the API, its OpenAPI document and the admin
+ * endpoints are, so a person who opens the server in a browser finds their way.
+ */
+function index(base: string) {
+  return {
+    service: 'pla local server: the Portfolio and Lease Accounting service interface',
+    api: `${base}/api`,
+    openapi: `${base}/openapi.json`,
+    health: `${base}/_admin/health`,
+    requests: `${base}/_admin/requests`,
+    auth: 'send the key in the x-api-key header (pla server keys create)',
+  };
 }
 
 const RESOURCES = [...new Set(OPERATIONS.map((op) => op.resource))];
@@ -90,6 +107,8 @@ export async function runAdmin(
     }
     case 'openapi':
       return jsonReply(200, await runtime.openapi());
+    case 'index':
+      return jsonReply(200, index(runtime.baseUrl()));
     case 'reset':
       await runtime.reset();
       return envelope(200, runtime.options.seed ? 'store reset and seeded' : 'store reset (no seed)');

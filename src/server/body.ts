@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../json/json-parse.js';
 import { HttpProblem, clientAborted } from './problem.js';
+import { keepBody } from './request-log.js';
 
 /** The request's media type without parameters, lower case ('' when none). */
 export function mediaType(req: IncomingMessage): string {
@@ -125,6 +126,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   const raw = await readBody(req, limit);
   if (raw.length === 0) return undefined;
+  keepBody(req, raw);
   let value: unknown;
   try {
     value = parseJson(raw.toString('utf8'));

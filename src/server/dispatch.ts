@@ -4,10 +4,9 @@
  * → the response the contract row's `response` kind and `status` call for. Every
  * failure on the way is an `HttpProblem`, answered as problem+json.
  */
-import { NOUNS } from '../contract/wording.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BODY_SCHEMAS, DTO_SCHEMAS, pathParamsSchema } from '../contract/schemas.js';
+import { DTO_SCHEMAS, bodySchemaFor, pathParamsSchema } from '../contract/schemas.js';
 import type { Operation } from '../contract/operations.js';
 import type { BodyKind } from '../contract/types.js';
 import type { Store } from '../store/types.js';
@@ -20,13 +19,13 @@ import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type 
 import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
-import { CLIENT_ABORTED, HttpProblem, badField, noSpace, notFound, storeUnavailable } from './problem.js';
+import { CLIENT_ABORTED, HttpProblem, badField, noSpace, storeUnavailable } from './problem.js';
 import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
 import { queryFlag } from './query-flags.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { emptyReply, jsonReply, problemReply, writeReply, type Reply } from './reply.js';
-import type { RequestLog } from './request-log.js';
+import { keptBody, type RequestLog } from './request-log.js';
 import { parseTarget, type RequestTarget } from './request-target.js';
 import type { RouteTarget, ServerRouter } from './routes.js';
 import { validate } from './validation.js';
@@ -43,7 +42,7 @@ export interface Runtime extends ServerContext, AdminRuntime {
 }
 
 /** Endpoints that answer without a key. */
-const PUBLIC_ADMIN = new Set(['health', 'openapi']);
+const PUBLIC_ADMIN = new Set(['index', 'health', 'openapi']);
 
 function permissionOf(target: RouteTarget): string | undefined {
   if (target.kind === 'operation') return target.op.permission;
@@ -136,7 +135,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     if (paging) throw new HttpProblem(404, `${op.path} does not support pagination (query parameter ${paging})`, { slug: 'no-pagination' });
   }
   // Paging first: 1,500 `sort=` are best answered with the sort-key limit.
-  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize) : undefined;
+  const paging = op.paging ? parsePaging(op.paging, searchParams, runtime.options.maxPageSize, runtime.options.wire?.page) : undefined;
   if (searchParams.size > MAX_QUERY_PARAMS) throw overLimit('query', 'query parameters', MAX_QUERY_PARAMS, searchParams.size);
   for (const q of op.query) queryFlag(searchParams, q.name, q.default);
   const call = (body: unknown, ignored: string[] = []): OperationCall => ({ op, params, query: searchParams, body, req, now: isoNow(), paging, ignored });
@@ -151,7 +150,7 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
       if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');
       if (raw === undefined) return call(undefined);
-      const checked = validate(BODY_SCHEMAS[kind], raw, 'body');
+      const checked = validate(bodySchemaFor(kind, op.resource, runtime.options.lenient), raw, 'body');
       return call(OPEN_BODIES.has(kind) ? raw : checked, ignoredFields(kind, raw));
     });
   } else if (hasBody(req)) {
@@ -289,7 +288,9 @@ function answer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
   writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
   watchResponseWrite(res, runtime.options.writeTimeoutMs, runtime.warn, `${req.method ?? 'GET'} ${notes.instance}`);
   const { key } = notes;
-  const presented = key ? undefined : req.headers['x-api-key'];
+  const header = req.headers['x-api-key'];
+  const presented = key ? undefined : header;
+  const body = keptBody(req);
   runtime.log.add({
     at: Date.now(),
     method: req.method ?? 'GET',
@@ -299,6 +300,7 @@ function answer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
     key: key ?? (typeof presented === 'string' && presented ? maskKey(presented) : undefined),
     idempotencyKey: notes.idempotencyKey,
     replayed: notes.replayed,
+    ...(body ? { body, ...(typeof header === 'string' ? { presented: header } : {}) } : {}),
   });
 }
 

@@ -245,6 +245,7 @@ export class IdempotencyKeys {
       } catch (error) {
         // Nothing was written: the memory of what is kept follows the store again.
         await this.reload().catch(() => undefined);
+        // eslint-disable-next-line no-unsafe-finally -- a failed finish is the answer, whatever the execution did
         throw error;
       }
     }

@@ -123,7 +123,7 @@ export function createImageFiles(dataDir: string): ImageFiles {
  * that deletes the last record referring to them (see `BlobStore`): a process killed
  * at any moment leaves no bytes without a record, nor a record without its bytes.
  */
-export function createStoredImageFiles(blobs: BlobStore): ImageFiles {
+export function createStoredImageFiles(_blobs: BlobStore): ImageFiles {
   /** Uploads saved and not yet discarded, by the name `save` gave them (the handler copies the `SavedImage`). */
   const held = new Map<string, Buffer>();
   return {

@@ -5,6 +5,7 @@
  * command declarations read it at start-up.
  */
 import { DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
+import type { WireProfile } from '../contract/wire-profile.js';
 
 export interface ServerOptions {
   port: number;
@@ -17,6 +18,10 @@ export interface ServerOptions {
   storePoolSize: number;
   /** Load demo data into a fresh data folder (and on `/_admin/reset`). */
   seed: boolean;
+  /** Accept any type in the declared fields of accounting records (by default a wrong type is a 400). */
+  lenient: boolean;
+  /** The console line per request: text, JSON lines, or none (`--quiet`). */
+  requestLines: 'text' | 'json' | 'off';
   maxPageSize: number;
   /** Largest request body accepted, in bytes; larger is 413. */
   maxBodyBytes: number;
@@ -38,6 +43,8 @@ export interface ServerOptions {
   requestTimeoutMs: number;
   /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
   writeTimeoutMs: number;
+  /** Answer in another plausible form of the real service (`--wire`); none: the forms the README documents. */
+  wire?: WireProfile;
 }
 
 /** What `pla server start` uses for every flag not given. */
@@ -48,6 +55,8 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   // node-postgres's own default, and a tenth of PostgreSQL's default max_connections (100): ten server processes fit as the database comes.
   storePoolSize: 10,
   seed: true,
+  lenient: false,
+  requestLines: 'text',
   maxPageSize: DEFAULT_MAX_PAGE_SIZE,
   maxBodyBytes: 10 * 1024 * 1024,
   maxImageBytes: 5 * 1024 * 1024,

@@ -5,6 +5,7 @@
  * notification pages.
  */
 import { pagingSchema } from '../contract/schemas.js';
+import type { PageProfile, PageShape } from '../contract/wire-profile.js';
 import type { Operation } from '../contract/operations.js';
 import type { PagingSpec } from '../contract/types.js';
 import type { PageResult, SortKey, StoredRecord } from '../store/types.js';
@@ -17,6 +18,8 @@ export interface PageRequest {
   page: number;
   size: number;
   sort: SortKey[];
+  /** The size asked for, when a wire profile's maximum cut it to `size`. */
+  askedSize?: number;
 }
 
 /** A page request with the window it covers in the store's terms. */
@@ -55,8 +58,24 @@ function plainNumber(query: URLSearchParams, name: string, fallback: number): nu
   return DIGITS.test(text) ? Number(text) : undefined;
 }
 
-/** Reads `page`, `size` and every `sort` of the query; 400 on a negative page or a size out of 1..max. */
-export function parsePaging(paging: PagingSpec, query: URLSearchParams, maxSize: number): PageRequest {
+/** Sizes a capping profile takes (and cuts to its maximum): anything a 9-digit parameter can say. */
+const ANY_SIZE = 999_999_999;
+
+/**
+ * Reads `page`, `size` and every `sort` of the query; 400 on a negative page or a
+ * size out of 1..max. Under a wire profile's paging, `page` counts from its base
+ * (Spring's one-indexed-parameters: 0 and 1 both name the first page) and a size
+ * above its maximum is cut to it, not refused.
+ */
+export function parsePaging(paging: PagingSpec, query: URLSearchParams, maxSize: number, wire?: PageProfile): PageRequest {
+  const cap = wire?.maxSize;
+  const read = readPaging(paging, query, cap === undefined ? maxSize : ANY_SIZE);
+  const page = wire?.base === 1 ? Math.max(read.page - 1, 0) : read.page;
+  if (cap !== undefined && read.size > cap) return { ...read, page, size: cap, askedSize: read.size };
+  return page === read.page ? read : { ...read, page };
+}
+
+function readPaging(paging: PagingSpec, query: URLSearchParams, maxSize: number): PageRequest {
   // The common query (digits, a size in range, no sort) needs no schema and gets the
   // schema's own answer; anything else, and every error message, comes from the schema.
   if (!query.has('sort')) {
@@ -81,34 +100,57 @@ function toSortKey(text: string): SortKey {
   return { field, direction: direction.toLowerCase() === 'desc' ? 'desc' : 'asc' };
 }
 
+/** The `size` a page says: the size answered, or under a profile that echoes it, the size asked for. */
+function sizeSaid(request: PageRequest, wire: PageProfile | undefined): number {
+  return wire?.sizeEcho === 'requested' ? (request.askedSize ?? request.size) : request.size;
+}
+
 /**
  * Shape B: `{ content, page: { size, totalElements, totalPages, number } }`. The
  * content is the store's own records, unchanged, so their JSON text can be cached.
  */
-export function pageB(content: StoredRecord[], result: Pick<PageResult, 'total'>, request: PageRequest) {
+export function pageB(content: StoredRecord[], result: Pick<PageResult, 'total'>, request: PageRequest, wire?: PageProfile) {
+  const size = sizeSaid(request, wire);
   return new StoredRecordPage(content, {
-    size: request.size,
+    size,
     totalElements: result.total,
-    totalPages: Math.ceil(result.total / request.size),
+    totalPages: Math.ceil(result.total / size),
     number: request.page,
   });
 }
 
 /** Shape A, exactly the fields of spec 2.3. */
-export function pageA<T>(content: T[], result: Pick<PageResult, 'total'>, request: PageRequest, sorted: boolean) {
-  const totalPages = Math.ceil(result.total / request.size);
+export function pageA<T>(content: T[], result: Pick<PageResult, 'total'>, request: PageRequest, sorted: boolean, wire?: PageProfile) {
+  const size = sizeSaid(request, wire);
+  const totalPages = Math.ceil(result.total / size);
   const sort = { unsorted: !sorted, sorted, empty: !sorted };
   return {
     content,
     totalPages,
     totalElements: result.total,
     numberOfElements: content.length,
-    size: request.size,
+    size,
     number: request.page,
     first: request.page === 0,
     last: request.page >= totalPages - 1,
     empty: content.length === 0,
     sort,
-    pageable: { paged: true, unpaged: false, pageNumber: request.page, pageSize: request.size, offset: request.page * request.size, sort },
+    pageable: { paged: true, unpaged: false, pageNumber: request.page, pageSize: size, offset: request.page * request.size, sort },
   };
+}
+
+/**
+ * A page as this run answers it: in the wire profile's shape when `--wire` names
+ * one, else in the listing's own (`shape`: B for accounting, A for notifications).
+ * Numbers in the answer stay zero-based under a one-based profile, as Spring's are.
+ */
+export function shapedPage<T>(shape: PageShape, content: T[], result: Pick<PageResult, 'total'>, request: PageRequest, wire: PageProfile | undefined, sorted = false) {
+  switch (wire?.shape ?? shape) {
+    case 'array':
+      return content;
+    case 'flat':
+      return pageA(content, result, request, sorted, wire);
+    case 'nested':
+      return pageB(content as StoredRecord[], result, request, wire);
+  }
 }

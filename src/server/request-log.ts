@@ -1,10 +1,35 @@
 /**
- * The recent requests, for `/_admin/requests` and `pla server log`. Keys appear
- * only by name and masked tail; bodies are not kept. Entries are kept raw in a ring
- * and formatted only when someone reads the log, not on every request.
+ * The recent requests, for `/_admin/requests` and `pla server log`, and the one
+ * line per request the server's console shows. Keys appear only by name and masked
+ * tail; a JSON request body is kept up to `LOGGED_BODY_BYTES`, secrets masked when
+ * it is read. Entries are kept raw in a ring and formatted only when someone reads
+ * the log, not on every request.
  */
-import { maskFromLast4 } from '../contract/secrets.js';
-import { REQUEST_LOG_LIMITS } from './options.js';
+import type { IncomingMessage } from 'node:http';
+import { maskFromLast4, maskSecretsInText } from '../contract/secrets.js';
+import { REQUEST_LOG_LIMITS, type ServerOptions } from './options.js';
+
+/** Bytes of a request body the log keeps: enough to recognise a record, never a whole bulk file. */
+export const LOGGED_BODY_BYTES = 2048;
+
+/** The start of a request body (a copy, so the whole body is not held) and its full size. */
+interface KeptBody {
+  head: Buffer;
+  bytes: number;
+}
+
+/** Bodies read for requests still being answered; dropped with the request. */
+const keptBodies = new WeakMap<IncomingMessage, KeptBody>();
+
+/** Keeps the start of `raw`, the body of `req`, for the request log. */
+export function keepBody(req: IncomingMessage, raw: Buffer): void {
+  keptBodies.set(req, { head: Buffer.from(raw.subarray(0, LOGGED_BODY_BYTES)), bytes: raw.length });
+}
+
+/** The body kept for `req`, if one was read. */
+export function keptBody(req: IncomingMessage): KeptBody | undefined {
+  return keptBodies.get(req);
+}
 
 /** Requests the log keeps; the oldest goes first. */
 const CAPACITY = REQUEST_LOG_LIMITS.most;
@@ -20,6 +45,8 @@ export interface LoggedRequest {
   key?: string;
   idempotencyKey?: string;
   replayed?: boolean;
+  /** The JSON body sent, secrets masked, cut after `LOGGED_BODY_BYTES` (then `…` and the full size). */
+  body?: string;
 }
 
 /** What the pipeline records per request; `at` is ms since the epoch. */
@@ -33,9 +60,19 @@ export interface RequestLogEntry {
   key: { name: string; last4: string } | string | undefined;
   idempotencyKey: string | undefined;
   replayed: boolean;
+  body?: KeptBody;
+  /** The key presented with the request, masked wherever the body repeats it. */
+  presented?: string;
 }
 
-function formatted(entry: RequestLogEntry): LoggedRequest {
+/** The body as the log shows it: text, secrets masked, and `… (N bytes)` when cut. */
+function shownBody({ head, bytes }: KeptBody, presented: string | undefined): string {
+  // A cut may split a UTF-8 character; the decoder shows that as one replacement character.
+  const text = maskSecretsInText(head.toString('utf8'), presented ? [presented] : []);
+  return bytes > head.length ? `${text}… (${bytes} bytes)` : text;
+}
+
+function formatted(entry: RequestLogEntry, withBody = true): LoggedRequest {
   const { key, idempotencyKey } = entry;
   return {
     at: new Date(entry.at).toISOString(),
@@ -46,7 +83,24 @@ function formatted(entry: RequestLogEntry): LoggedRequest {
     ...(key === undefined ? {} : { key: typeof key === 'string' ? key : `${key.name} (${maskFromLast4(key.last4)})` }),
     ...(idempotencyKey ? { idempotencyKey } : {}),
     ...(entry.replayed ? { replayed: true } : {}),
+    ...(entry.body && withBody ? { body: shownBody(entry.body, entry.presented) } : {}),
   };
+}
+
+/** How the console shows each request: a line of text, a JSON line, or nothing. */
+export type ConsoleFormat = ServerOptions['requestLines'];
+
+/**
+ * The console line of one request: `2026-11-24T07:00:00.123Z GET /path 200 3 ms`
+ * (plus the key's name), or the same as one JSON object. Bodies stay in the log.
+ */
+export function consoleLine(entry: RequestLogEntry, format: Exclude<ConsoleFormat, 'off'>): string {
+  // Bodies stay in the log: the console line does not pay for masking them.
+  const shown = formatted(entry, false);
+  if (format === 'json') return JSON.stringify(shown);
+  const key = shown.key ? `  ${shown.key}` : '';
+  const replayed = shown.replayed ? ' (replayed)' : '';
+  return `${shown.at} ${shown.method} ${shown.path} ${shown.status} ${shown.ms} ms${replayed}${key}`;
 }
 
 /** The last requests the server answered, in a fixed-size ring. */
@@ -55,7 +109,11 @@ export class RequestLog {
   /** Where the next entry goes once the ring is full (= the oldest entry). */
   private next = 0;
 
+  /** `onAdd` sees each entry as it is added (the console lines). */
+  constructor(private readonly onAdd?: (entry: RequestLogEntry) => void) {}
+
   add(entry: RequestLogEntry): void {
+    this.onAdd?.(entry);
     if (this.ring.length < CAPACITY) {
       this.ring.push(entry);
       return;
@@ -67,6 +125,6 @@ export class RequestLog {
   /** The newest `limit` entries, oldest first. */
   recent(limit: number): LoggedRequest[] {
     const inOrder = this.ring.slice(this.next).concat(this.ring.slice(0, this.next));
-    return inOrder.slice(-limit).map(formatted);
+    return inOrder.slice(-limit).map((entry) => formatted(entry));
   }
 }

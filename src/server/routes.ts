@@ -13,7 +13,7 @@ import type { HttpMethod } from '../contract/types.js';
 /** What a route leads to: a contract operation or one of the server's own endpoints. */
 export type RouteTarget = { kind: 'operation'; op: Operation } | { kind: 'admin'; name: AdminEndpoint };
 
-export type AdminEndpoint = 'health' | 'reset' | 'requests' | 'keys.list' | 'keys.create' | 'keys.revoke' | 'openapi';
+export type AdminEndpoint = 'index' | 'health' | 'reset' | 'requests' | 'keys.list' | 'keys.create' | 'keys.revoke' | 'openapi';
 
 interface RouteStore {
   target: RouteTarget;
@@ -37,6 +37,7 @@ const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string; name: Admi
   { method: 'POST', path: '/_admin/keys', name: 'keys.create' },
   { method: 'DELETE', path: '/_admin/keys/{id}', name: 'keys.revoke' },
   { method: 'GET', path: '/openapi.json', name: 'openapi' },
+  { method: 'GET', path: '/', name: 'index' },
 ];
 
 /** Rewrites `{name}` placeholders to positional `:pN` and remembers the mapping. */

@@ -18,7 +18,7 @@ import { createImageFiles, createStoredImageFiles } from './image-files.js';
 import { createMailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, consoleLine } from './request-log.js';
 import { createRouter } from './routes.js';
 import { resetStore } from './reset.js';
 import { seed } from './seed.js';
@@ -91,9 +91,10 @@ function listenProblem(error: unknown, port: number, host: string): unknown {
 /**
  * Opens the data folder, listens, and only then commits the demo data and first admin
  * key. Throws `ServerSetupError` for a data folder or address the user got wrong,
- * `StoreLockedError` when another server holds the folder.
+ * `StoreLockedError` when another server holds the folder. `show` gets the console
+ * line of each request (unless `requestLines` is `off`).
  */
-export async function createLocalServer(options: ServerOptions, warn: (message: string) => void): Promise<RunningServer> {
+export async function createLocalServer(options: ServerOptions, warn: (message: string) => void, show?: (line: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   // Records and (hashed) keys: the data folder is its owner's only.
   await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -119,7 +120,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     limiter: new RateLimiter(options.rateLimit, store.buckets),
     keys: new KeyRing(store),
     idempotency,
-    log: new RequestLog(),
+    log: new RequestLog(show && options.requestLines !== 'off' ? (entry) => show(consoleLine(entry, options.requestLines as 'text' | 'json')) : undefined),
     startedAt: Date.now(),
     warn,
     async reset() {
@@ -128,6 +129,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
       await idempotency.reload();
       runtime.keys.forget();
     },
+    baseUrl: () => url,
     async openapi() {
       const { createOpenApiDocument } = await import('../contract/openapi.js');
       return createOpenApiDocument({ serverUrl: url });

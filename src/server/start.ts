@@ -6,6 +6,8 @@
  * then exits 0 by itself). What the CLI keeps of it (the `local` environment) is
  * the CLI's business: src/cli/handlers/server.ts.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { checkWireProfile, parseWireSettings, type WireProfile } from '../contract/wire-profile.js';
 import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, MAX_STORE_POOL_SIZE, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
@@ -19,6 +21,10 @@ export interface StartFlags {
   host?: string;
   data?: string;
   seed?: boolean;
+  lenient?: boolean;
+  /** The global `--quiet`: no line per request. */
+  quiet?: boolean;
+  logFormat?: 'text' | 'json';
   maxPageSize?: string;
   maxBody?: string;
   maxImage?: string;
@@ -32,6 +38,20 @@ export interface StartFlags {
   maxConnections?: string;
   requestTimeout?: string;
   writeTimeout?: string;
+  wire?: string;
+}
+
+/**
+ * `--wire`: a JSON file holding a wire profile (the `wire` object of an
+ * environment in `pla config export`), or settings as text: `page.base=1,page.maxSize=100`.
+ */
+function wireProfile(value: string): WireProfile {
+  try {
+    if (existsSync(value)) return checkWireProfile(JSON.parse(readFileSync(value, 'utf8')));
+    return parseWireSettings(value);
+  } catch (error) {
+    throw new ServerSetupError(`--wire: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -75,6 +95,8 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     host: flags.host ?? d.host,
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
+    lenient: flags.lenient ?? d.lenient,
+    requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
@@ -88,6 +110,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
+    ...(flags.wire !== undefined ? { wire: wireProfile(flags.wire) } : {}),
   };
 }
 
@@ -97,7 +120,7 @@ export type StoreSource = 'flag' | 'env-var' | 'config';
 const SOURCE_NAMES: Record<StoreSource, string> = { flag: '--store', 'env-var': 'PLA_STORE_URL', config: 'the pla config (pla config set-store)' };
 
 /** The store the server runs on: a PostgreSQL URL and where it came from, or none (the JSON-file store). */
-interface StoreChoice {
+export interface StoreChoice {
   storeUrl?: string;
   storeSource?: StoreSource;
 }
@@ -107,7 +130,7 @@ interface StoreChoice {
  * config (the CLI reads it and hands it over: the server does not read the CLI's
  * config); none = the JSON-file store of the data folder.
  */
-function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
+export function storeOf(flags: { store?: string }, configuredStore: string | undefined): StoreChoice {
   const candidates: [string | undefined, StoreSource][] = [
     [flags.store, 'flag'],
     [process.env.PLA_STORE_URL || undefined, 'env-var'],
@@ -167,7 +190,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
   const store = storeOf(flags, configuredStore);
   const options = toServerOptions(flags, store);
   if (flags.storePoolSize !== undefined && !options.storeUrl) note('pla server: --store-pool-size has no effect: the data folder\'s JSON-file store has no connections');
-  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`));
+  const server = await createLocalServer(options, (message) => note(`pla server: ${message}`), note);
 
   try {
     await hooks.onListening({ url: server.url, ...(server.createdAdminKey ? { createdAdminKey: server.createdAdminKey } : {}) });
@@ -184,6 +207,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     options.failRate ? `fail rate ${options.failRate}` : '',
     options.simulateTasksSeconds ? `tasks advance every ${options.simulateTasksSeconds} s` : '',
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
+    options.lenient ? 'record fields of any type accepted (--lenient)' : '',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
   output.stdout.write(`pla local server listening on ${server.url}\n`);

@@ -57,7 +57,7 @@ export function checkChanges(changes: readonly unknown[]): asserts changes is re
   try {
     changes.forEach((change, i) => checkChange(change, `change ${i}`));
   } catch (error) {
-    if (error instanceof ShapeError) throw new TypeError(`store commit refused: ${error.message}`);
+    if (error instanceof ShapeError) throw new TypeError(`store commit refused: ${error.message}`, { cause: error });
     throw error;
   }
 }

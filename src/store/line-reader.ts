@@ -36,6 +36,6 @@ export async function forEachLine(path: string, onLine: (line: Line) => void): P
   }
   if (carry !== undefined) {
     offset += carry.length;
-    onLine({ text: carry.toString('utf8'), number: ++number, end: offset, terminated: false });
+    onLine({ text: carry.toString('utf8'), number: number + 1, end: offset, terminated: false });
   }
 }

@@ -4,7 +4,6 @@
  * loaded only when asked for.
  */
 import { openJsonStore } from './json-store.js';
-import { isPostgresUrl } from './store-url.js';
 import type { CollectionName, Store } from './types.js';
 
 export interface OpenStoreOptions {

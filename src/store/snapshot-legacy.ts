@@ -51,7 +51,7 @@ export async function readLegacySnapshot(dir: string, state: StoreState): Promis
         return;
       }
       if (number === 1) {
-        readHeader(text, state) || fail(number, `not a ${FORMAT} snapshot header`);
+        if (!readHeader(text, state)) fail(number, `not a ${FORMAT} snapshot header`);
       } else if (collection !== undefined && text.startsWith('{')) {
         const record = parseRecordLine(text);
         if (typeof record === 'string') return fail(number, record);

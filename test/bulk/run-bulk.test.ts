@@ -92,7 +92,7 @@ describe('batches and concurrency', () => {
       expect(progressText(500, 1000, 2000, columns).length).toBeLessThanOrEqual(columns - 3);
       expect(progressText(500, undefined, 2000, columns).length).toBeLessThanOrEqual(columns - 3);
     }
-    expect(progressText(500, 1000, 2000, 120)).toMatch(/^\[=+ +\]  50% {2}500\/1,000 {2}250\/s {2}ETA 2\.0 s$/);
+    expect(progressText(500, 1000, 2000, 120)).toMatch(/^\[=+ +\] {2}50% {2}500\/1,000 {2}250\/s {2}ETA 2\.0 s$/);
     expect(progressText(500, 1000, 2000, 30)).toBe(' 50%  500/1,000  250/s  ETA…'.trimStart());
   });
 

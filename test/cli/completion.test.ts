@@ -80,6 +80,16 @@ describe('bash completion', () => {
     expect(await complete('pla det upsert --file records.csv --rejects re')).toEqual(['records.csv', 'rejects.ndjson']);
     expect(await complete('pla completion ')).toEqual(['bash', 'fish', 'zsh']);
   });
+
+  it('completes plan files after pla apply, and the kept run ids after runs show|undo', async () => {
+    await writeFile(join(dir.path, 'work', 'cleanup.plan.json'), '{}');
+    expect(await complete('pla apply cle')).toEqual(['cleanup.plan.json']);
+    const runs = join(env.PLA_CONFIG_DIR as string, 'runs');
+    await mkdir(runs, { recursive: true });
+    await Promise.all(['20261124T070000-aaaa', '20261124T080000-bbbb'].map((id) => writeFile(join(runs, `${id}.ndjson`), '')));
+    expect(await complete('pla runs show ')).toEqual(['20261124T070000-aaaa', '20261124T080000-bbbb', 'last']);
+    expect(await complete('pla runs undo 20261124T08')).toEqual(['20261124T080000-bbbb']);
+  });
 });
 
 describe('completion scripts', () => {

@@ -47,7 +47,7 @@ describe('pla doctor', () => {
     const { result, checks, byName } = await doctor([]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(checks.map((c) => c.check)).toEqual(['config file', 'environment', 'base URL', 'API key', 'proxy', 'DNS', 'TCP', 'TLS', 'service', 'key accepted', 'clock', 'latency']);
+    expect(checks.map((c) => c.check)).toEqual(['config file', 'environment', 'base URL', 'API key', 'proxy', 'DNS', 'TCP', 'TLS', 'service', 'key accepted', 'clock', 'latency', 'wire profile']);
     expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
     expect(byName('config file')?.detail).toMatch(/config\.json \(mode 0600\)$/);
     expect(byName('environment')?.detail).toBe('local (from the current environment (pla config use))');
@@ -67,7 +67,7 @@ describe('pla doctor', () => {
     expect(byName('API key')?.detail).toBe('••••0000 (from variable)');
     expect(byName('service')).toMatchObject({ status: 'ok', detail: 'answered 401' });
     expect(byName('key accepted')).toMatchObject({ status: 'fail', hint: expect.stringContaining('pla config set-key --env local') });
-    expect(result.stderr).toMatch(/^error: 1 of 12 checks failed \(first: key accepted\)/);
+    expect(result.stderr).toMatch(/^error: 1 of 13 checks failed \(first: key accepted\)/);
   });
 
   it('an untrusted certificate is a ✗ TLS naming issuer and reason, exit 8; set-ca fixes it', async () => {
@@ -91,8 +91,10 @@ describe('pla doctor', () => {
     expect(byName('proxy')?.detail).toBe(`http://ana:••••@${proxy.url.slice('http://'.length)} (from HTTPS_PROXY); the proxy resolves ${CORP_HOST}`);
     expect(byName('TCP')?.detail).toMatch(/^proxy 127\.0\.0\.1:\d+ accepted a connection/);
     expect(JSON.stringify(checks)).not.toContain(PASSWORD);
-    // One tunnel for the TLS check, one for the authenticated read.
-    expect(proxy.requests.slice(before).map((r) => `${r.method} ${r.target}`)).toEqual([`CONNECT ${CORP_HOST}:${front.port}`, `CONNECT ${CORP_HOST}:${front.port}`]);
+    // One tunnel for the TLS check, then tunnels for the authenticated reads (the read and the wire profile's probes): all to the service.
+    const tunnels = proxy.requests.slice(before).map((r) => `${r.method} ${r.target}`);
+    expect(tunnels.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(tunnels)).toEqual(new Set([`CONNECT ${CORP_HOST}:${front.port}`]));
   });
 
   it('a service nobody listens on is ✗ TCP, the rest not checked, exit 8', async () => {

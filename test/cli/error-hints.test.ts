@@ -44,9 +44,18 @@ describe('hints end to end', () => {
   afterAll(() => server?.stop());
 
   it('a wrong key on the local server: exit 3 and how to set one for that environment', async () => {
-    const result = await server.pla(['det', 'list', '-e', 'local', '--api-key', 'not-the-key-0000', '--retries', '0']);
+    const saved = await server.pla(['config', 'set-key', '--env', 'local'], { input: 'not-the-key-0000\n' });
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    const result = await server.pla(['det', 'list', '-e', 'local', '--retries', '0']);
     expect(result.exitCode).toBe(3);
     expect(String(result.stderr)).toMatch(/^error: 401 .*\nhint: check the key: `pla config show`, `pla config set-key --env local`$/m);
+    // The key sent came from elsewhere: the hint says where, not the config.
+    const flagged = await server.pla(['det', 'list', '-e', 'local', '--api-key', 'not-the-key-0001', '--retries', '0']);
+    expect(String(flagged.stderr)).toMatch(/^hint: check the key given with --api-key$/m);
+    const fromEnv = await server.pla(['det', 'list', '-e', 'local', '--retries', '0'], { env: { PLA_API_KEY: 'not-the-key-0002' } });
+    expect(fromEnv.exitCode).toBe(3);
+    expect(String(fromEnv.stderr)).toMatch(/^hint: check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of `pla config set-key --env local`$/m);
+    expect(String(fromEnv.stderr)).not.toContain('not-the-key-0002');
   });
 
   it('nothing listening: exit 8 and to start the local server', async () => {

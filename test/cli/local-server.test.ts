@@ -14,7 +14,7 @@ let server: ResultPromise | undefined;
 
 beforeAll(async () => {
   [config, data] = await Promise.all([tempDir(), tempDir('pla-cli-data-')]);
-  server = execa('node', [BIN, 'server', 'start', '--port', '0', '--data', data.path, '--no-seed'], {
+  server = execa('node', [BIN, 'server', 'start', '--port', '0', '--data', data.path, '--no-seed', '--env-name', 'local'], {
     env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: config.path },
     extendEnv: false,
     reject: false,

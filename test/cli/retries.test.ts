@@ -4,6 +4,8 @@
  * Idempotency-Key; a read answered 500 keeps its retries. Against a server that
  * answers 500 and records every request.
  */
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../support/fake-server.js';
 import { pla, tempDir } from './support.js';
@@ -52,5 +54,19 @@ describe('retries of the CLI against a service answering 500', () => {
     expect(sent('PUT', `${DET}/createOrUpdate`)).toHaveLength(4);
     await run(['determinations', 'get', '5']);
     expect(sent('GET', `${DET}/5`)).toHaveLength(3);
+  });
+
+  it('a bulk run has one id: its receipt, its Idempotency-Keys and its unknown-outcome file all carry it', async () => {
+    const input = join(config.path, 'two.ndjson');
+    await writeFile(input, '{"code": "D1"}\n{"code": "D2"}\n');
+    const before = sent('POST', `${DET}/bulk`).length;
+    const result = await run(['determinations', 'create', '--file', input, '--rejects', join(config.path, 'rejects.ndjson')]);
+    expect(result.exitCode).toBe(9);
+    const [attempt] = sent('POST', `${DET}/bulk`).slice(before);
+    const runs = await run(['runs', 'list', '-o', 'json']);
+    const run_ = (JSON.parse(runs.stdout) as Array<{ run: string }>).at(-1)?.run ?? '';
+    expect(run_).toMatch(/^\d{8}-\d{6}-\d{3}-[0-9a-f]{4}$/);
+    expect(String(attempt?.headers['idempotency-key'])).toMatch(new RegExp(`^pla-${run_}-`));
+    expect(await readdir(config.path)).toContain(`unknown-outcome-${run_}.ndjson`);
   });
 });

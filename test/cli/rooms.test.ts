@@ -49,4 +49,13 @@ describe('rooms of the CLI', () => {
       .filter((file) => /process\.(stdin|stdout|stderr|exit)\b/.test(readFileSync(join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
   });
+
+  it('reads process.env and process.argv in the CLI only at its edge (main.ts, system-io.ts): handlers get them from their invocation', () => {
+    const allowed = new Set(['src/cli/system-io.ts', 'src/cli/main.ts']);
+    const readers = ['commands', 'src/cli']
+      .flatMap(sourceFiles)
+      .filter((file) => !allowed.has(file))
+      .filter((file) => /process\.(env|argv)\b/.test(readFileSync(join(ROOT, file), 'utf8').replace(/^\s*(\/?\*|\/\/).*$/gm, '')));
+    expect(readers).toEqual([]);
+  });
 });

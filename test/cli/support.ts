@@ -58,6 +58,15 @@ function replyFor(op: Operation): FakeReply {
   return { status: op.status, body: bodies[op.response], headers };
 }
 
+/** A page of the two records, as asked (`page`, `size`): shape B, numbered from 0. */
+function pageReply(req: LoggedRequest): FakeReply {
+  const records = [RECORD, { ...RECORD, id: 8, name: 'beta' }];
+  const page = Number(req.query.page ?? 0);
+  const size = Number(req.query.size ?? 20);
+  const content = records.slice(page * size, page * size + size);
+  return { status: 200, body: { content, page: { size, number: page, totalElements: records.length, totalPages: Math.ceil(records.length / size) } } };
+}
+
 /** A fake service answering every contract operation (404 problem for anything else). */
 export function startContractServer(): Promise<FakeServer> {
   return startFakeServer([
@@ -65,6 +74,7 @@ export function startContractServer(): Promise<FakeServer> {
       path: /.*/,
       reply: (req) => {
         const op = operationFor(req);
+        if (op?.response === 'page') return pageReply(req);
         return op ? replyFor(op) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },

@@ -103,7 +103,7 @@ describe.each([60, 120])('on a terminal %i columns wide', (columns) => {
       if (l.wrapped && logical.length > 0) logical[logical.length - 1] += l.text;
       else logical.push(l.text);
     }
-    for (const line of logical) expect(line, shown(run.lines)).toMatch(/^(?:id|\d+|skipped line \d+: malformed JSON \([^)]*\)|upserted .* — rejects: \S+|  \d+ unreadable input rows \(.*\)|error: .*|hint: .*)$/);
+    for (const line of logical) expect(line, shown(run.lines)).toMatch(/^(?:id|\d+|skipped line \d+: malformed JSON \([^)]*\)|upserted .* — rejects: \S+| {2}\d+ unreadable input rows \(.*\)|error: .*|hint: .*)$/);
     // The summary is on a clean line of its own.
     const good = lines.length - broken.length;
     expect(logical.some((l) => l.startsWith(`upserted ${good} (created ${good}, updated 0), failed 0, skipped ${broken.length} in `)), shown(run.lines)).toBe(true);

@@ -36,6 +36,9 @@ function shapeA(req: LoggedRequest) {
   };
 }
 
+/** A client told by its wire profile that pages count from 0: it sends only the pages it reads. */
+const ZERO_BASED = { wire: { page: { base: 0 as const } } };
+
 describe('pages', () => {
   const fake = useFakeServer();
 
@@ -66,10 +69,11 @@ describe('pages', () => {
       const before = fake.server().requests.length;
       const seen: number[] = [];
       const op = path === DET ? 'determinations.list' : 'notifications.list';
-      for await (const page of fake.client().pages(op, { params, paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+      for await (const page of fake.client(ZERO_BASED).pages(op, { params, paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
       expect(seen).toEqual(records.map((r) => r.id));
       const sent = fake.server().requests.slice(before);
-      expect(sent.map((r) => r.query.page)).toEqual(['0', '1', '2']);
+      // The first page goes without `page` (every service's default is its first page).
+      expect(sent.map((r) => r.query.page)).toEqual([undefined, '1', '2']);
     }
   });
 
@@ -78,7 +82,7 @@ describe('pages', () => {
       {
         path: DET,
         reply: (req) => {
-          const page = Number(req.query.page);
+          const page = Number(req.query.page ?? 0);
           return { body: { content: records.slice(page * 10, page * 10 + 10) } };
         },
       },
@@ -92,11 +96,52 @@ describe('pages', () => {
     fake.server().setRoutes([{ path: DET, reply: shapeB }]);
     const before = fake.server().requests.length;
     const pages = [];
-    for await (const page of fake.client().pages('determinations.list', { paging: { page: 1, size: 10 }, maxItems: 12 })) pages.push(page);
+    for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { page: 1, size: 10 }, maxItems: 12 })) pages.push(page);
     expect(pages.map((p) => p.items.length)).toEqual([10, 2]);
     expect(pages[1]!.items).toEqual(records.slice(20, 22));
     expect(pages[1]!.last).toBe(true);
     expect(fake.server().requests.slice(before).map((r) => r.query.page)).toEqual(['1', '2']);
+  });
+
+  it('without a profile, finds the page base with two reads of one record before reading past page 0', async () => {
+    fake.server().setRoutes([{ path: DET, reply: shapeB }]);
+    const before = fake.server().requests.length;
+    const seen: number[] = [];
+    for await (const page of fake.client().pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+    expect(seen).toEqual(records.map((r) => r.id));
+    const sent = fake.server().requests.slice(before).map((r) => `${String(r.query.page)}/${String(r.query.size)}`);
+    expect(sent).toEqual(['undefined/10', 'undefined/1', '1/1', '1/10', '2/10']);
+  });
+
+  it('a Spring Slice (no count) that cuts sizes to 4 and echoes the size asked: every record once, later pages at the cut size', async () => {
+    fake.server().setRoutes([
+      {
+        path: DET,
+        reply: (req) => {
+          const page = Number(req.query.page ?? 0);
+          const size = Math.min(Number(req.query.size ?? 10), 4);
+          const content = records.slice(page * size, page * size + size);
+          return { body: { content, number: page, size: Number(req.query.size ?? 10), first: page === 0, last: (page + 1) * size >= records.length } };
+        },
+      },
+    ]);
+    const before = fake.server().requests.length;
+    const seen: number[] = [];
+    for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+    expect(seen).toEqual(records.map((r) => r.id));
+    expect(fake.server().requests.slice(before).map((r) => r.query.size)).toEqual(['10', '4', '4', '4', '4', '4', '4']);
+  });
+
+  it('a service that answers the first records whatever page is asked: an error, not the same records again', async () => {
+    fake.server().setRoutes([
+      { path: DET, reply: (req) => ({ body: { content: records.slice(0, 10), page: { size: 10, number: Number(req.query.page ?? 0), totalElements: 25, totalPages: 3 } } }) },
+    ]);
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items);
+    };
+    await expect(walk()).rejects.toThrow(/page 1 holds only records of earlier pages/);
+    expect(seen).toEqual(records.slice(0, 10));
   });
 
   it('refuses a body that is not a page', async () => {

@@ -63,7 +63,7 @@ describe('config store', () => {
     const reader = await openConfig({ readOnly: true });
     expect(reader.path).toBe(writer.path);
     expect(reader.currentEnv()).toBe('qa');
-    expect(resolveConnection({}, reader)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config' });
+    expect(resolveConnection({}, reader, process.env)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config' });
     await expect(reader.setKey('qa', 'another-key-9999')).rejects.toThrow(/read-only/);
   });
 
@@ -97,7 +97,7 @@ describe('config store', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect(`${error?.message} ${error?.hint}`).not.toContain('hunter2secret');
     expect(error?.message).toContain('x.example.com');
-    expect(() => resolveConnection({ baseUrl: 'http://ops:pw@127.0.0.1:4010' }, config)).toThrow(UsageError);
+    expect(() => resolveConnection({ baseUrl: 'http://ops:pw@127.0.0.1:4010' }, config, process.env)).toThrow(UsageError);
     expect(config.list().qa).toEqual({});
   });
 });
@@ -105,7 +105,7 @@ describe('config store', () => {
 describe('resolveConnection', () => {
   it('uses the local default when nothing is configured, without a key', async () => {
     const config = await openConfig();
-    expect(resolveConnection({}, config)).toEqual({ env: 'local', baseUrl: 'http://127.0.0.1:4010', baseUrlSource: 'default' });
+    expect(resolveConnection({}, config, process.env)).toEqual({ env: 'local', baseUrl: 'http://127.0.0.1:4010', baseUrlSource: 'default' });
   });
 
   it('takes flag over env var over config', async () => {
@@ -113,13 +113,13 @@ describe('resolveConnection', () => {
     await config.setUrl('qa', 'https://qa.example.com');
     await config.setKey('qa', 'config-key-1111');
     await config.use('qa');
-    expect(resolveConnection({}, config)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config', apiKey: 'config-key-1111', apiKeySource: 'config' });
+    expect(resolveConnection({}, config, process.env)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config', apiKey: 'config-key-1111', apiKeySource: 'config' });
 
     process.env.PLA_BASE_URL = 'https://env.example.com';
     process.env.PLA_API_KEY = 'env-var-key-2222';
-    expect(resolveConnection({}, config)).toMatchObject({ baseUrl: 'https://env.example.com', baseUrlSource: 'env-var', apiKey: 'env-var-key-2222', apiKeySource: 'env-var' });
+    expect(resolveConnection({}, config, process.env)).toMatchObject({ baseUrl: 'https://env.example.com', baseUrlSource: 'env-var', apiKey: 'env-var-key-2222', apiKeySource: 'env-var' });
 
-    expect(resolveConnection({ baseUrl: 'http://flag.example.com/', apiKey: 'flag-key-3333' }, config)).toMatchObject({
+    expect(resolveConnection({ baseUrl: 'http://flag.example.com/', apiKey: 'flag-key-3333' }, config, process.env)).toMatchObject({
       baseUrl: 'http://flag.example.com',
       baseUrlSource: 'flag',
       apiKey: 'flag-key-3333',
@@ -132,15 +132,15 @@ describe('resolveConnection', () => {
     await config.setUrl('development', 'https://dev.example.com');
     await config.setUrl('production', 'https://prod.example.com');
     process.env.PLA_ENV = 'development';
-    expect(resolveConnection({}, config)).toMatchObject({ env: 'development', baseUrl: 'https://dev.example.com' });
-    expect(resolveConnection({ env: 'production' }, config)).toMatchObject({ env: 'production', baseUrl: 'https://prod.example.com' });
+    expect(resolveConnection({}, config, process.env)).toMatchObject({ env: 'development', baseUrl: 'https://dev.example.com' });
+    expect(resolveConnection({ env: 'production' }, config, process.env)).toMatchObject({ env: 'production', baseUrl: 'https://prod.example.com' });
   });
 
   it('says how to set a missing base URL', async () => {
     const config = await openConfig();
     const error = (() => {
       try {
-        resolveConnection({ env: 'qa' }, config);
+        resolveConnection({ env: 'qa' }, config, process.env);
       } catch (thrown) {
         return thrown as UsageError;
       }
@@ -153,9 +153,9 @@ describe('resolveConnection', () => {
 
   it('refuses an invalid flag, env var or environment name', async () => {
     const config = await openConfig();
-    expect(() => resolveConnection({ baseUrl: 'localhost:4010' }, config)).toThrow(UsageError);
+    expect(() => resolveConnection({ baseUrl: 'localhost:4010' }, config, process.env)).toThrow(UsageError);
     process.env.PLA_ENV = 'Not_Valid';
-    expect(() => resolveConnection({}, config)).toThrow(UsageError);
+    expect(() => resolveConnection({}, config, process.env)).toThrow(UsageError);
   });
 });
 

@@ -186,6 +186,22 @@ describe('pla apply', () => {
     expect((await exportAll()).some((row) => row.id === c)).toBe(false);
   });
 
+  it('plans a remove by the rule the service enforces: an in-use record already decommissioned is refused, as the real call is', async () => {
+    const rows = await fresh('remove-rule', 2);
+    const [kept, loose] = rows.map((row) => Number(row.id));
+    expect((await pla(['determinations', 'update', String(kept), '--data', '{"inUse": true}'])).exitCode).toBe(0);
+    expect((await pla(['determinations', 'decommission', String(kept), '--yes'])).exitCode).toBe(0);
+    const plan = await pla(['determinations', 'remove', String(kept), String(loose), '--plan', '-o', 'json']);
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    const parsed = JSON.parse(String(plan.stdout)) as { counts: Row; entries: Row[] };
+    expect(parsed.counts).toEqual({ refused: 1, remove: 1 });
+    expect(parsed.entries).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'refused', id: kept, reason: 'in use and already decommissioned' })]));
+    const real = await pla(['determinations', 'remove', String(kept), '--yes']);
+    expect(real.exitCode).toBe(5);
+    expect(String(real.stderr)).toContain('already decommissioned');
+    expect((await exportAll()).find((row) => row.id === kept)).toMatchObject({ status: 'DECOMMISSIONED', inUse: true });
+  });
+
   it('plans cancels: a finished task would be refused', async () => {
     const made = await pla(['tasks', 'upsert', '--file', await ndjson('tasks.ndjson', [{ ref: 'task-a' }, { ref: 'task-b' }]), '-o', 'json']);
     expect(made.exitCode, String(made.stderr)).toBe(0);

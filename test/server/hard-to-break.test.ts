@@ -278,7 +278,7 @@ describe('item 13: logs', () => {
     const bin = fileURLToPath(new URL('../../bin/pla.js', import.meta.url));
     // The shell starts the server in the background and then becomes `sleep`, which never
     // reaps it: once killed, the server stays a zombie for as long as the sleep runs.
-    const holder = execa('sh', ['-c', `node ${bin} server start --port 0 --no-seed --data ${dataDir} & exec sleep 300`], {
+    const holder = execa('sh', ['-c', `node ${bin} server start --port 0 --no-seed --env-name local --data ${dataDir} & exec sleep 300`], {
       env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1' },
       reject: false,
       buffer: false,

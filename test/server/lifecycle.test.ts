@@ -131,10 +131,11 @@ describe('administration through pla server …', () => {
   });
 
   it('keys create prints the key once; list masks it; revoke makes it 401', async () => {
-    const created = await server.pla(['server', 'keys', 'create', '--name', 'ci', '--permissions', 'determinations:read', '--env', 'qa']);
+    // -e names the environment whose server makes the key, and the key's environment.
+    const created = await server.pla(['server', 'keys', 'create', '--name', 'ci', '--permissions', 'determinations:read', '--env', 'local']);
     expect(created.exitCode, created.stderr).toBe(0);
     const secret = created.stdout.trim();
-    expect(secret).toMatch(/^pla_qa_/);
+    expect(secret).toMatch(/^pla_local_/);
     expect((await server.http('GET', DET, { key: secret })).status).toBe(200);
     expect((await server.http('POST', DET, { key: secret, body: {} })).status).toBe(403);
 
@@ -144,7 +145,7 @@ describe('administration through pla server …', () => {
     expect(listed.stdout).not.toContain(server.adminKey);
     const keys = JSON.parse(listed.stdout) as Array<{ id: number; name: string; env: string; key: string }>;
     const ci = keys.find((k) => k.name === 'ci');
-    expect(ci).toMatchObject({ env: 'qa', key: `••••${secret.slice(-4)}` });
+    expect(ci).toMatchObject({ env: 'local', key: `••••${secret.slice(-4)}` });
 
     const revoked = await server.pla(['server', 'keys', 'revoke', String(ci?.id), '-o', 'json']);
     expect(revoked.exitCode, revoked.stderr).toBe(0);

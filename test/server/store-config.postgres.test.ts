@@ -146,6 +146,10 @@ describe('the store URL in the pla config', () => {
     }
     const unset = await pla(['config', 'set-store', '--unset']);
     expect(unset.exitCode).toBe(0);
+    // Environment local holds the key of the database's server: a server on other data never takes it over unasked.
+    const refused = await pla(['server', 'start', '--port', '0', '--data', dataDir, '--env-name', 'local']);
+    expect(refused.exitCode).toBe(2);
+    expect((await pla(['config', 'remove', 'local'])).exitCode).toBe(0);
     const server = await startLocalServer({ configDir, dataDir, seed: false });
     servers.push(server);
     expect(server.stderr()).toContain(`data in ${dataDir}`);
@@ -177,6 +181,7 @@ describe('the store URL in the pla config', () => {
     const migrated = await pla(['server', 'migrate']);
     expect(migrated.exitCode).toBe(0);
     expect(migrated.stderr).toContain('?password=••••');
+    expect((await pla(['config', 'remove', 'local'])).exitCode).toBe(0);
     const server = await startLocalServer({ configDir, dataDir });
     servers.push(server);
     expect(server.stderr()).toContain('?password=••••');

@@ -96,10 +96,9 @@ describe('store basics', () => {
     const store = await openTestStore(dir, { compactAfterEntries: 1_000_000 });
     await store.commit([put('topics', { id: 1 }), put('apiKeys', { id: 1, name: 'admin' })]);
     const seeded = store.allocateId('topics');
-    let emptySeen = false;
     const clearing = store.clear([put('apiKeys', { id: 1, name: 'admin' }), put('topics', { id: seeded, code: 'seed' })]);
     // Applied at once, as one step: a reader never finds the keys gone.
-    emptySeen = store.count('apiKeys') === 0;
+    const emptySeen = store.count('apiKeys') === 0;
     await clearing;
     expect(emptySeen).toBe(false);
     const lines = (await readFile(join(dir, 'journal.ndjson'), 'utf8')).trim().split('\n');

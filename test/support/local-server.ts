@@ -1,5 +1,5 @@
 /**
- * Starts the real local server (`node bin/pla.js server start --port 0`) on a
+ * Starts the real local server (`node bin/pla.js server start --port 0 --env-name local`) on a
  * temporary data folder and config folder, and runs `pla` against it with the
  * same config (environment `local`, which the server points at itself). Shared by
  * the end-to-end tests of every room.
@@ -94,8 +94,8 @@ async function savedKey(configDir: string): Promise<string> {
   return key;
 }
 
-/** Spawns the server and resolves with its URL once the ready line is printed. */
-async function spawnServer(args: string[], configDir: string, port = 0): Promise<{ child: ResultPromise; url: string; stderr: () => string }> {
+/** Spawns `pla server start --port PORT ARGS` and resolves with its URL once the ready line is printed. */
+export async function spawnServer(args: string[], configDir: string, port = 0): Promise<{ child: ResultPromise; url: string; stderr: () => string }> {
   const child = execa('node', [BIN, 'server', 'start', '--port', String(port), ...args], {
     cwd: ROOT,
     env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1' },
@@ -122,7 +122,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'pla-data-')));
   const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'pla-config-')));
   const storeUrl = options.storeUrl ?? (await defaultStore?.());
-  const args = ['--data', dataDir, ...(storeUrl ? ['--store', storeUrl] : []), ...(options.seed === false ? ['--no-seed'] : []), ...(options.args ?? [])];
+  const args = ['--env-name', 'local', '--data', dataDir, ...(storeUrl ? ['--store', storeUrl] : []), ...(options.seed === false ? ['--no-seed'] : []), ...(options.args ?? [])];
 
   let running = await spawnServer(args, configDir);
   const server: LocalServer = {

@@ -42,13 +42,14 @@ export async function screenOf(raw: string, columns: number): Promise<ScreenLine
   return lines;
 }
 
-/** Runs `pla args` on a terminal `columns` wide (stdout and stderr both on it). */
-export async function runInTerminal(args: string[], options: { columns: number; env?: Record<string, string>; cwd?: string }): Promise<TerminalRun> {
-  const command = `stty cols ${options.columns} rows 50 && exec node ${[BIN, ...args].map(quote).join(' ')}`;
+/** Runs `pla args` on a terminal `columns` wide and `rows` high (default 50; stdout and stderr both on it). */
+export async function runInTerminal(args: string[], options: { columns: number; rows?: number; env?: Record<string, string>; cwd?: string; input?: string }): Promise<TerminalRun> {
+  const command = `stty cols ${options.columns} rows ${options.rows ?? 50} && exec node ${[BIN, ...args].map(quote).join(' ')}`;
   const result = await execa('script', ['-qfec', command, '/dev/null'], {
     env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', TERM: 'xterm-256color', ...options.env },
     extendEnv: false,
-    stdin: 'ignore',
+    // Typed on the terminal (the answer to a prompt), or nothing.
+    ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
     reject: false,
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });

@@ -1,7 +1,7 @@
 /**
  * `pla doctor`'s checks, in the order a request meets them: the config file, the
  * environment with its URL and key, the proxy, DNS, TCP, TLS, the service, the
- * key, the clock and the latency. Each says ✓ or ✗ (or – when an earlier failure
+ * key, the clock, the latency and the wire profile. Each says ✓ or ✗ (or – when an earlier failure
  * leaves nothing to check) with what it found and, on ✗, what to do.
  */
 import { statSync, readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { ApiError, AuthError, EXIT_CODES, PlaError } from '../../errors.js';
 import { chooseProxy } from '../../client/proxy.js';
 import type { PlaClient } from '../../client/types.js';
 import { hintFor } from '../error-hints.js';
+import { wireDifferences, wireText } from '../../contract/wire-profile.js';
 import { resolveHost, tcpProbe, tlsProbe } from './probes.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -30,6 +31,8 @@ export interface Check {
 
 export interface DoctorInput {
   flags: { env?: string; baseUrl?: string; apiKey?: string };
+  /** The run's environment variables (PLA_ENV, PLA_BASE_URL, PLA_API_KEY). */
+  env: Readonly<Record<string, string | undefined>>;
   config: ConfigStore;
   /** Makes a client for the connection (no retries: a doctor reports the first answer). */
   client: (connection: Connection, ca: string | undefined) => PlaClient;
@@ -79,9 +82,9 @@ function configFileCheck(): Check {
 }
 
 /** Where the environment's name came from. */
-function envSource(flags: DoctorInput['flags']): string {
-  if (flags.env) return '-e/--env';
-  if (process.env.PLA_ENV) return 'PLA_ENV';
+function envSource(input: DoctorInput): string {
+  if (input.flags.env) return '-e/--env';
+  if (input.env.PLA_ENV) return 'PLA_ENV';
   return 'the current environment (pla config use)';
 }
 
@@ -92,13 +95,13 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
   const checks: Check[] = [configFileCheck()];
   let connection: Connection;
   try {
-    connection = resolveConnection(input.flags, input.config);
+    connection = resolveConnection(input.flags, input.config, input.env);
   } catch (error) {
     checks.push(fail('environment', (error as Error).message, (error as PlaError).hint ?? 'pla config show', EXIT_CODES.usage));
     return checks;
   }
   const { env, baseUrl } = connection;
-  checks.push(ok('environment', `${env} (from ${envSource(input.flags)})`));
+  checks.push(ok('environment', `${env} (from ${envSource(input)})`));
   checks.push(ok('base URL', `${baseUrl} (from ${SOURCE_NAMES[connection.baseUrlSource]})`));
   checks.push(
     connection.apiKey
@@ -158,8 +161,34 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
     }
   }
 
-  checks.push(...(await serviceChecks(input.client(connection, ca), env)));
+  // One client (one connection, through the proxy too) for the service's checks.
+  const client = input.client(connection, ca);
+  try {
+    const service = await serviceChecks(client, env);
+    checks.push(...service);
+    checks.push(service.every((check) => check.status === 'ok' || check.check === 'clock') ? await wireCheck(client, connection) : skip('wire profile'));
+  } finally {
+    await client.close();
+  }
   return checks;
+}
+
+/**
+ * The stored wire profile against what the service answers now (the same read-only
+ * probes as `pla config detect`): a profile gone stale misleads every command.
+ */
+async function wireCheck(client: PlaClient, connection: Connection): Promise<Check> {
+  const { env, wire } = connection;
+  try {
+    const { detectWire } = await import('../../client/detect-wire.js');
+    const { profile } = await detectWire(client);
+    if (!wire) return ok('wire profile', `none stored; the service answers ${wireText(profile)} (pla config detect --env ${env} stores it)`);
+    const differences = wireDifferences(wire, profile);
+    if (differences.length === 0) return ok('wire profile', `the service still answers as stored: ${wireText(wire)}`);
+    return fail('wire profile', `the service no longer answers as stored: ${differences.join('; ')}`, `pla config detect --env ${env}`, EXIT_CODES.usage);
+  } catch (error) {
+    return fail('wire profile', `probing the service failed: ${errorText(error)}`, hintFor(error) ?? 'run pla config detect --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.unexpected);
+  }
 }
 
 /** One cheap authenticated read (a page of one determination): service, key, clock, latency. */
@@ -196,7 +225,5 @@ async function serviceChecks(client: PlaClient, env: string): Promise<Check[]> {
     const answered = error instanceof ApiError;
     const failed = fail('service', (error as Error).message, hintFor(error) ?? 'run the command again with --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.network);
     return [failed, answered ? skip('key accepted', 'not checked: the service failed') : skip('key accepted'), skip('clock'), skip('latency')];
-  } finally {
-    await client.close();
   }
 }

@@ -73,7 +73,7 @@ export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean; force
     return;
   }
   if (sends > 0 && (alwaysConfirm || DESTRUCTIVE.some((action) => (plan.counts[action] ?? 0) > 0) || (await environmentIsProtected(ctx)))) {
-    await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`);
+    await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`, { dryRun: false });
   }
   await withEnvironmentLock(ctx, async () => {
     const skip = extra.undoOf === undefined ? await alreadyApplied(ctx, plan) : new Set<number>();

@@ -137,6 +137,7 @@ export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operat
       ...inputPathOf(opts),
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint,
+      runId: receipt.writer.run,
       unknownPath: opts.unknownOutcome,
       retryUnsafe: opts.retryUnsafe === true,
       signal: ctx.signal,

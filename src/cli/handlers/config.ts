@@ -9,15 +9,16 @@ import { UsageError } from '../../errors.js';
 import { type ConfigExport, type ConfigStore, type EnvironmentConfig, maskKey, resolveConnection } from '../../config/index.js';
 import { readCaFile } from '../../config/ca-file.js';
 import { hasPassword, maskUrl, withoutPassword } from '../../contract/secrets.js';
+import { wireText } from '../../contract/wire-profile.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { IOStreams } from '../../io/streams.js';
 import { type CommandContext, withContext } from '../context.js';
-import type { Invocation } from '../invocation.js';
+import type { Environment, Invocation } from '../invocation.js';
 
 /** The environment a config command changes: `--env`, `PLA_ENV`, else the current one. */
-async function targetEnv(ctx: CommandContext): Promise<string> {
-  return ctx.opts.env || process.env.PLA_ENV || (await ctx.config()).currentEnv();
+export async function targetEnv(ctx: CommandContext): Promise<string> {
+  return ctx.opts.env || ctx.env.PLA_ENV || (await ctx.config()).currentEnv();
 }
 
 /** Reads the key from stdin when piped, else from a prompt that does not echo. */
@@ -98,8 +99,8 @@ export function setStore(invocation: SetterInvocation): Promise<void> {
 }
 
 /** The store `pla server start` would use (without flags) and where that comes from, password masked. */
-function serverStoreLine(config: ConfigStore): string {
-  const fromEnv = process.env.PLA_STORE_URL;
+function serverStoreLine(config: ConfigStore, env: Environment): string {
+  const fromEnv = env.PLA_STORE_URL;
   if (fromEnv) return `server store: ${maskUrl(fromEnv)} (PLA_STORE_URL)`;
   const stored = config.server().store;
   return stored ? `server store: ${maskUrl(stored)} (config)` : 'server store: JSON-file store in the data folder (default; pla config set-store names a PostgreSQL one)';
@@ -167,9 +168,12 @@ export function show(invocation: Invocation): Promise<void> {
         apiKeySource: '',
         proxy: stored.proxy ? maskUrl(stored.proxy) : '',
         caFile: stored.caFile ?? '',
+        wire: wireText(stored.wire),
+        // The data of the local server that feeds it (pla server start), if one does.
+        localData: stored.localData ?? '',
       };
       try {
-        const conn = resolveConnection({ env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey }, config);
+        const conn = resolveConnection({ env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey }, config, ctx.env);
         Object.assign(row, { baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource });
         if (conn.apiKey) Object.assign(row, { apiKey: maskKey(conn.apiKey), apiKeySource: conn.apiKeySource });
       } catch {
@@ -179,7 +183,7 @@ export function show(invocation: Invocation): Promise<void> {
       return row;
     });
     await renderRows(rows, ctx.output);
-    ctx.note(serverStoreLine(config));
+    ctx.note(serverStoreLine(config, ctx.env));
     ctx.note(`config file: ${config.path}`);
   });
 }

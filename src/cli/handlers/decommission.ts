@@ -3,8 +3,8 @@
  * date-based decommissions, with confirmation and a `--dry-run` that lists the
  * records the cut-off would catch.
  */
+import { isDecommissioned } from '../../contract/decommission.js';
 import type { RecordId } from '../../contract/ids.js';
-import { operation } from '../../contract/operations.js';
 import { NOUNS, counted } from '../../contract/wording.js';
 import { UsageError } from '../../errors.js';
 import { MODIFIED_FIELDS } from '../../plan/record-diff.js';
@@ -28,13 +28,6 @@ function parseCutoff(text: string): string {
   return new Date(time).toISOString();
 }
 
-/**
- * Already decommissioned: the service picks only active records (decommissioning
- * one twice is refused), so the dry run must not count these among the caught.
- */
-function decommissioned(record: Record<string, unknown>): boolean {
-  return typeof record.status === 'string' && record.status.toUpperCase() === 'DECOMMISSIONED';
-}
 
 function modifiedAt(record: Record<string, unknown>): number | undefined {
   for (const field of MODIFIED_FIELDS) {
@@ -55,7 +48,8 @@ async function recordsCaught(ctx: CommandContext, cutoff: string): Promise<{ cau
       const at = modifiedAt(record);
       if (at === undefined) continue;
       dated += 1;
-      if (at < limit && !decommissioned(record)) caught.push(record);
+      // The service picks only active records: the already decommissioned are not among the caught.
+      if (at < limit && !isDecommissioned(record)) caught.push(record);
     }
   }
   return { caught, dated };

@@ -35,6 +35,7 @@ export function doctor(invocation: Invocation): Promise<void> {
     const timeoutMs = (ctx.opts.timeout ?? 10) * 1000;
     const checks = await runChecks({
       flags: { env: ctx.opts.env, baseUrl: ctx.opts.baseUrl, apiKey: ctx.opts.apiKey },
+      env: ctx.env,
       config: await ctx.config(),
       timeoutMs,
       client: (conn, ca) =>

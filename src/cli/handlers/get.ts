@@ -20,7 +20,7 @@ export function get(invocation: Invocation<[ids: string[]], IdOptions>, operatio
     if (only !== undefined) {
       return present(ctx, operationId, await client.call(operationId, { params: { id: only }, signal: ctx.signal }), `no record with id ${only}`);
     }
-    const writer = await createRowWriter(ctx.output);
+    const writer = await createRowWriter({ ...ctx.output, strictFields: true });
     await forEachItem(
       ids,
       (id) => `id ${id}`,

@@ -4,7 +4,8 @@ import type { OperationId } from '../../contract/operations.js';
 import { UsageError } from '../../errors.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { listPaged, type PagingOptions } from './paged.js';
+import type { FilterOptions } from '../../contract/list-filters.js';
+import { listFiltered, listPaged, type PagingOptions } from './paged.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine, type SafetyOptions } from './safety.js';
 
@@ -24,9 +25,9 @@ export function count(invocation: Invocation<[user: string], { unread?: boolean;
 }
 
 /** `list <user> [--mobile]`. */
-export function list(invocation: Invocation<[user: string], Omit<PagingOptions, 'sort'> & { mobile?: boolean }>): Promise<void> {
+export function list(invocation: Invocation<[user: string], Omit<PagingOptions, 'sort'> & FilterOptions & { mobile?: boolean }>): Promise<void> {
   return withContext(invocation, (ctx) =>
-    listPaged(ctx, ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: ctx.args[0] } }),
+    listFiltered(ctx, 'notifications.list', ctx.opts.mobile ? 'notifications.listMobile' : 'notifications.list', { params: { userName: ctx.args[0] } }),
   );
 }
 

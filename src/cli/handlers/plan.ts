@@ -30,7 +30,7 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
     env: connection.env,
     baseUrl: connection.baseUrl,
     resource,
-    command: maskedCommandLine(process.argv.slice(2)),
+    command: maskedCommandLine(ctx.argv),
     signal: ctx.signal,
     progress: ctx.startProgress,
   };
@@ -45,7 +45,8 @@ export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Pr
   const format = ctx.output.format;
   if (format === 'json') await writeOut(ctx.output.stdout, `${jsonText(plan, 2)}\n`);
   else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${jsonText(entry)}\n`).join(''));
-  else await writeOut(ctx.output.stdout, renderPlanText(plan, ctx.output.color));
+  // A long plan is read through the pager on a terminal (`$PAGER`, else less -FRX).
+  else await (await import('../../io/pager.js')).page(renderPlanText(plan, ctx.output.color), ctx.io);
   const out = ctx.opts.planOut;
   if (out !== undefined) {
     const { savePlan } = await import('../../plan/plan-file.js');
@@ -78,6 +79,7 @@ export async function applyWithSummary(ctx: CommandContext<BulkOptions & { file?
       rejectsPath,
       runName: receipt.writer.run,
       checkpointPath: opts.checkpoint,
+      runId: receipt.writer.run,
       signal: ctx.signal,
       progress: ctx.startProgress,
     },

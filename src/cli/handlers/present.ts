@@ -10,17 +10,20 @@ import type { CommandContext } from '../context.js';
 /** Shows `result` by the operation's response kind; `done` is the stderr line when there is nothing to show. */
 export async function present(ctx: CommandContext, operationId: OperationId, result: CallResult, done: string): Promise<void> {
   const { data } = result;
-  switch (operation(operationId).response) {
+  const op = operation(operationId);
+  // After a read an unknown --fields name is an error; after a write (done, whatever is printed) a warning.
+  const output = { ...ctx.output, strictFields: op.permission.endsWith(':read') };
+  switch (op.response) {
     case 'single':
     case 'schema':
       if (data === null || data === undefined) break;
-      return renderRecord(data, ctx.output);
+      return renderRecord(data, output);
     case 'list':
     case 'array':
       if (!Array.isArray(data)) break;
-      return renderRows(data, ctx.output);
+      return renderRows(data, output);
     case 'count-map':
-      return renderCountMap((data ?? {}) as Record<string, unknown>, ctx.output);
+      return renderCountMap((data ?? {}) as Record<string, unknown>, output);
     default:
       break;
   }

@@ -19,11 +19,11 @@ export function keyFingerprint(key: string): string {
   return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
-function localUser(): string {
+function localUser(env: CommandContext['env']): string {
   try {
     return userInfo().username;
   } catch {
-    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+    return env.USER ?? env.USERNAME ?? 'unknown';
   }
 }
 
@@ -77,9 +77,9 @@ export async function withReceipt<T>(ctx: CommandContext, resource: string, body
     env: connection.env,
     baseUrl: connection.baseUrl,
     ...(connection.apiKey ? { keyFingerprint: keyFingerprint(connection.apiKey) } : {}),
-    user: localUser(),
+    user: localUser(ctx.env),
     version: __PLA_VERSION__,
-    command: maskedCommandLine(process.argv.slice(2)),
+    command: maskedCommandLine(ctx.argv),
     resource,
     startedAt: new Date().toISOString(),
     protected: isProtected,

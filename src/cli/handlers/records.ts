@@ -12,8 +12,9 @@ import type { BadRowRelay } from '../../io/input/bad-rows.js';
 import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
+import type { FilterOptions } from '../../contract/list-filters.js';
 import { type BulkOptions, runBulkPrinting } from './bulk.js';
-import { listPaged, type PagingOptions } from './paged.js';
+import { listFiltered, type PagingOptions } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { type RecordInput, type RecordInputOptions, readRecordInput } from './records-input.js';
@@ -34,8 +35,8 @@ export interface WriteSpec {
 export type WriteOptions = RecordInputOptions & BulkOptions & PlanOptions & { skipUnchanged?: boolean };
 
 /** A paged list (`list`, with `--all` streaming). */
-export function list(invocation: Invocation<[], PagingOptions>, operationId: OperationId): Promise<void> {
-  return withContext(invocation, (ctx) => listPaged(ctx, operationId));
+export function list(invocation: Invocation<[], PagingOptions & FilterOptions>, operationId: OperationId): Promise<void> {
+  return withContext(invocation, (ctx) => listFiltered(ctx, operationId));
 }
 
 /** A call without input or parameters whose result is shown as is (`meta`). */

@@ -142,8 +142,9 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     const entries = [...withinReach(inverseEntries(records, current), operations), ...unknownOutcomes(lines)];
     const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt);
     if (wantsPlan(ctx)) return showPlan(ctx, plan);
-    const { renderPlanText } = await import('../../plan/render.js');
-    ctx.io.stderr.write(renderPlanText(plan, ctx.output.color));
+    const [{ renderPlanText }, { page }] = await Promise.all([import('../../plan/render.js'), import('../../io/pager.js')]);
+    // Read before the prompt: through the pager when it is longer than the terminal.
+    await page(renderPlanText(plan, ctx.output.color), ctx.io, 'stderr');
     await confirmAndApply(ctx, plan, { undoOf: run.header.run });
   });
 }

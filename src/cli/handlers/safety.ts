@@ -13,13 +13,14 @@ export interface SafetyOptions {
 }
 
 /** Asks "<question> on <env>?"; throws when refused or when no terminal can answer. */
-export async function confirmDestructive(ctx: CommandContext<Pick<SafetyOptions, 'yes'>>, question: string): Promise<void> {
+export async function confirmDestructive(ctx: CommandContext<Pick<SafetyOptions, 'yes'>>, question: string, { dryRun = true }: { dryRun?: boolean } = {}): Promise<void> {
   if (ctx.opts.yes) return;
   if (!ctx.io.canPrompt()) {
     // Only the first letter drops its capital: the rest names users and dates as given.
     const what = question.charAt(0).toLowerCase() + question.slice(1);
     throw new UsageError(`refusing to go ahead without confirmation (${what}): stdin is not a terminal`, {
-      hint: 'pass --yes to confirm, or --dry-run to see what would change',
+      // Only the commands that take --dry-run are told about it (apply and server reset do not).
+      hint: dryRun ? 'pass --yes to confirm, or --dry-run to see what would change' : 'pass --yes to confirm',
     });
   }
   const { env } = await ctx.connection();

@@ -1,16 +1,17 @@
 /**
  * `pla server …` on the CLI side. `start` runs the local server (src/server) and
- * keeps what the CLI needs of it in the pla config: the URL of environment
- * `local` and, on a first start, the admin key the server minted (the server
- * keeps only its hash and never touches the CLI's config). `keys|health|log|reset`
- * call the running server's `/_admin` endpoints through the ordinary client; they
- * always talk to environment `local`, and `--base-url` and `--api-key` still
- * override.
+ * keeps what the CLI needs of it in the pla config: the URL of the environment it
+ * feeds (src/cli/server-environment.ts) and, on a first start, the admin key the
+ * server minted (the server keeps only its hash and never touches the CLI's
+ * config). `keys|health|log|reset` call the running server's `/_admin` endpoints
+ * through the ordinary client, on the environment `-e` names (default `local`);
+ * `keys create --data DIR` writes a key into a stopped server's folder instead.
  */
 import { parseRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 import { renderRecord, renderRows } from '../../io/output/index.js';
 import type { StartFlags } from '../../server/start.js';
+import { DEFAULT_SERVER_OPTIONS } from '../../server/options.js';
 import { withContext, type CommandContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmDestructive } from './safety.js';
@@ -20,7 +21,7 @@ import { confirmDestructive } from './safety.js';
  * neither `--store` nor `PLA_STORE_URL` gives one, as they outrank it.
  */
 async function configuredStore(invocation: Invocation<[], { store?: string }>): Promise<string | undefined> {
-  if (invocation.opts.store || process.env.PLA_STORE_URL) return undefined;
+  if (invocation.opts.store || invocation.env.PLA_STORE_URL) return undefined;
   const { openConfig } = await import('../../config/index.js');
   return (await openConfig({ readOnly: true })).server().store;
 }
@@ -31,31 +32,83 @@ export async function migrate(invocation: Invocation<[], { store?: string }>): P
   await runServerMigrate(invocation.opts, invocation.io, await configuredStore(invocation));
 }
 
-/** `pla server start`: runs the server until SIGINT/SIGTERM; once it listens, environment `local` points at it. */
-export async function start(invocation: Invocation<[], StartFlags>): Promise<void> {
-  const { runServerStart } = await import('../../server/start.js');
+/**
+ * `pla server start`: runs the server until SIGINT/SIGTERM. Before it starts, the
+ * environment it will feed is chosen (src/cli/server-environment.ts); once it
+ * listens, that environment points at it, with the admin key of a first start.
+ */
+export async function start(invocation: Invocation<[], StartFlags & { envName?: string }>): Promise<void> {
+  const { runServerStart, storeOf } = await import('../../server/start.js');
+  const { chooseServerEnvironment } = await import('../server-environment.js');
+  const { openConfig } = await import('../../config/index.js');
+  const flags = invocation.opts;
   const stored = await configuredStore(invocation);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
-  await runServerStart(invocation.opts, invocation.io, {
+  const placement = await chooseServerEnvironment(await openConfig({ readOnly: true }), invocation.io, invocation.signal, {
+    envName: flags.envName,
+    dataDir: flags.data ?? DEFAULT_SERVER_OPTIONS.dataDir,
+    port: Number(flags.port ?? DEFAULT_SERVER_OPTIONS.port),
+    storeUrl: storeOf(flags, stored).storeUrl,
+  });
+  const { env, localData } = placement;
+  await runServerStart(flags, invocation.io, {
     async onListening({ url, createdAdminKey }) {
-      const { openConfig } = await import('../../config/index.js');
       const config = await openConfig();
+      const apiKey = createdAdminKey ?? placement.keptKey;
+      await config.feedFromServer(env, { baseUrl: url, localData, ...(apiKey ? { apiKey } : {}) });
       if (createdAdminKey) {
-        await config.setKey('local', createdAdminKey);
         note('');
         note(`  New admin key: ${createdAdminKey}`);
-        note('  It is shown only this once and saved for environment "local" in the pla config.');
+        note(`  It is shown only this once and saved for environment "${env}" in the pla config.`);
         note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
         note('');
       }
-      await config.setUrl('local', url);
+      note(`pla server: environment ${env} points at this server${env === 'local' ? '' : ` (pla -e ${env} …)`}`);
+      if (!apiKey) {
+        const recovery = localData.startsWith('postgres')
+          ? `pla server keys create -e ${env} --name admin --api-key <a key that can administer keys>`
+          : `pla server keys create --data ${localData} -e ${env} --name admin (with the server stopped)`;
+        note(`pla server: environment ${env} has no key for this server; make one with ${recovery}`);
+      }
     },
   }, stored);
 }
 
-/** The invocation aimed at env `local`; the `--env` given (if any) is the new key's environment. */
+/**
+ * The invocation aimed at the environment `-e` names (default `local`, not the
+ * current one: the admin endpoints are the local server's); that environment is
+ * also the one a new key is meant for.
+ */
 function onLocal<Args extends readonly unknown[], Opts extends object>(invocation: Invocation<Args, Opts>): Invocation<Args, Opts & { keyEnv?: string }> {
-  return { ...invocation, opts: { ...invocation.opts, keyEnv: invocation.opts.env, env: 'local' } };
+  const env = invocation.opts.env ?? 'local';
+  return { ...invocation, opts: { ...invocation.opts, keyEnv: env, env } };
+}
+
+/**
+ * `pla server keys create --data DIR`: a new key (admin unless `--permissions`)
+ * written straight into a stopped server's data folder; saved for the environment
+ * that folder feeds (or `-e`) when that environment holds no key for other data.
+ */
+async function createKeyOffline(invocation: Invocation<[], { name: string; permissions?: string[]; data: string }>): Promise<void> {
+  const { createKeyOffline: create } = await import('../../server/offline-keys.js');
+  const { localDataOf } = await import('../server-environment.js');
+  const { openConfig } = await import('../../config/index.js');
+  const { data, name, permissions, env: chosen } = invocation.opts;
+  const localData = localDataOf(data, undefined);
+  const config = await openConfig();
+  const fed = Object.entries(config.list()).find(([, stored]) => stored.localData === localData)?.[0];
+  const env = chosen ?? fed ?? 'local';
+  const { secret, key } = await create({ dataDir: data, name, env, permissions: permissions ?? ['*'] });
+  invocation.io.stdout.write(`${secret}\n`);
+  const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
+  note(`key ${key.name} (id ${key.id}, ${key.permissions.join(',')}) created in ${localData}; store it now, it cannot be shown again`);
+  const stored = config.get(env);
+  if (stored.apiKey && stored.localData !== localData) {
+    note(`not saved: environment ${env} holds a key for ${stored.localData ?? 'another service'}; use it with PLA_API_KEY or pla config set-key`);
+    return;
+  }
+  await config.setKey(env, secret);
+  note(`saved for environment ${env}`);
 }
 
 async function admin(ctx: CommandContext, method: string, path: string, options: { body?: unknown; query?: Record<string, string> } = {}) {
@@ -64,7 +117,9 @@ async function admin(ctx: CommandContext, method: string, path: string, options:
   return { message: envelope?.message, data: envelope?.data, body: result.data };
 }
 
-export function createKey(invocation: Invocation<[], { name: string; permissions?: string[] }>): Promise<void> {
+export function createKey(invocation: Invocation<[], { name: string; permissions?: string[]; data?: string }>): Promise<void> {
+  const { data } = invocation.opts;
+  if (data !== undefined) return createKeyOffline({ ...invocation, opts: { ...invocation.opts, data } });
   return withContext(onLocal(invocation), async (ctx) => {
     const { name, permissions, keyEnv } = ctx.opts;
     const body = { name, ...(keyEnv ? { env: keyEnv } : {}), ...(permissions ? { permissions } : {}) };
@@ -110,7 +165,7 @@ export function requestLog(invocation: Invocation<[], { limit?: string }>): Prom
 
 export function reset(invocation: Invocation<[], { yes?: boolean }>): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
-    await confirmDestructive(ctx, 'Delete all data of the local server');
+    await confirmDestructive(ctx, 'Delete all data of the local server', { dryRun: false });
     const { message } = await admin(ctx, 'POST', '/_admin/reset');
     ctx.note(message ?? 'reset');
   });

@@ -16,6 +16,23 @@ export function fieldValue(row: Row, field: string): unknown {
   return value;
 }
 
+/** True when `row` has the (dotted) field, even holding null. */
+function hasField(row: Row, field: string): boolean {
+  if (Object.hasOwn(row, field)) return true;
+  let value: unknown = row;
+  for (const part of field.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return false;
+    value = (value as Row)[part];
+  }
+  return true;
+}
+
+/** The `fields` no row of `rows` has (none can be said of no rows). */
+export function unknownFields(fields: readonly string[] | undefined, rows: readonly Row[]): string[] {
+  if (!fields || rows.length === 0) return [];
+  return fields.filter((field) => !rows.some((row) => hasField(row, field)));
+}
+
 /** Keeps only the named fields, in their order; without fields the row is unchanged. */
 export function pickFields(row: Row, fields: string[] | undefined): Row {
   if (!fields || fields.length === 0) return row;

@@ -1,8 +1,10 @@
 /**
  * Column widths for a table that fits a terminal, the way `gh` fits its lists:
- * short columns (ids, statuses, amounts) stay whole, long ones shrink and their
- * cells are cut with `…`, and when even that cannot fit, the last columns are
- * left out (said on stderr; `--wide` shows every column and every character).
+ * short columns (amounts, codes) and the columns a reader copies (ids, status)
+ * stay whole, dates shorten to the minute or the day, long text shrinks and is
+ * cut with `…`, and when even that cannot fit, columns are left out: empty or
+ * constant ones first, then from the right, never the kept ones (said below the
+ * table on stderr; `--wide` shows every column and every character).
  */
 import stringWidth from 'string-width';
 import { terminalSafe } from '../terminal-text.js';
@@ -41,41 +43,111 @@ export function cut(text: string, width: number): string {
  */
 export const flat = (text: string): string => terminalSafe(text.replace(/\s+/g, ' '));
 
+/** What the layout needs to know of one column. */
+export interface ColumnNeed {
+  /** Width its content wants, header included. */
+  natural: number;
+  /**
+   * Never cut and never left out: the columns a reader copies or reads a row by
+   * (`id`, `status`, the run id), as gh never cuts an issue number.
+   */
+  keep: boolean;
+  /** Every cell empty, or every cell the same: the first to go when the table is too wide. */
+  useless: boolean;
+  /** Holds ISO dates: shortened to the minute or the day rather than cut (see `shortDate`). */
+  dates: boolean;
+}
+
 export interface Layout {
-  /** Width of each shown column's content (without padding). */
+  /** Indexes of the shown columns, in their order. */
+  shown: number[];
+  /** Width of each shown column's content (without padding), as `shown`. */
   widths: number[];
-  /** How many of the columns, from the first, are shown. */
-  shown: number;
+}
+
+/** Narrowest a date column gets: the day (`2026-11-24`). */
+const DATE_LEAST = 10;
+
+/** The widths a date shows more at: the day, the minute, the second (`shortDate`). */
+const DATE_STEPS = [DATE_LEAST, 16, 19];
+
+/** An ISO 8601 date-time as the server writes it (`2026-11-24T07:13:03.204Z`). */
+const ISO_DATE_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/;
+
+/** True when `text` is an ISO date-time a date column can shorten. */
+export const isIsoDateTime = (text: string): boolean => ISO_DATE_TIME.test(text);
+
+/**
+ * An ISO date-time in `width` columns: whole when it fits, else to the second, the
+ * minute (`2026-11-24 07:13`) or the day. Never cut in the middle (`2026-11-…`).
+ */
+export function shortDate(text: string, width: number): string {
+  const match = ISO_DATE_TIME.exec(text);
+  if (!match || text.length <= width) return text;
+  const [, day, minute, seconds = ''] = match;
+  const second = `${day} ${minute}${seconds.slice(0, 3)}`;
+  if (second.length <= width) return second;
+  if (width >= 16) return `${day} ${minute}`;
+  return day ?? text;
+}
+
+/** The least width a column can be given. */
+function leastOf(column: ColumnNeed, wanted: number): number {
+  if (column.keep) return wanted;
+  if (column.dates) return Math.min(wanted, DATE_LEAST);
+  return wanted <= WHOLE ? wanted : MIN_CUT;
 }
 
 /**
- * Widths for columns whose content wants `natural` widths (header included).
- * Without a terminal width every column gets what it wants (up to MAX_CELL,
- * unless `wide`); with one, the table is fitted to it as the module comment says.
+ * The order columns are left out in when the table is too wide: empty or constant
+ * columns first, then the others from the right; kept columns never.
  */
-export function fitColumns(natural: number[], terminalWidth: number | undefined, wide: boolean): Layout {
-  const wanted = natural.map((w) => (wide ? w : Math.min(w, MAX_CELL)));
-  if (wide || terminalWidth === undefined) return { widths: wanted, shown: wanted.length };
-  const least = (w: number): number => (w <= WHOLE ? w : MIN_CUT);
-  let shown = wanted.length;
-  const budget = () => terminalWidth - borderWidth(shown);
-  const needed = () => wanted.slice(0, shown).reduce((sum, w) => sum + least(w), 0);
-  // Leave out columns from the right until the others fit at their least.
-  while (shown > 1 && needed() > budget()) shown -= 1;
-  const widths = wanted.slice(0, shown).map(least);
-  // Share what is left among the columns that want more, a column at a time.
+function dropOrder(columns: readonly ColumnNeed[]): number[] {
+  const fromRight = columns.map((_, i) => i).reverse().filter((i) => !columns[i]?.keep);
+  return [...fromRight.filter((i) => columns[i]?.useless), ...fromRight.filter((i) => !columns[i]?.useless)];
+}
+
+/**
+ * Widths for the columns. Without a terminal width every column gets what it wants
+ * (up to MAX_CELL, unless `wide`); with one, the table is fitted to it as the
+ * module comment says, leaving out the least useful columns first.
+ */
+export function fitColumns(columns: readonly ColumnNeed[], terminalWidth: number | undefined, wide: boolean): Layout {
+  const wanted = columns.map((c) => (wide || c.keep ? c.natural : Math.min(c.natural, MAX_CELL)));
+  const all = columns.map((_, i) => i);
+  if (wide || terminalWidth === undefined) return { shown: all, widths: wanted };
+  const shown = new Set(all);
+  const budget = () => terminalWidth - borderWidth(shown.size);
+  const needed = () => [...shown].reduce((sum, i) => sum + leastOf(columns[i] as ColumnNeed, wanted[i] ?? 0), 0);
+  // Leave out columns until the others fit at their least.
+  for (const i of dropOrder(columns)) {
+    if (shown.size <= 1 || needed() <= budget()) break;
+    shown.delete(i);
+  }
+  const order = all.filter((i) => shown.has(i));
+  const widths = order.map((i) => leastOf(columns[i] as ColumnNeed, wanted[i] ?? 0));
+  // Share what is left among the columns that want more, a column at a time; a
+  // date column takes only the widths it can use (day, minute, second, whole).
   let spare = Math.max(0, budget() - widths.reduce((sum, w) => sum + w, 0));
-  while (spare > 0) {
+  const nextWidth = (k: number): number => {
+    const column = order[k] as number;
+    const now = widths[k] ?? 0;
+    if (!columns[column]?.dates) return now + 1;
+    return DATE_STEPS.concat(wanted[column] ?? 0).filter((w) => w > now && w <= (wanted[column] ?? 0)).sort((a, b) => a - b)[0] ?? now;
+  };
+  for (;;) {
     let neediest = -1;
-    for (let i = 0; i < shown; i++) {
-      const short = (wanted[i] ?? 0) - (widths[i] ?? 0);
-      if (short > 0 && (neediest === -1 || short > (wanted[neediest] ?? 0) - (widths[neediest] ?? 0))) neediest = i;
-    }
+    let shortest = 0;
+    order.forEach((column, k) => {
+      const short = (wanted[column] ?? 0) - (widths[k] ?? 0);
+      if (short > shortest && nextWidth(k) - (widths[k] ?? 0) <= spare) [neediest, shortest] = [k, short];
+    });
     if (neediest === -1) break;
-    widths[neediest] = (widths[neediest] ?? 0) + 1;
-    spare -= 1;
+    const grown = nextWidth(neediest);
+    spare -= grown - (widths[neediest] ?? 0);
+    widths[neediest] = grown;
   }
   // A single column wider than the terminal still has to fit.
-  if (shown === 1) widths[0] = Math.max(1, Math.min(widths[0] ?? 1, budget()));
-  return { widths, shown };
+  if (order.length === 1) widths[0] = Math.max(1, Math.min(widths[0] ?? 1, budget()));
+  return { shown: order, widths };
 }

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import Table from 'cli-table3';
 import { cellText, fieldValue } from './fields.js';
-import { borderWidth, cut, displayWidth, fitColumns, flat, MAX_CELL, MIN_CUT, type Layout } from './table-layout.js';
+import { borderWidth, cut, displayWidth, fitColumns, flat, isIsoDateTime, MAX_CELL, MIN_CUT, shortDate, type ColumnNeed, type Layout } from './table-layout.js';
 import type { OutputOptions, Row, RowWriter } from './types.js';
 import { writeOut } from './write-out.js';
 
@@ -17,10 +17,27 @@ const LAYOUT_ROWS = 100;
  */
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
-/** The text of a cell on one line, cut to `width` (wrapped by the table instead with --wide). */
-function cellFor(value: unknown, width: number, wide: boolean): string {
+/** The text of a cell on one line, cut to `width` (wrapped by the table instead with --wide); dates shortened, not cut. */
+function cellFor(value: unknown, width: number, wide: boolean, dates = false): string {
   const text = flat(cellText(value));
-  return wide ? text : cut(text, width);
+  if (wide) return text;
+  return cut(dates ? shortDate(text, width) : text, width);
+}
+
+/** Columns a reader copies or reads a row by: never cut, never left out (`runs show <run>`, `tasks cancel <id>`). */
+const KEPT_COLUMNS = /^(id|run|runId|status|state|read)$/;
+
+/** What the layout needs to know of `column`, from the rows held to lay the table out. */
+function columnNeed(column: string, rows: readonly Row[]): ColumnNeed {
+  const texts = rows.map((row) => flat(cellText(fieldValue(row, column))));
+  const filled = texts.filter((text) => text !== '');
+  return {
+    natural: Math.max(displayWidth(flat(column)), ...texts.map(displayWidth)),
+    keep: KEPT_COLUMNS.test(column),
+    // One row says nothing about a column being the same everywhere, only about it being empty.
+    useless: filled.length === 0 || (rows.length > 1 && texts.every((text) => text === texts[0])),
+    dates: filled.length > 0 && filled.every(isIsoDateTime),
+  };
 }
 
 /**
@@ -50,7 +67,7 @@ function newTable(options: OutputOptions, widths: number[], head?: string[]): Ta
 
 /** Says (after the table, on stderr) how many columns a fitted table left out, and how to see them. */
 function noteLeftOut(options: OutputOptions, columns: string[], layout: Layout): void {
-  const left = columns.length - layout.shown;
+  const left = columns.length - layout.shown.length;
   if (left > 0) options.warn?.(`${left} more column${left === 1 ? '' : 's'}: --wide shows all`);
 }
 
@@ -62,20 +79,21 @@ function noteLeftOut(options: OutputOptions, columns: string[], layout: Layout):
  */
 export function createTableWriter(options: OutputOptions): RowWriter {
   const held: Row[] = [];
-  let drawn: { columns: string[]; layout: Layout; bottom: string } | undefined;
+  let drawn: { columns: string[]; needs: ColumnNeed[]; layout: Layout; bottom: string } | undefined;
   const wide = options.wide === true;
 
-  const cells = (row: Row, columns: string[], layout: Layout) => columns.slice(0, layout.shown).map((c, i) => cellFor(fieldValue(row, c), layout.widths[i] ?? 0, wide));
+  const cells = (row: Row, columns: string[], needs: ColumnNeed[], layout: Layout) =>
+    layout.shown.map((c, k) => cellFor(fieldValue(row, columns[c] as string), layout.widths[k] ?? 0, wide, needs[c]?.dates));
 
   const drawHeld = async () => {
     const columns = options.fields ?? [...new Set(held.flatMap((r) => Object.keys(r)))];
-    const natural = columns.map((c) => Math.max(displayWidth(flat(c)), ...held.map((row) => displayWidth(flat(cellText(fieldValue(row, c)))))));
-    const layout = fitColumns(natural, options.width, wide);
-    const table = newTable(options, layout.widths, columns.slice(0, layout.shown));
-    for (const row of held) table.push(cells(row, columns, layout));
+    const needs = columns.map((column) => columnNeed(column, held));
+    const layout = fitColumns(needs, options.width, wide);
+    const table = newTable(options, layout.widths, layout.shown.map((c) => columns[c] as string));
+    for (const row of held) table.push(cells(row, columns, needs, layout));
     const lines = table.toString().split('\n');
     const bottom = lines.pop() ?? '';
-    drawn = { columns, layout, bottom };
+    drawn = { columns, needs, layout, bottom };
     held.length = 0;
     await writeOut(options.stdout, `${lines.join('\n')}\n`);
   };
@@ -88,7 +106,7 @@ export function createTableWriter(options: OutputOptions): RowWriter {
         return;
       }
       const table = newTable(options, drawn.layout.widths);
-      table.push(cells(row, drawn.columns, drawn.layout));
+      table.push(cells(row, drawn.columns, drawn.needs, drawn.layout));
       // A one-row table without a header: its own top and bottom lines are not needed.
       const lines = table.toString().split('\n').slice(1, -1);
       await writeOut(options.stdout, `${lines.join('\n')}\n`);
@@ -112,6 +130,6 @@ export async function writeKeyValueTable(record: Row, options: OutputOptions): P
   const room = options.width === undefined || wide ? Infinity : options.width - borderWidth(2) - keyWidth;
   const valueWidth = Math.max(MIN_CUT, Math.min(wide ? wanted : Math.min(wanted, MAX_CELL), room));
   const table = newTable(options, [keyWidth, valueWidth]);
-  keys.forEach((key, i) => table.push([label(key, options), cellFor(values[i], valueWidth, wide)]));
+  keys.forEach((key, i) => table.push([label(key, options), cellFor(values[i], valueWidth, wide, isIsoDateTime(values[i] ?? ''))]));
   await writeOut(options.stdout, `${table.toString()}\n`);
 }

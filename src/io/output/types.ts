@@ -26,6 +26,13 @@ export interface OutputOptions {
   csvRaw?: boolean;
   /** Human-only warnings (stderr); none when absent. */
   warn?: (line: string) => void;
+  /** `--query`: a JMESPath expression the output is passed through before it is rendered. */
+  query?: string;
+  /**
+   * A `--fields` name no record has is an error (reads: nothing has happened yet);
+   * otherwise a warning (after a write, which did happen, the run must not fail).
+   */
+  strictFields?: boolean;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { CollectionName, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { describeRecords } from '../meta-schema.js';
-import { pageB, requestedPage } from '../paging.js';
+import { requestedPage, shapedPage } from '../paging.js';
 import { badField, notFound } from '../problem.js';
 
 const SERVER_OWNED = ['id', 'createdAt', 'updatedAt'] as const;
@@ -84,10 +84,10 @@ export function recordHandlers(resource: RecordResource) {
       return { data: record, message: `${Noun} ${record.id}` };
     },
 
-    list: async (call, { store }) => {
+    list: async (call, { store, options }) => {
       const request = requestedPage(call);
       const result = await store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort });
-      return { data: pageB(result.items, result, request) };
+      return { data: shapedPage('nested', result.items, result, request, options.wire?.page) };
     },
 
     create: (call, ctx) =>

@@ -4,6 +4,8 @@
  * stamps `decommissionedAt`. Remove deletes a record unless it has `inUse: true`,
  * in which case it is decommissioned instead, and the message says which.
  */
+import { DECOMMISSIONED, isDecommissioned, removeKeeps } from '../../contract/decommission.js';
+import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
 import { NOUNS, capitalised, counted } from '../../contract/wording.js';
 import type { StoredRecord } from '../../store/types.js';
@@ -12,31 +14,31 @@ import type { OperationHandler, ServerContext } from '../context.js';
 import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers, type RecordResource } from './accounting-records.js';
 
-const DETERMINATION_STATUSES = ['ACTIVE', 'DECOMMISSIONED'] as const;
+const DETERMINATION_STATUSES = ['ACTIVE', DECOMMISSIONED] as const;
 
 const resource: RecordResource = {
   collection: 'determinations',
   noun: NOUNS.determinations,
-  typeName: 'AssetTransactionTypeDeterminationDto',
+  typeName: RECORD_TYPE_NAMES.determinations,
   prepare(next, previous, at, now) {
     const status = next.status ?? 'ACTIVE';
     if (!DETERMINATION_STATUSES.includes(status as (typeof DETERMINATION_STATUSES)[number])) {
       throw badField(`${at}.status`, `must be one of ${DETERMINATION_STATUSES.join(', ')}`);
     }
     const record: StoredRecord = { ...next, status };
-    if (status === 'DECOMMISSIONED' && previous?.status !== 'DECOMMISSIONED') record.decommissionedAt ??= now;
+    if (status === DECOMMISSIONED && !(previous && isDecommissioned(previous))) record.decommissionedAt ??= now;
     if (status === 'ACTIVE') delete record.decommissionedAt;
     return record;
   },
 };
 
 function decommissioned(record: StoredRecord, now: string): StoredRecord {
-  return { ...record, status: 'DECOMMISSIONED', decommissionedAt: now, updatedAt: now };
+  return { ...record, status: DECOMMISSIONED, decommissionedAt: now, updatedAt: now };
 }
 
 /** 409 naming the records among `records` that are already decommissioned, if any. */
 function refuseDecommissioned(records: readonly StoredRecord[]): void {
-  const already = records.filter((record) => record.status === 'DECOMMISSIONED').map((record) => record.id);
+  const already = records.filter(isDecommissioned).map((record) => record.id);
   if (already.length) {
     throw new HttpProblem(409, `already decommissioned: ${already.join(', ')}`, {
       slug: 'conflict',
@@ -62,7 +64,7 @@ async function decommissionModifiedBefore(ctx: ServerContext, before: Date, now:
     // Stamps are the server's own ISO 8601 UTC strings, so string order is time order.
     const chosen = await tx.find('determinations', {
       where: [
-        { field: 'status', notEquals: 'DECOMMISSIONED' },
+        { field: 'status', notEquals: DECOMMISSIONED },
         { field: 'updatedAt', range: { before: before.toISOString() } },
       ],
     });
@@ -79,11 +81,11 @@ function remove(ctx: ServerContext, ids: readonly (number | bigint)[], now: stri
   return ctx.store.transaction(async (tx) => {
     const set = new ChangeSet(tx, 'determinations');
     const records = await set.existing([...new Set(ids)], NOUNS.determinations);
-    refuseDecommissioned(records.filter((record) => record.inUse === true));
+    refuseDecommissioned(records.filter(removeKeeps));
     const deleted: RecordId[] = [];
     const kept: RecordId[] = [];
     for (const record of records) {
-      if (record.inUse === true) {
+      if (removeKeeps(record)) {
         kept.push(record.id);
         set.put(decommissioned(record, now));
       } else {

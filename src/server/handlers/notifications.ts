@@ -8,7 +8,7 @@ import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoreReader, StoredRecord } from '../../store/types.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
-import { pageA, requestedPage } from '../paging.js';
+import { requestedPage, shapedPage } from '../paging.js';
 import { idFromPath } from '../path-id.js';
 import { notFound } from '../problem.js';
 import { queryFlag } from '../query-flags.js';
@@ -60,7 +60,7 @@ async function listPage(call: OperationCall, ctx: ServerContext, ...more: Condit
     sort: NEWEST_FIRST,
     where: forUser(call.params.userName, ...more),
   });
-  return { data: pageA(result.items.map(listItem), result, request, true) };
+  return { data: shapedPage('flat', result.items.map(listItem), result, request, ctx.options.wire?.page, true) };
 }
 
 /** The numeric id of a notification path parameter (the spec allows a string); 404 when it names nothing. */

@@ -4,12 +4,13 @@
  * filters by equality, "any of" (array) and `{from, to}` ranges, sorted by
  * `createdAt` ascending unless the query says otherwise.
  */
+import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
 import { NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
-import { pageB, requestedPage } from '../paging.js';
+import { requestedPage, shapedPage } from '../paging.js';
 import { MAX_FILTER_VALUES, overLimit } from '../limits.js';
 import { HttpProblem, badField } from '../problem.js';
 import { recordHandlers } from './accounting-records.js';
@@ -52,7 +53,7 @@ export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = '
 const records = recordHandlers({
   collection: 'tasks',
   noun: NOUNS.tasks,
-  typeName: 'MassInterCompanyTransferTaskDto',
+  typeName: RECORD_TYPE_NAMES.tasks,
   prepare(next, previous, at, now) {
     const status = next.status ?? previous?.status ?? 'PENDING';
     if (!TASK_STATUSES.includes(status as TaskStatus)) throw badField(`${at}.status`, `must be one of ${TASK_STATUSES.join(', ')}`);
@@ -98,12 +99,12 @@ export const taskHandlers = {
   upsert: records.upsert,
   upsertBulk: records.upsertBulk,
 
-  search: async (call, { store }) => {
+  search: async (call, { store, options }) => {
     const request = requestedPage(call);
     const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
     const where = conditionsOf(call.body as Record<string, unknown> | undefined);
     const result = await store.page('tasks', { offset: request.offset, limit: request.limit, sort, where });
-    return { data: pageB(result.items, result, request) };
+    return { data: shapedPage('nested', result.items, result, request, options.wire?.page) };
   },
 
   cancel: async ({ params, now }, ctx) => {

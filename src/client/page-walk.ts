@@ -1,0 +1,216 @@
+/**
+ * The one page walker: every page pla reads (a single `--page`, `--all`,
+ * `--max-items`, exports, plans' current-state reads, undo) goes through it, so no
+ * reader can be told a wrong page and believe it. Each answer's number and size are
+ * checked against the request; a service numbering pages from 1 or cutting sizes
+ * to its own maximum is detected (or known from the environment's wire profile);
+ * records inserted or removed during a walk (the count changes, a page comes back
+ * short before the end, an id shows up twice) are reported as drift. No id is
+ * handed out twice within a walk.
+ */
+import { PageMismatchError, PagingDriftError } from '../errors.js';
+import type { AnsweredPage } from './page-shapes.js';
+import type { Page, PageWalker, PagingFacts } from './types.js';
+
+/** Reads the page the service calls `wirePage` at `size` (undefined: the service's default). */
+export type FetchPage<T> = (wirePage: number, size: number | undefined) => Promise<AnsweredPage<T>>;
+
+export interface WalkOptions {
+  /** Records a page asks for; undefined leaves it to the service. */
+  size?: number;
+  /** Finish without an error when the records changed during the walk (a warning instead). */
+  allowDrift?: boolean;
+  /** A line for a person: what the walker found out about the service, drift accepted. */
+  notice?: (line: string) => void;
+  /** Names the listing in messages, e.g. `determinations.list`. */
+  label: string;
+}
+
+/** A record's identity for spotting repeats: its id's text, else none (records without an id are never dropped). */
+function identity(record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const id = (record as { id?: unknown }).id;
+  return typeof id === 'number' || typeof id === 'string' || typeof id === 'bigint' ? String(id) : undefined;
+}
+
+/** The same record at the head of two answers: the same id, or the same JSON when there is none. */
+function sameRecord(a: unknown, b: unknown): boolean {
+  const [x, y] = [identity(a), identity(b)];
+  return x !== undefined || y !== undefined ? x === y : JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Finds whether the service numbers pages from 0 or 1 with two reads of one
+ * record: a service numbering from 1 answers its first page to both `page=0`
+ * and `page=1` (Spring's one-indexed-parameters), or says it answered page 1 when
+ * asked for page 0. An empty listing tells nothing: 0, the spec's base, is assumed.
+ */
+export async function probeBase<T>(fetch: FetchPage<T>): Promise<0 | 1> {
+  const zero = await fetch(0, 1);
+  if (zero.number === 1) return 1;
+  // Empty, or more than one record for a page of one (the listing is not paged): nothing to tell.
+  if (zero.items.length !== 1) return 0;
+  const one = await fetch(1, 1);
+  if (one.number === 0 || (one.items.length > 0 && sameRecord(one.items[0], zero.items[0]))) return 1;
+  return 0;
+}
+
+/** One walk over a listing; `read` may be called for pages in any order and at once, after `settle`. */
+export class PageWalk<T> implements PageWalker<T> {
+  private total: number | undefined;
+  private readonly seen = new Set<string>();
+  private repeated = 0;
+  private readonly drift: string[] = [];
+  private reads = 0;
+  /** Records handed out (repeats left out). */
+  private handed = 0;
+  private settling: Promise<void> | undefined;
+
+  constructor(
+    private readonly fetch: FetchPage<T>,
+    private readonly facts: PagingFacts,
+    private readonly options: WalkOptions,
+  ) {}
+
+  /** Makes sure the page base is known (two reads of one record when the profile does not say it); once, however many reads wait for it. */
+  settle(): Promise<void> {
+    if (this.facts.base !== undefined) return Promise.resolve();
+    this.settling ??= probeBase(this.fetch).then((base) => this.learnBase(base));
+    return this.settling;
+  }
+
+  private learnBase(base: 0 | 1): void {
+    this.facts.base = base;
+    if (base === 1) this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
+  }
+
+  /** The size a page asks for: the walk's size, cut to the service's maximum when it has one. */
+  private asked(): number | undefined {
+    const { size } = this.options;
+    const { cap } = this.facts;
+    return size === undefined ? undefined : cap === undefined ? size : Math.min(size, cap);
+  }
+
+  /** Reads page `index` (zero-based, as pla counts), checked; its records not handed out before in this walk. */
+  async read(index: number): Promise<Page<T>> {
+    // Page 0 is the first page whatever the base (Spring reads page=0 as the first page when one-indexed too).
+    if (index > 0) await this.settle();
+    const first = this.reads++ === 0;
+    const asked = this.asked();
+    const answer = await this.fetch(index + (this.facts.base ?? 0), asked);
+    this.checkNumber(index, answer);
+    const size = this.checkSize(index, answer, asked, first);
+    const offset = index * size;
+    const count = answer.items.length;
+    const last = this.isLast(index, answer, offset, size, asked);
+
+    if (answer.totalElements !== undefined) {
+      if (this.total !== undefined && this.total !== answer.totalElements) {
+        this.drift.push(`the listing counted ${this.total} records, then ${answer.totalElements} (page ${index})`);
+      }
+      this.total = answer.totalElements;
+    }
+    if (!last && count < size && !(first && this.facts.cap === count)) {
+      this.drift.push(`page ${index} had ${count} records of ${size} but was not the last`);
+    }
+    const items = answer.items.filter((record) => {
+      const id = identity(record);
+      if (id === undefined) return true;
+      if (this.seen.has(id)) {
+        this.repeated += 1;
+        return false;
+      }
+      this.seen.add(id);
+      return true;
+    });
+    // Only repeats, while nothing says the records changed: the service ignores the page asked for.
+    if (index > 0 && items.length === 0 && count > 0 && !last && this.drift.length === 0) {
+      throw new PageMismatchError(`${this.options.label}: page ${index} holds only records of earlier pages: the service may not page this listing`, {
+        hint: 'check the wire profile (pla config detect), or read it without --all',
+      });
+    }
+    this.handed += items.length;
+    const totalPages = answer.totalElements !== undefined ? Math.ceil(answer.totalElements / size) : answer.totalPages;
+    return {
+      items,
+      number: index,
+      size,
+      ...(answer.totalElements !== undefined ? { totalElements: answer.totalElements } : {}),
+      ...(totalPages !== undefined ? { totalPages } : {}),
+      last,
+    };
+  }
+
+  /** The answer's page number must be the one asked for, counted from 0 or (a one-based service echoing it) from 1. */
+  private checkNumber(index: number, answer: AnsweredPage<T>): void {
+    const { number } = answer;
+    if (number === undefined || number === index) return;
+    if (number === index + 1 && this.facts.base !== 0) {
+      if (this.facts.base === undefined) this.learnBase(1);
+      return;
+    }
+    throw new PageMismatchError(`${this.options.label}: asked for page ${index} (zero-based) and the service answered page ${number}`, {
+      hint: 'the service may number pages differently: `pla config detect` finds out, `pla config set-wire page.base=1` says it',
+      detail: answer,
+    });
+  }
+
+  /**
+   * The records a page of this walk holds. A page holding fewer than asked while
+   * more records follow, or saying a smaller size, was cut by the service: its
+   * maximum is learnt and later pages ask for it (their offsets then agree).
+   */
+  private checkSize(index: number, answer: AnsweredPage<T>, asked: number | undefined, first: boolean): number {
+    const count = answer.items.length;
+    if (asked === undefined) return answer.size ?? Math.max(count, 1);
+    // A bare array longer than a page is the whole listing (an endpoint that does not page).
+    if (count > asked && !(answer.shape === 'array' && index === 0)) {
+      throw new PageMismatchError(`${this.options.label}: asked for ${asked} records a page and the service answered ${count}`, { detail: answer.size });
+    }
+    const saysSmaller = answer.size !== undefined && answer.size < asked && answer.size >= count;
+    // The count says so, or (a Spring Slice has no count) the page says it is not the last.
+    const moreFollow = answer.totalElements !== undefined ? index * asked + count < answer.totalElements : answer.last === false;
+    const cut = saysSmaller ? answer.size : first && count > 0 && count < asked && moreFollow ? count : undefined;
+    if (cut === undefined) return asked;
+    if (index > 0) {
+      throw new PageMismatchError(`${this.options.label}: the service answers at most ${cut} records a page, so page ${index} of ${asked} cannot be read`, {
+        hint: `ask for --size ${cut} (page ${Math.floor((index * asked) / cut)} then starts where page ${index} of ${asked} would), or use --all`,
+      });
+    }
+    this.facts.cap = cut;
+    this.options.notice?.(`note: the service answers at most ${cut} records a page (asked for ${asked}); pla asks for ${cut} (\`pla config detect\` stores this)`);
+    return cut;
+  }
+
+  /** Whether no page follows: the count (when given) decides, then `last`, the page count, a short or empty page. */
+  private isLast(index: number, answer: AnsweredPage<T>, offset: number, size: number, asked: number | undefined): boolean {
+    const count = answer.items.length;
+    if (count === 0) return true;
+    // A bare array says nothing but its length: a full page may have more after it.
+    if (answer.shape === 'array') return count !== asked;
+    if (answer.totalElements !== undefined) return offset + count >= answer.totalElements;
+    if (answer.last !== undefined) return answer.last;
+    if (answer.totalPages !== undefined) return index + 1 >= answer.totalPages;
+    return count < size;
+  }
+
+  /**
+   * Ends the walk: drift seen is an error unless allowed (then a warning). A walk
+   * that read every page (`complete`) must also have handed out as many records as
+   * the service counts.
+   */
+  finish({ complete = false }: { complete?: boolean } = {}): void {
+    const found = [...this.drift];
+    if (this.repeated > 0) found.push(`${this.repeated} record${this.repeated === 1 ? '' : 's'} came back on a later page (listed once)`);
+    if (complete && this.total !== undefined && this.handed !== this.total) found.push(`pla listed ${this.handed} records where the service counts ${this.total}`);
+    if (found.length === 0) return;
+    const what = `the records of ${this.options.label} changed while pla listed them: ${found.join('; ')}`;
+    if (this.options.allowDrift) {
+      this.options.notice?.(`warning: ${what}; records added or removed meanwhile may be missing (--allow-drift)`);
+      return;
+    }
+    throw new PagingDriftError(`${what}; records added or removed meanwhile may be missing or out of date`, {
+      hint: 'run it again when nothing else writes, or pass --allow-drift to accept a listing of a changing table; if nothing was writing, check the wire profile: pla doctor',
+    });
+  }
+}

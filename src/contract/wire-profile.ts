@@ -1,0 +1,213 @@
+/**
+ * A wire profile: how a service spells what the interface document leaves "not
+ * shown" (envelopes, failures, page wrappers, paging parameters). The client reads
+ * answers by it, `pla config detect` finds it, `pla server start --wire` answers in
+ * it. Plain data and plain errors, no imports: every room may use it.
+ */
+
+/**
+ * The envelope around single, list and void answers: `key` holds the data (`data`,
+ * `result`, `payload`, …), with a `success` flag and a `message` beside it when
+ * asked; `none` answers the data bare (a void answer has no body).
+ */
+export type EnvelopeForm = 'none' | { key: string; success?: boolean; message?: boolean; code?: boolean };
+
+/**
+ * How a refusal of an operation is answered:
+ * - `problem` its HTTP status with an RFC 9457 problem body
+ * - `success-false` 200 `{"success": false, "message": …}` (no data key: Jackson leaves out nulls)
+ * - `status-error` 200 `{"status": "ERROR", "errors": [{"message": …}]}`
+ * - `code-msg` 200 `{"code": <status>, "msg": …}`
+ */
+export type FailureForm = 'problem' | 'success-false' | 'status-error' | 'code-msg';
+export const FAILURE_FORMS = ['problem', 'success-false', 'status-error', 'code-msg'] as const satisfies readonly FailureForm[];
+
+/**
+ * How a bulk request is answered:
+ * - `all-or-nothing` applied whole or refused whole (one status for the request)
+ * - `per-item` each item applied on its own, the answer a list with a result per item
+ */
+export type BulkItemsForm = 'all-or-nothing' | 'per-item';
+export const BULK_ITEMS_FORMS = ['all-or-nothing', 'per-item'] as const satisfies readonly BulkItemsForm[];
+
+/** How a page of records is wrapped: shape A (Spring's Page, flat), shape B (content + page{}), or a bare array. */
+export const PAGE_SHAPES = ['flat', 'nested', 'array'] as const;
+export type PageShape = (typeof PAGE_SHAPES)[number];
+
+/** Whether a capped page's `size` says the size answered or echoes the size asked for. */
+export const SIZE_ECHOES = ['capped', 'requested'] as const;
+export type SizeEcho = (typeof SIZE_ECHOES)[number];
+
+/** How a service pages. Every field optional: what is not known is detected per run. */
+export interface PageProfile {
+  shape?: PageShape;
+  /**
+   * The number of the first page in the `page` parameter: 0 (Spring's default) or
+   * 1 (`spring.data.web.pageable.one-indexed-parameters`).
+   */
+  base?: 0 | 1;
+  /** The most records the service answers a page; larger sizes are cut to it, not refused. */
+  maxSize?: number;
+  /** What a capped page's `size` field says. */
+  sizeEcho?: SizeEcho;
+}
+
+export interface WireProfile {
+  envelope?: EnvelopeForm;
+  failure?: FailureForm;
+  bulkItems?: BulkItemsForm;
+  /** A read of a missing id answers 200 with no record (`{"data": null}`) instead of 404. */
+  softNotFound?: boolean;
+  page?: PageProfile;
+}
+
+type Value = string | number | boolean;
+
+/** Thrown (as a plain Error: this module has no imports) when profile text cannot be read. */
+export class WireProfileError extends Error {}
+
+/** One setting of a profile as `name=value` text: what it accepts, how to read it, where it lives in a profile. */
+interface Setting {
+  /** What the value may be, for messages. */
+  accepts: string;
+  read(text: string): Value | undefined;
+  get(profile: WireProfile): Value | undefined;
+  set(profile: WireProfile, value: Value): WireProfile;
+}
+
+type Reader = Pick<Setting, 'accepts' | 'read'>;
+
+function oneOf(values: readonly string[]): Reader {
+  return { accepts: values.join(' | '), read: (text) => (values.includes(text) ? text : undefined) };
+}
+
+const yesNo: Reader = { accepts: 'true | false', read: (text) => (text === 'true' ? true : text === 'false' ? false : undefined) };
+
+function wholeNumber(min: number, max: number): Reader {
+  return {
+    accepts: max - min === 1 ? `${min} | ${max}` : `a whole number from ${min}`,
+    read: (text) => (/^\d{1,9}$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : undefined),
+  };
+}
+
+const fieldName: Reader = { accepts: 'a field name, or none', read: (text) => (/^[A-Za-z_$][\w$-]*$/.test(text) ? text : undefined) };
+
+/** A field of the page section. */
+function pageField(field: keyof PageProfile, reader: Reader): Setting {
+  return {
+    ...reader,
+    get: (profile) => profile.page?.[field],
+    set: (profile, value) => ({ ...profile, page: { ...profile.page, [field]: value } }),
+  };
+}
+
+/** A top-level field. */
+function topField(field: 'failure' | 'bulkItems' | 'softNotFound', reader: Reader): Setting {
+  return { ...reader, get: (profile) => profile[field], set: (profile, value) => ({ ...profile, [field]: value }) };
+}
+
+/** A flag beside the envelope's key; the key must be set first (settings apply in table order). */
+function envelopeFlag(flag: 'success' | 'message' | 'code'): Setting {
+  return {
+    ...yesNo,
+    get: (profile) => (typeof profile.envelope === 'object' ? profile.envelope[flag] : undefined),
+    set(profile, value) {
+      if (typeof profile.envelope !== 'object') throw new WireProfileError(`envelope.${flag} needs envelope.key (the field holding the data)`);
+      return { ...profile, envelope: { ...profile.envelope, [flag]: value } };
+    },
+  };
+}
+
+/**
+ * Every setting a profile has, by its dotted name, in the order they apply. Its
+ * keys are the names `pla config set-wire`, `pla config show` and `pla server
+ * start --wire` use.
+ */
+export const WIRE_SETTINGS: Readonly<Record<string, Setting>> = {
+  'envelope.key': {
+    ...fieldName,
+    get: (profile) => (profile.envelope === 'none' ? 'none' : profile.envelope?.key),
+    set: (profile, value) => ({ ...profile, envelope: value === 'none' ? 'none' : { ...(typeof profile.envelope === 'object' ? profile.envelope : {}), key: String(value) } }),
+  },
+  'envelope.success': envelopeFlag('success'),
+  'envelope.message': envelopeFlag('message'),
+  'envelope.code': envelopeFlag('code'),
+  failure: topField('failure', oneOf(FAILURE_FORMS)),
+  bulkItems: topField('bulkItems', oneOf(BULK_ITEMS_FORMS)),
+  softNotFound: topField('softNotFound', yesNo),
+  'page.shape': pageField('shape', oneOf(PAGE_SHAPES)),
+  'page.base': pageField('base', wholeNumber(0, 1)),
+  'page.maxSize': pageField('maxSize', wholeNumber(1, 999_999_999)),
+  'page.sizeEcho': pageField('sizeEcho', oneOf(SIZE_ECHOES)),
+};
+
+const NAMES = Object.keys(WIRE_SETTINGS);
+
+/** Reads one `name=value` setting; throws a WireProfileError naming what is accepted. */
+function readSetting(pair: string): [string, Value] {
+  const at = pair.indexOf('=');
+  const name = (at < 0 ? pair : pair.slice(0, at)).trim();
+  const setting = WIRE_SETTINGS[name];
+  if (!setting) throw new WireProfileError(`unknown wire setting ${name || '(empty)'}: settings are ${NAMES.join(', ')}`);
+  if (at < 0) throw new WireProfileError(`${name} needs a value: ${name}=${setting.accepts}`);
+  const value = setting.read(pair.slice(at + 1).trim());
+  if (value === undefined) throw new WireProfileError(`${name}=${pair.slice(at + 1)}: expected ${setting.accepts}`);
+  return [name, value];
+}
+
+/**
+ * Settings as text: `page.base=1 page.maxSize=100` (pairs separated by commas or
+ * spaces), applied over `onto` in the table's order.
+ */
+export function parseWireSettings(text: string | readonly string[], onto: WireProfile = {}): WireProfile {
+  const pairs = (typeof text === 'string' ? [text] : text).flatMap((part) => part.split(/[\s,]+/)).filter(Boolean);
+  if (pairs.length === 0) throw new WireProfileError(`no wire settings given: e.g. page.base=1 (settings are ${NAMES.join(', ')})`);
+  const settings = pairs.map(readSetting).sort(([a], [b]) => NAMES.indexOf(a) - NAMES.indexOf(b));
+  return settings.reduce((profile, [name, value]) => (WIRE_SETTINGS[name] as Setting).set(profile, value), onto);
+}
+
+/** The profile's settings as dotted name → value, in the table's order. */
+export function wireSettingsOf(profile: WireProfile | undefined): Array<[string, Value]> {
+  const found: Array<[string, Value]> = [];
+  for (const [name, setting] of Object.entries(WIRE_SETTINGS)) {
+    const value = profile ? setting.get(profile) : undefined;
+    if (value !== undefined) found.push([name, value]);
+  }
+  return found;
+}
+
+/** The profile as one line of settings (`page.base=1 page.maxSize=100`), '' when empty. */
+export function wireText(profile: WireProfile | undefined): string {
+  return wireSettingsOf(profile)
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(' ');
+}
+
+/**
+ * A profile as read from JSON (a config file, an export, a `--wire` file): every
+ * field checked by the same rules as the text settings; unknown ones refused.
+ */
+export function checkWireProfile(value: unknown): WireProfile {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WireProfileError('a wire profile is a JSON object, e.g. {"page":{"base":1}}');
+  const pairs: string[] = [];
+  for (const [name, field] of Object.entries(value)) {
+    if (name === 'envelope' && field === 'none') pairs.push('envelope.key=none');
+    else if (typeof field === 'object' && field !== null && !Array.isArray(field)) {
+      for (const [inner, setting] of Object.entries(field as Record<string, unknown>)) pairs.push(`${name}.${inner}=${String(setting)}`);
+    } else pairs.push(`${name}=${String(field)}`);
+  }
+  return pairs.length === 0 ? {} : parseWireSettings(pairs);
+}
+
+/**
+ * Where a stored profile and what the service answers now disagree, one line per
+ * setting (`page.base: 1 stored, 0 now`). A setting only one of them has is no
+ * disagreement: a profile set by hand may say less, and a probe may not tell
+ * everything (an empty listing shows no base).
+ */
+export function wireDifferences(stored: WireProfile | undefined, found: WireProfile): string[] {
+  const now = new Map(wireSettingsOf(found));
+  return wireSettingsOf(stored)
+    .filter(([name, value]) => now.has(name) && now.get(name) !== value)
+    .map(([name, value]) => `${name}: ${String(value)} stored, ${String(now.get(name))} now`);
+}
