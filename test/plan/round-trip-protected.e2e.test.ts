@@ -22,7 +22,7 @@ const withoutStamps = (rows: Row[]) => rows.map(({ updatedAt: _stamp, ...rest })
 
 describe('plan → apply → apply again → undo on a protected environment', () => {
   it('accounts for every row and record, and leaves the data as it was', async () => {
-    const seed = Array.from({ length: 5 }, (_, i) => ({ ref: `rt-${i + 1}`, companyCode: String(1000 + i), qty: i + 1 }));
+    const seed = Array.from({ length: 5 }, (_, i) => ({ ref: `rt-${i + 1}`, costCentre: String(1000 + i), qty: i + 1 }));
     expect((await pla(['determinations', 'create', '--data', JSON.stringify(seed)])).exitCode).toBe(0);
     const before = await exportAll();
     const id = (ref: string) => String(before.find((row) => row.ref === ref)?.id);
@@ -30,8 +30,8 @@ describe('plan → apply → apply again → undo on a protected environment', (
 
     // Eleven rows, as a spreadsheet writes them (CRLF, codes unquoted).
     const rows = [
-      'id,ref,companyCode,qty',
-      `${id('rt-1')},rt-1,1000,11`, //  2: update qty; companyCode stays the string "1000"
+      'id,ref,costCentre,qty',
+      `${id('rt-1')},rt-1,1000,11`, //  2: update qty; costCentre stays the string "1000"
       `${id('rt-2')},rt-2,1001,n/a`, //  3: update, qty number → text: a type change
       '999999,rt-new-a,2000,5', //          4: unknown id → a create, under the service's id
       ',rt-new-b,2001,6', //                5: no id → a create
@@ -53,7 +53,7 @@ describe('plan → apply → apply again → undo on a protected environment', (
     expect(plan.counts).toEqual({ update: 3, create: 2, repeat: 1, refused: 3, unchanged: 1, unreadable: 1 });
     // Every data row is one entry, on its own line of the file.
     expect(plan.entries.map((entry) => entry.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(plan.entries[0]).toMatchObject({ action: 'update', record: { companyCode: '1000', qty: 11 }, changes: [{ field: 'qty', old: 1, new: 11 }] });
+    expect(plan.entries[0]).toMatchObject({ action: 'update', record: { costCentre: '1000', qty: 11 }, changes: [{ field: 'qty', old: 1, new: 11 }] });
     expect(plan.entries[1]).toMatchObject({ action: 'update', warnings: ['qty: stored as number 2, sent as string "n/a"'] });
     expect(withoutStamps(await exportAll())).toEqual(withoutStamps(before));
 
@@ -64,7 +64,7 @@ describe('plan → apply → apply again → undo on a protected environment', (
     const after = await exportAll();
     expect(after).toHaveLength(7);
     expect(after.filter((row) => String(row.ref).startsWith('rt-new-')).map((row) => row.id)).not.toContain(999999);
-    expect(after.find((row) => row.ref === 'rt-1')).toMatchObject({ companyCode: '1000', qty: 11 });
+    expect(after.find((row) => row.ref === 'rt-1')).toMatchObject({ costCentre: '1000', qty: 11 });
     expect(after.find((row) => row.ref === 'rt-4')).toMatchObject({ qty: 4 });
     // Refused and unreadable rows: each once in the rejects file, with its line.
     const rejected = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row);
