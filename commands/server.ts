@@ -5,6 +5,7 @@
  */
 import { Option } from '@commander-js/extra-typings';
 import { runs } from '../src/cli/invocation.js';
+import { WIRE_PROFILES } from '../src/contract/wire-profile.js';
 import { DEFAULT_SERVER_OPTIONS as D, DEFAULT_TASK_STEP_SECONDS, REQUEST_LOG_LIMITS, formatByteSize } from '../src/server/options.js';
 import { commaList } from './option-parsers.js';
 import { examples } from './options.js';
@@ -36,7 +37,7 @@ function addStartCommand(tree: Tree): void {
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
     .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
-    .option('--wire <profile>', 'answer in another form of the real service: a profile JSON file, or settings such as page.shape=flat,page.base=1,page.maxSize=100,page.sizeEcho=requested')
+    .option('--wire <profile>', `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result or page.shape=flat,page.base=1 (default pla; docs/real-service.md)`)
     .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const));
   examples(
     start,

@@ -172,6 +172,29 @@ export class InvalidAnswerError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.invalidAnswer;
 }
 
+/**
+ * Thrown when a 2xx answer is not one pla can read as the operation's result: an
+ * HTML page (a gateway's sign-in page answered 200), other text, JSON that is not
+ * valid, or JSON of another shape than the operation gives; `saw` says what came.
+ * A read cannot show it; a write is not confirmed by it, so the CLI reads back
+ * before it says anything happened, and when that cannot tell either the error
+ * carries `outcomeUnknown` (exit 11 either way).
+ */
+export class UnreadableAnswerError extends InvalidAnswerError {
+  readonly request?: FailedRequest;
+
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly saw: string,
+    readonly problem?: unknown,
+    options?: { request?: FailedRequest },
+  ) {
+    super(message, { detail: problem });
+    if (options?.request) this.request = options.request;
+  }
+}
+
 /** Thrown when a bulk run finished but some records failed (exit 9). */
 export class PartialFailureError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.partial;
@@ -239,6 +262,6 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.network, 'network error, timeout (--timeout counts the whole answer), an answer over --max-answer-size, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
   [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch); or a listing whose records changed while --all read it (see --allow-drift)'],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
-  [EXIT_CODES.invalidAnswer, 'the service answered something pla cannot read (a success whose JSON is invalid): its fault, not the request\'s; check what it did before sending again'],
+  [EXIT_CODES.invalidAnswer, 'the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request\'s; check what it did before sending again'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

@@ -1,9 +1,10 @@
-import { type ApiError, NotFoundError, PlaError, RejectedError } from '../errors.js';
+import { type ApiError, NotFoundError, PlaError, RejectedError, UnreadableAnswerError } from '../errors.js';
+import { confirmItems } from '../confirm/confirm-items.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
-import type { OperationId } from '../contract/operations.js';
+import { operation, type OperationId } from '../contract/operations.js';
 
 /**
  * Whether the service refused the items themselves (so a smaller batch may pass),
@@ -69,8 +70,10 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {
     const result = await client.call(operationId, { body, ...(key ? { idempotencyKey: key.keyOf(key.part, body) } : {}) });
-    return { accepted: items, answers: [{ items, result }], rejected: [], unknown: [] };
+    return await confirmed(client, operationId, items, result);
   } catch (error) {
+    // An answer pla cannot read (an HTML page answered 200) confirms nothing: each item is read back.
+    if (error instanceof UnreadableAnswerError) return confirmed(client, operationId, items, error);
     if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
     if (!isRecordRejection(error)) throw error;
     if (items.length === 1) {
@@ -87,6 +90,28 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
     answers: [...first.answers, ...second.answers],
     rejected: [...first.rejected, ...second.rejected],
     unknown: [...first.unknown, ...second.unknown],
+  };
+}
+
+/**
+ * What the service confirmed of one request, item by item (src/confirm): the
+ * confirmed items are accepted, with what was answered for each where the
+ * operation answers records; refused items are rejects with their reason; the
+ * rest are of unknown outcome.
+ */
+async function confirmed(client: PlaClient, operationId: OperationId, items: SourceItem[], answer: CallResult | UnreadableAnswerError): Promise<SendResult> {
+  const sorted = await confirmItems(client, operationId, items, (item) => item.value, answer);
+  const accepted = sorted.confirmed.map(({ item }) => item);
+  const result: CallResult = answer instanceof UnreadableAnswerError ? { status: answer.status, data: undefined, headers: {} } : answer;
+  // Only an operation that answers records prints them; a per-item list of `{"id", "deleted": true}` is not one.
+  const answersRecords = operation(operationId).response === 'list' && sorted.confirmed.every(({ answer: value }) => value !== undefined);
+  const perItem: CallResult = { ...result, data: answersRecords ? sorted.confirmed.map(({ answer: value }) => value) : Array.isArray(result.data) ? null : result.data };
+  const withReason = ({ item, reason }: { item: SourceItem; reason: string }) => ({ value: item.value, line: item.line, error: reason, reason: reason.replace(/\d+/g, '#') });
+  return {
+    accepted,
+    answers: accepted.length > 0 ? [{ items: accepted, result: perItem }] : [],
+    rejected: sorted.refused.map(withReason),
+    unknown: sorted.unknown.map(withReason),
   };
 }
 

@@ -4,11 +4,12 @@
  * come only from the contract table.
  */
 import { expandPath, operation, type OperationId } from '../contract/operations.js';
-import { PlaError, RejectedError } from '../errors.js';
+import { PlaError, ServerError } from '../errors.js';
 import { jsonText } from '../json/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
-import { parseBody, unwrapEnvelope } from './envelope.js';
-import { httpError } from './error-mapping.js';
+import { readAnswer } from './answer.js';
+import { parseBody } from './envelope.js';
+import { httpError, statedFailureError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { readPage } from './page-shapes.js';
 import { type FetchPage, PageWalk } from './page-walk.js';
@@ -80,6 +81,15 @@ export function createClient(options: ClientOptions): PlaClient {
     return apiKey ? redactSecret(error, apiKey) : error;
   }
 
+  /** Runs `read`; an error it throws is scrubbed of the key like every error made from an answer. */
+  function scrubbedOnThrow<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw error instanceof PlaError ? scrubbed(error) : error;
+    }
+  }
+
   /** Sends a request and returns the parsed body; throws the mapped error on a non-2xx answer. */
   async function exchange(
     method: string,
@@ -103,14 +113,9 @@ export function createClient(options: ClientOptions): PlaClient {
     const response = await transport.send(request);
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
-    let parsed: unknown;
-    try {
-      parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, ok);
-    } catch (error) {
-      // A success it cannot read says the service acted, not what it did.
-      if (error instanceof PlaError && !repeatable) error.outcomeUnknown = true;
-      throw error;
-    }
+    // Read leniently: a success that is not JSON (an HTML page, even one labelled JSON) is the
+    // operation's reader's to name (answer.ts), as an answer that confirms nothing.
+    const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
@@ -138,15 +143,25 @@ export function createClient(options: ClientOptions): PlaClient {
       repeatable,
       idempotencyKey: callOptions.idempotencyKey,
     });
-    const unwrapped = unwrapEnvelope(parsed);
-    if (unwrapped.success === false) {
-      // A 2xx whose envelope says it failed is still a refusal.
-      throw scrubbed(new RejectedError(`the service reported a failure: ${unwrapped.message ?? 'no message'} (${op.method} ${prefix}${path})`, response.status, parsed));
-    }
+    const contentType = response.headers['content-type'];
+    const unwrapped = scrubbedOnThrow(() => readAnswer(parsed, {
+      op,
+      status: response.status,
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      where: `${op.method} ${prefix}${path}`,
+      ...(callOptions.params ? { params: callOptions.params } : {}),
+      failed: (failure, body) => {
+        const error = statedFailureError(response.status, failure, body, transport.label({ method: op.method, path: prefix + path, headers: {}, repeatable }, response.attempts));
+        // A 5xx stated inside a 200 says no more than a real one: the change may have been made.
+        if (error instanceof ServerError && !repeatable) error.outcomeUnknown = true;
+        return error;
+      },
+    }));
     return {
       status: response.status,
       data: unwrapped.data as T,
       ...(unwrapped.message !== undefined ? { message: unwrapped.message } : {}),
+      ...(unwrapped.success ? { success: true as const } : {}),
       headers: response.headers,
     };
   }

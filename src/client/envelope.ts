@@ -1,16 +1,17 @@
 /**
  * Response bodies: parsing and envelope unwrapping. The spec does not show the
- * envelope's fields, so anything shaped like `{data, success|message}` counts as one
- * and everything else is taken as the data itself; this also fits a service that
- * chose differently from the local server.
+ * envelope's fields, so any of the common families is read: the data under a
+ * `data`, `result`, `payload`, `content`, `body` or `items` key beside only
+ * envelope fields (`success`, `message`, `code`, `status`, `errors`, …), or no
+ * envelope at all (the body is the data). A record is never taken for an
+ * envelope: it has fields an envelope does not (its `id`).
  */
 import { InvalidAnswerError } from '../errors.js';
 import { parseJson } from '../json/json-parse.js';
+import { RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
+import { isObject } from './objects.js';
 
-/** True for a non-null, non-array object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject };
 
 /** Parses a response body: undefined when empty, JSON when it is JSON, else the text. */
 export function parseBody(body: Buffer, contentType: string | undefined, strict: boolean): unknown {
@@ -27,19 +28,40 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   }
 }
 
+/** Keys that hold an envelope's data, in the order they are looked for. */
+const DATA_KEYS = ['data', 'result', 'payload', 'content', 'body', 'items'] as const;
+
+/** Fields only an envelope carries beside its data: one of them and a data key make an envelope whatever else it holds. */
+const ENVELOPE_MARKERS = ['success', 'ok', 'code', 'msg', 'message', 'status', 'errors', 'error'] as const;
+
 export interface Unwrapped {
   data: unknown;
   message?: string;
-  /** The envelope's `success` flag, when it has one. */
-  success?: boolean;
+  /** The envelope says outright that the call succeeded (`success: true`, code 0, status OK). */
+  success?: true;
+  /** The failure the envelope states inside a 2xx (`success: false`, `{"code": 500}`, `status: ERROR`, …). */
+  failure?: StatedFailure;
 }
 
-/** Splits an envelope into data and message; a body that is not an envelope is the data. */
-export function unwrapEnvelope(body: unknown): Unwrapped {
-  if (!isObject(body) || !('data' in body) || !('success' in body || 'message' in body)) return { data: body };
+/**
+ * Splits an envelope into data, message and verdict; a body that is not an
+ * envelope is the data. For a page `content` is the page's own field, not an
+ * envelope key (`inPage`).
+ */
+export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}): Unwrapped {
+  if (!isObject(body)) return { data: body };
+  const keys = options.inPage ? DATA_KEYS.filter((key) => key !== 'content') : DATA_KEYS;
+  const dataKey = keys.find((key) => key in body);
+  const names = Object.keys(body);
+  const envelopeOnly = names.every((name) => name === dataKey || RESULT_FIELDS.has(name));
+  // Beside a data key and a verdict field an envelope may carry extras of its own (`meta`, `version`); a record has its `id`.
+  const markedEnvelope = dataKey !== undefined && !('id' in body) && ENVELOPE_MARKERS.some((name) => name in body);
+  if (names.length === 0 || !(envelopeOnly || markedEnvelope)) return { data: body };
+  const message = [body.message, body.msg].find((value): value is string => typeof value === 'string');
+  const failure = statedFailure(body);
   return {
-    data: body.data,
-    ...(typeof body.message === 'string' ? { message: body.message } : {}),
-    ...(typeof body.success === 'boolean' ? { success: body.success } : {}),
+    data: dataKey === undefined ? undefined : body[dataKey],
+    ...(message !== undefined ? { message } : {}),
+    ...(failure ? { failure } : statesSuccess(body) ? { success: true as const } : {}),
   };
 }

@@ -19,6 +19,7 @@ import {
 } from '../errors.js';
 import { ANSWER_TOO_LARGE, AnswerBoundError, formatBytes } from './answer-bounds.js';
 import { isObject } from './envelope.js';
+import type { StatedFailure } from './failure-signals.js';
 import { maskUrl } from '../contract/secrets.js';
 import type { ProxyChoice } from './proxy.js';
 import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
@@ -144,6 +145,26 @@ export function httpError(status: number, statusText: string, body: unknown, req
   if (status >= 500) return new ServerError(message, status, body, options);
   if (redirectedTo) return new RedirectError(message, status, body, { ...options, location: String(location) });
   return new RejectedError(message, status, body, options);
+}
+
+/** How a failure without a status says that what it names does not exist. */
+const NOT_FOUND_WORDS = /\bnot found\b|\bdoes not exist\b|\bno such\b/i;
+
+/**
+ * The error for a failure the service states inside a 2xx (`{"success": false}`,
+ * `{"code": 409, "msg": …}`): the class its stated status calls for, else a
+ * refusal; the message says both what came and what it said.
+ */
+export function statedFailureError(status: number, failure: StatedFailure, body: unknown, request: RequestLabel): ApiError {
+  const message = `the service answered ${status} but reported a failure${failure.status ? ` (code ${failure.status})` : ''}: ${failure.message.replace(/\s+/g, ' ')} ${label(request)}`;
+  const options = { request: facts(request) };
+  // Without a status, the words are all there is: "determination 7 not found" is a 404 in any form.
+  const stated = failure.status ?? (NOT_FOUND_WORDS.test(failure.message) ? 404 : 400);
+  if (stated === 401 || stated === 403) return new AuthError(message, stated, body, options);
+  if (stated === 404) return new NotFoundError(message, stated, body, options);
+  if (stated === 429) return new RateLimitError(message, stated, body, options);
+  if (stated >= 500) return new ServerError(message, stated, body, options);
+  return new RejectedError(message, stated, body, options);
 }
 
 /** Maps a failure to reach the service (or an abort) to its error class. */

@@ -107,6 +107,8 @@ export interface CallResult<T = unknown> {
   data: T;
   /** The envelope's `message`, when there is one. */
   message?: string;
+  /** The envelope said outright that the call succeeded (`success: true`, code 0): a confirmation even without data. */
+  success?: true;
   headers: Record<string, string | string[] | undefined>;
 }
 

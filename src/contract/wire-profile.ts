@@ -211,3 +211,43 @@ export function wireDifferences(stored: WireProfile | undefined, found: WireProf
     .filter(([name, value]) => now.has(name) && now.get(name) !== value)
     .map(([name, value]) => `${name}: ${String(value)} stored, ${String(now.get(name))} now`);
 }
+
+/** Every field of a profile but the pages filled in (pages are detected per run when not said). */
+export type FullWireProfile = Required<Omit<WireProfile, 'page'>> & Pick<WireProfile, 'page'>;
+
+/** The local server's own form: `{success, message, data}`, problems with their status, bulk all or nothing. */
+const PLA: FullWireProfile = { envelope: { key: 'data', success: true, message: true }, failure: 'problem', bulkItems: 'all-or-nothing', softNotFound: false };
+
+/**
+ * Named profiles (`pla server start --wire NAME`): plausible forms of a
+ * Spring-style service, each named for what it rehearses.
+ */
+export const WIRE_PROFILES = {
+  /** Today's local server. */
+  pla: PLA,
+  /** Records and lists bare, no envelope; errors as problems. */
+  bare: { ...PLA, envelope: 'none' },
+  /** `{"success": true, "result": …}`, refusals inside a 200 as `{"success": false, "message": …}`. */
+  'spring-result': { ...PLA, envelope: { key: 'result', success: true }, failure: 'success-false' },
+  /** `{"payload": …}` alone, per-item bulk results. */
+  'payload-per-item': { ...PLA, envelope: { key: 'payload' }, bulkItems: 'per-item' },
+  /** `{"code": 0, "msg": …, "data": …}`, refusals as 200 `{"code": 409, "msg": …}`, soft 404s. */
+  'code-msg': { ...PLA, envelope: { key: 'data', code: true }, failure: 'code-msg', softNotFound: true },
+  /**
+   * The hardest to read right: refusals in 200 `{"success": false, "message": …}`,
+   * a missing record 200 `{"data": null}`, bulk answers item by item.
+   */
+  'soft-fail': { ...PLA, failure: 'success-false', bulkItems: 'per-item', softNotFound: true },
+} as const satisfies Record<string, FullWireProfile>;
+
+export type WireProfileName = keyof typeof WIRE_PROFILES;
+
+/** Whether `name` names a built-in profile. */
+export function isWireProfileName(name: string): name is WireProfileName {
+  return Object.hasOwn(WIRE_PROFILES, name);
+}
+
+/** A profile with the local server's own form wherever it says nothing. */
+export function fullProfile(profile: WireProfile): FullWireProfile {
+  return { ...PLA, ...profile };
+}

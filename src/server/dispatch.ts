@@ -29,6 +29,8 @@ import { keptBody, type RequestLog } from './request-log.js';
 import { parseTarget, type RequestTarget } from './request-target.js';
 import type { RouteTarget, ServerRouter } from './routes.js';
 import { validate } from './validation.js';
+import { isBulk, runPerItem } from './per-item-bulk.js';
+import { envelopeReply, refusalReply } from './wire.js';
 
 /** Everything the request pipeline of one running server holds. */
 export interface Runtime extends ServerContext, AdminRuntime {
@@ -159,19 +161,37 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
   return call(undefined);
 }
 
-/** The reply the contract row's `response` kind and `status` call for. */
-function shapeReply(op: Operation, call: OperationCall, outcome: OperationOutcome): Reply {
+/**
+ * The reply the contract row's `response` kind and `status` call for, in the
+ * run's wire form (`--wire`); a bulk request answered item by item always carries
+ * its list of results.
+ */
+function shapeReply(runtime: Runtime, op: Operation, call: OperationCall, outcome: OperationOutcome, perItem: boolean): Reply {
   const headers = call.ignored.length ? { ...outcome.headers, [IGNORED_FIELDS_HEADER]: call.ignored.join(', ') } : outcome.headers;
+  if (perItem) return envelopeReply(runtime.options.wire, 200, outcome.data, outcome.message ?? op.summary, headers);
   switch (op.response) {
     case 'single':
     case 'list':
     case 'void':
-      return jsonReply(op.status, { success: true, message: outcome.message ?? op.summary, data: outcome.data ?? null }, headers);
+      return envelopeReply(runtime.options.wire, op.status, outcome.data, outcome.message ?? op.summary, headers);
     case 'none':
       return emptyReply(op.status, headers);
     default:
       return jsonReply(op.status, outcome.data, headers);
   }
+}
+
+/** Whether `op` reads one record by id: the answer a `softNotFound` profile gives 200 with no record for a missing one. */
+function readsOneRecord(op: Operation): boolean {
+  return op.method === 'GET' && op.response === 'single' && op.pathParams.length > 0;
+}
+
+/** An operation's failure in the run's wire form: refusals and missing records may be answered inside a 200. */
+function operationErrorReply(runtime: Runtime, op: Operation, error: unknown, instance: string): Reply {
+  const { wire } = runtime.options;
+  if (!(error instanceof HttpProblem) || error.status >= 500 || error.options.slug === CLIENT_ABORTED) return errorReply(runtime, error, instance);
+  if (wire.softNotFound && error.status === 404 && readsOneRecord(op)) return envelopeReply(wire, 200, null, `${op.summary}: nothing found`);
+  return refusalReply(wire, error, instance);
 }
 
 /**
@@ -187,12 +207,14 @@ function runOperation(
   instance: string,
   store: Store = runtime.store,
 ): Eventually<Reply> {
-  const failed = (error: unknown) => errorReply(runtime, error, instance);
+  const failed = (error: unknown) => operationErrorReply(runtime, op, error, instance);
   try {
     // Every operation has one: the handler map is checked against the contract by the compiler.
     const handler = HANDLERS[op.id];
     const ctx = store === runtime.store ? runtime : { ...runtime, store };
-    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(handler(call, ctx), (outcome) => shapeReply(op, call, outcome)));
+    const perItem = runtime.options.wire.bulkItems === 'per-item' && isBulk(op);
+    const run = (call: OperationCall) => (perItem && Array.isArray(call.body) ? runPerItem(handler, call, ctx) : handler(call, ctx));
+    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(run(call), (outcome) => shapeReply(runtime, op, call, outcome, perItem && Array.isArray(call.body))));
     return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (error) {
     return failed(error);

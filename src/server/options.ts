@@ -5,7 +5,7 @@
  * command declarations read it at start-up.
  */
 import { DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
-import type { WireProfile } from '../contract/wire-profile.js';
+import { WIRE_PROFILES, type FullWireProfile } from '../contract/wire-profile.js';
 
 export interface ServerOptions {
   port: number;
@@ -43,8 +43,8 @@ export interface ServerOptions {
   requestTimeoutMs: number;
   /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
   writeTimeoutMs: number;
-  /** Answer in another plausible form of the real service (`--wire`); none: the forms the README documents. */
-  wire?: WireProfile;
+  /** The wire form answers take (`--wire`): envelope, refusals, bulk answers, missing records. */
+  wire: FullWireProfile;
 }
 
 /** What `pla server start` uses for every flag not given. */
@@ -67,6 +67,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   maxConnections: 256,
   requestTimeoutMs: 60_000,
   writeTimeoutMs: 30_000,
+  wire: WIRE_PROFILES.pla,
 };
 
 /** The largest `--store-pool-size` taken: beyond it a typo, not a plan (PostgreSQL's default max_connections is 100). */

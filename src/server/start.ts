@@ -6,11 +6,10 @@
  * then exits 0 by itself). What the CLI keeps of it (the `local` environment) is
  * the CLI's business: src/cli/handlers/server.ts.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { checkWireProfile, parseWireSettings, type WireProfile } from '../contract/wire-profile.js';
 import { ServerSetupError } from './errors.js';
 import { DEFAULT_SERVER_OPTIONS, DEFAULT_TASK_STEP_SECONDS, MAX_STORE_POOL_SIZE, parseByteSize, type ServerOptions } from './options.js';
 import { createLocalServer } from './server.js';
+import { describeWire, loadWireProfile } from './wire.js';
 import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
 import { maskUrl } from '../contract/secrets.js';
 import { isPlainDigits } from '../contract/ids.js';
@@ -39,19 +38,6 @@ export interface StartFlags {
   requestTimeout?: string;
   writeTimeout?: string;
   wire?: string;
-}
-
-/**
- * `--wire`: a JSON file holding a wire profile (the `wire` object of an
- * environment in `pla config export`), or settings as text: `page.base=1,page.maxSize=100`.
- */
-function wireProfile(value: string): WireProfile {
-  try {
-    if (existsSync(value)) return checkWireProfile(JSON.parse(readFileSync(value, 'utf8')));
-    return parseWireSettings(value);
-  } catch (error) {
-    throw new ServerSetupError(`--wire: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 function number(flag: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -110,7 +96,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
-    ...(flags.wire !== undefined ? { wire: wireProfile(flags.wire) } : {}),
+    wire: loadWireProfile(flags.wire),
   };
 }
 
@@ -208,6 +194,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     options.simulateTasksSeconds ? `tasks advance every ${options.simulateTasksSeconds} s` : '',
     options.smtpUrl ? 'e-mail through SMTP' : 'e-mail into the outbox folder',
     options.lenient ? 'record fields of any type accepted (--lenient)' : '',
+    flags.wire !== undefined ? `wire form ${describeWire(flags.wire)}` : '',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
   output.stdout.write(`pla local server listening on ${server.url}\n`);

@@ -58,6 +58,19 @@ function replyFor(op: Operation): FakeReply {
   return { status: op.status, body: bodies[op.response], headers };
 }
 
+/**
+ * The answer of a bulk write that answers records: one per item sent, with the
+ * item's id (the client matches answers to items by id, and reads back any it
+ * cannot match).
+ */
+function bulkAnswer(op: Operation, req: LoggedRequest): FakeReply | undefined {
+  if (op.response !== 'list' || !Array.isArray(req.body)) return undefined;
+  const records = (req.body as unknown[]).map((item, i) =>
+    typeof item === 'number' ? { ...RECORD, id: item, status: 'DECOMMISSIONED' } : { ...RECORD, ...(item as object), id: (item as { id?: unknown }).id ?? 100 + i },
+  );
+  return { status: op.status, body: { success: true, message: 'ok', data: records } };
+}
+
 /** A page of the two records, as asked (`page`, `size`): shape B, numbered from 0. */
 function pageReply(req: LoggedRequest): FakeReply {
   const records = [RECORD, { ...RECORD, id: 8, name: 'beta' }];
@@ -69,13 +82,19 @@ function pageReply(req: LoggedRequest): FakeReply {
 
 /** A fake service answering every contract operation (404 problem for anything else). */
 export function startContractServer(): Promise<FakeServer> {
+  // Ids a remove was sent for read back as decommissioned: what the remove answered, the read confirms.
+  const removed = new Set<string>();
   return startFakeServer([
     {
       path: /.*/,
       reply: (req) => {
         const op = operationFor(req);
+        if (op?.id === 'determinations.remove') removed.add(req.path.split('/').at(-1) ?? '');
+        if (op?.id === 'determinations.removeBulk' && Array.isArray(req.body)) for (const id of req.body as unknown[]) removed.add(String(id));
+        const id = req.path.split('/').at(-1) ?? '';
+        if (op?.id === 'determinations.get' && removed.has(id)) return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
         if (op?.response === 'page') return pageReply(req);
-        return op ? replyFor(op) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
+        return op ? (bulkAnswer(op, req) ?? replyFor(op)) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },
   ]);

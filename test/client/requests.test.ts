@@ -22,6 +22,7 @@ describe('requests', () => {
     expect(sent.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent.body).toEqual({ code: 'A' });
 
+    server.setRoutes([{ path: `${DET}/7`, reply: { body: { success: true, message: 'ok', data: { id: 7, code: 'B' } } } }]);
     await client.call('determinations.get', { params: { id: 7 } });
     const get = server.requests.at(-1)!;
     expect(get.path).toBe(`${DET}/7`);
@@ -34,7 +35,7 @@ describe('requests', () => {
 
   it('joins a base URL path prefix with the operation path', async () => {
     const server = fake.server();
-    server.setRoutes([]);
+    server.setRoutes([{ path: /.*/, reply: { body: { success: true, message: 'ok', data: { id: 3 } } } }]);
     const client = fake.client({ baseUrl: `${server.url}/data/` });
     await client.call('settings.get', { params: { id: 3 } });
     expect(server.requests.at(-1)!.path).toBe('/data/api/v1/system-financial-settings/3');
@@ -42,7 +43,10 @@ describe('requests', () => {
 
   it('flattens paging into page, size and repeated sort, and adds the extra query', async () => {
     const server = fake.server();
-    server.setRoutes([]);
+    server.setRoutes([
+      { path: /search$/, reply: { body: { content: [], page: { size: 50, number: 2, totalElements: 0, totalPages: 0 } } } },
+      { path: /count$/, reply: { body: { count: 2 } } },
+    ]);
     const client = fake.client();
     await client.call('tasks.search', { paging: { page: 2, size: 50, sort: ['createdAt,asc', 'id,desc'] }, body: { status: 'PENDING' } });
     expect(server.requests.at(-1)!.query).toEqual({ page: '2', size: '50', sort: ['createdAt,asc', 'id,desc'] });

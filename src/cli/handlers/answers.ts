@@ -35,6 +35,7 @@ export async function createAnswerWriter(ctx: CommandContext, options: { one?: b
   let writer: Awaited<ReturnType<typeof createRowWriter>> | undefined;
   return {
     async write(values) {
+      if (values.length === 0) return;
       writer ??= await createRowWriter(ctx.output);
       for (const value of values) await writer.write(asRow(value));
     },

@@ -159,6 +159,7 @@ export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operat
       throw error;
     });
     receipt.writer.count('failed', summary.failed);
+    receipt.writer.count('unknown', summary.unknown);
     // An interrupted run does not get here: runBulk throws InterruptedError, with
     // the resume hint, once its batches in flight have landed.
     ctx.note(formatSummary(summary));

@@ -23,6 +23,7 @@ import { present } from './present.js';
 import { type SafetyOptions, confirmDestructive, requestLine } from './safety.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt } from './receipts.js';
+import { confirmedWrite } from './single-write.js';
 
 /** An id verb (delete, remove, decommission, cancel, mark read), derived from the contract (commands/record-verbs.ts). */
 export interface IdActionSpec {
@@ -119,19 +120,33 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: RecordId
  * id: a row per id on stdout (one id: one record), the counts on stderr.
  */
 async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
-  const { removeOutcomes, outcomeCounts } = await import('./remove-outcomes.js');
+  const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
   const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined) => removeOutcomes(client, spec.lookup, sent, message, ctx.signal);
   const only = ids.length === 1 ? ids[0] : undefined;
   if (only !== undefined || !spec.bulk) {
     const rows: RemovedRow[] = [];
     const resource = operation(spec.single).resource;
-    for (const id of ids) {
-      const answer = await callWithReceipt(ctx, resource, id, () => 'remove', () => client.call(spec.single, { params: { id }, signal: ctx.signal }));
-      rows.push(...(await outcomesOf([id], answer.message)));
+    const show = async () => {
+      await (rows.length === 1 ? renderRecord(rows[0], ctx.output) : renderRows(rows, ctx.output));
+      ctx.note(`${spec.done} ${counted(rows.length, spec.noun)}: ${outcomeCounts(rows)}`);
+    };
+    try {
+      for (const id of ids) {
+        // Read back inside the receipt's call: an id still there and not decommissioned is not receipted as removed.
+        await callWithReceipt(ctx, resource, id, () => 'remove', async () => {
+          const answer = await confirmedWrite(ctx, spec.single, { params: { id } }, id);
+          const outcome = await outcomesOf([id], answer.message);
+          rows.push(...outcome);
+          const notRemoved = notRemovedError(outcome);
+          if (notRemoved) throw notRemoved;
+          return answer;
+        });
+      }
+    } catch (error) {
+      if (rows.length > 0) await show();
+      throw error;
     }
-    await (rows.length === 1 ? renderRecord(rows[0], ctx.output) : renderRows(rows, ctx.output));
-    ctx.note(`${spec.done} ${counted(rows.length, spec.noun)}: ${outcomeCounts(rows)}`);
-    return;
+    return show();
   }
   const writer = await createRowWriter(ctx.output);
   const rows: RemovedRow[] = [];
@@ -156,6 +171,8 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
     throw error;
   }
   await finish();
+  const notRemoved = notRemovedError(rows);
+  if (notRemoved) throw notRemoved;
 }
 
 /** Runs an id verb on the ids given: confirmation or dry run first when destructive. */
@@ -175,7 +192,7 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
     if (spec.deleteOrDecommission) return removeReporting(ctx, client, spec, ids);
     const only = ids.length === 1 ? ids[0] : undefined;
     if (only !== undefined) {
-      const call = () => client.call(spec.single, { params: { id: only }, signal: ctx.signal });
+      const call = () => confirmedWrite(ctx, spec.single, { params: { id: only } }, only);
       const action = spec.single.split('.')[1] ?? spec.single;
       // Operations of the record resources leave a receipt; the notification side's do not.
       const result = spec.bulk ? await callWithReceipt(ctx, single.resource, only, () => action, call) : await call();

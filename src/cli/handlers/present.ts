@@ -23,7 +23,8 @@ export async function present(ctx: CommandContext, operationId: OperationId, res
       if (!Array.isArray(data)) break;
       return renderRows(data, output);
     case 'count-map':
-      return renderCountMap((data ?? {}) as Record<string, unknown>, output);
+      // A bare count is the service's way of saying `{"count": n}`.
+      return renderCountMap((typeof data === 'number' ? { count: data } : (data ?? {})) as Record<string, unknown>, output);
     default:
       break;
   }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { recordIdOf, type RecordId, toRecordId } from '../../contract/ids.js';
 import { jsonText } from '../../json/json-text.js';
-import { exitCodeOf, UsageError } from '../../errors.js';
+import { exitCodeOf, PlaError, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
 import type { CommandContext } from '../context.js';
 import { asRecord } from '../../plan/record-diff.js';
@@ -151,7 +151,11 @@ export async function callWithReceipt<T extends { data: unknown }>(
 ): Promise<T> {
   return withReceipt(ctx, resource, async (receipt) => {
     const before = receipt.protected ? await readOneBefore(ctx, resource, id) : undefined;
-    const answer = await call();
+    const answer = await call().catch((error: unknown) => {
+      // Neither done nor refused: the receipt counts it apart (the record is in the unknown-outcome file).
+      if (error instanceof PlaError && error.outcomeUnknown) receipt.writer.count('unknown', 1);
+      throw error;
+    });
     const after = asRecord(answer.data);
     const shownId = receiptId(after?.id) ?? receiptId(id);
     receipt.writer.records([{ action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }]);

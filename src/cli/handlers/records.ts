@@ -20,6 +20,7 @@ import { present } from './present.js';
 import { type RecordInput, type RecordInputOptions, readRecordInput } from './records-input.js';
 import { type PlanOptions, applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
 import { callWithReceipt, idToRead, readBefores, receiptId, withReceipt } from './receipts.js';
+import { confirmedWrite } from './single-write.js';
 
 /** A verb taking records from --data/--file (create, update, upsert, send …), as commands/record-verbs.ts declares it. */
 export interface WriteSpec {
@@ -85,14 +86,14 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
       return planWrite(ctx, spec, input, positionalId);
     }
-    const client = await ctx.client();
     const callFor = async (record: Record<string, unknown>) => {
       const id = positionalId ?? record.id;
       if (needsId && (id === undefined || id === null)) {
         throw new UsageError('no id to update', { hint: 'give the id as an argument or an "id" field in the record' });
       }
       const params = needsId ? { id: id as RecordId } : undefined;
-      return client.call(spec.single, { params, body: record, signal: ctx.signal });
+      // What reading back checks: the record with the id it was sent to.
+      return confirmedWrite(ctx, spec.single, { ...(params ? { params } : {}), body: record }, needsId ? { ...record, id } : record);
     };
 
     // A file that happens to hold one record still honours --rejects and

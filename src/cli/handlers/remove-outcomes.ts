@@ -10,10 +10,16 @@ import { BULK_DEFAULTS } from '../../bulk/defaults.js';
 import { TaskPool } from '../../bulk/pool.js';
 import type { PlaClient } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
-import { NotFoundError } from '../../errors.js';
+import { isObject } from '../../client/objects.js';
+import { NotFoundError, PartialFailureError, RejectedError } from '../../errors.js';
 import { type RecordId, parseId } from '../../io/input/typed-ids.js';
 
-export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed';
+/**
+ * What a remove did to one id. `not removed`: read back, the record is there and
+ * not decommissioned (the service did neither). `kept`: read back, it is there and
+ * its fields do not say whether it was decommissioned.
+ */
+export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed' | 'kept' | 'not removed';
 
 export interface RemovedRow {
   /** The id as sent (exact past 2^53; text on the notification side). */
@@ -40,11 +46,20 @@ export function outcomesNamed(message: string | undefined): Map<Id, RemoveOutcom
   return named;
 }
 
-/** Reads `id` back through `lookup`: not found is deleted, found is kept. */
+/** What a record read back after a remove says of it: decommissioned, not, or nothing either way. */
+function keptAs(record: unknown): RemoveOutcome {
+  if (!isObject(record)) return 'kept';
+  const { status, decommissioned, decommissionedAt } = record;
+  if ((typeof status === 'string' && status.toUpperCase() === 'DECOMMISSIONED') || decommissioned === true || (typeof decommissionedAt === 'string' && decommissionedAt !== '')) {
+    return 'decommissioned (in use)';
+  }
+  return typeof status === 'string' || decommissioned === false ? 'not removed' : 'kept';
+}
+
+/** Reads `id` back through `lookup`: not found is deleted; found is decommissioned when its fields say so. */
 async function readBack(client: PlaClient, lookup: OperationId, id: Id, signal: AbortSignal): Promise<RemoveOutcome> {
   try {
-    await client.call(lookup, { params: { id }, signal });
-    return 'decommissioned (in use)';
+    return keptAs((await client.call(lookup, { params: { id }, signal })).data);
   } catch (error) {
     if (error instanceof NotFoundError) return 'deleted';
     throw error;
@@ -85,4 +100,16 @@ export function outcomeCounts(rows: readonly RemovedRow[]): string {
   const counts = new Map<RemoveOutcome, number>();
   for (const row of rows) counts.set(row.outcome, (counts.get(row.outcome) ?? 0) + 1);
   return [...counts].map(([outcome, n]) => outcome.replace(/^(\w+)/, `$1 ${n}`)).join(', ');
+}
+
+/**
+ * The error a remove ends with when some ids are still there and not
+ * decommissioned (read back): the service did not do what it answered.
+ */
+export function notRemovedError(rows: readonly RemovedRow[]): RejectedError | PartialFailureError | undefined {
+  const left = rows.filter((row) => row.outcome === 'not removed').map((row) => row.id);
+  if (left.length === 0) return undefined;
+  const message = `not removed: ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} still there and not decommissioned (read back), although the service answered success`;
+  const hint = 'check them with `pla det get`; the service may have refused without saying so';
+  return rows.length === 1 ? new RejectedError(message, 200, undefined) : new PartialFailureError(message, { hint });
 }

@@ -1,0 +1,70 @@
+/**
+ * A single write as commands send it: confirmed by its answer or by reading back
+ * (src/confirm), and, when neither tells, kept in the unknown-outcome file as a
+ * bulk run keeps its records of unknown outcome, so the admin can check them
+ * before sending anything again.
+ */
+import type { CallOptions, CallResult } from '../../client/types.js';
+import type { OperationId } from '../../contract/operations.js';
+import { PlaError } from '../../errors.js';
+import type { CommandContext } from '../context.js';
+import type { BulkOptions } from './bulk.js';
+
+/** The one option a single write reads: where its unknown outcomes go (`--unknown-outcome`, on commands that have it). */
+type WriteContext = CommandContext<Pick<BulkOptions, 'unknownOutcome'>>;
+
+/** The unknown-outcome file of one command: its path, and the chain of writes to it (one at a time). */
+interface UnknownFile {
+  path: string;
+  written: Promise<void>;
+  started: boolean;
+}
+
+const unknownFiles = new WeakMap<WriteContext, UnknownFile>();
+
+/**
+ * Adds `sent` to the command's unknown-outcome file (several single writes of one
+ * command share it: the notification side sends one call per record) and returns
+ * its path.
+ */
+async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Promise<string> {
+  const [{ RejectsFile }, { formatFromPath }, { newRunId }, { runsDir }, { join }] = await Promise.all([
+    import('../../bulk/rejects.js'),
+    import('../../io/input/format.js'),
+    import('../../runs/run-id.js'),
+    import('../../runs/receipt-store.js'),
+    import('node:path'),
+  ]);
+  let kept = unknownFiles.get(ctx);
+  if (!kept) {
+    // Beside the run's receipt by default: a single write has no checkpoint or rejects file to sit beside.
+    kept = { path: ctx.opts.unknownOutcome ?? join(runsDir(), `unknown-outcome-${newRunId()}.ndjson`), written: Promise.resolve(), started: false };
+    unknownFiles.set(ctx, kept);
+  }
+  const { path } = kept;
+  const resume = kept.started;
+  kept.started = true;
+  kept.written = kept.written.then(async () => {
+    const file = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
+    await file.open(resume);
+    await file.write([{ value: sent, error: error.message }]);
+    await file.close();
+  });
+  await kept.written;
+  return path;
+}
+
+/** Sends one write of `sent` (an id or a record) and returns what the service confirmed. */
+export async function confirmedWrite(ctx: WriteContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
+  const { confirmedCall } = await import('../../confirm/confirmed-call.js');
+  try {
+    return await confirmedCall(await ctx.client(), operationId, { ...options, signal: ctx.signal }, sent);
+  } catch (error) {
+    // Sent, and neither its answer nor a read back tells whether it was carried out (a 5xx or a timeout on a create too).
+    if (!(error instanceof PlaError) || !error.outcomeUnknown) throw error;
+    // The file is a help, not the outcome: a folder that cannot take it leaves the error as it is.
+    const path = await keepUnknown(ctx, sent, error).catch(() => undefined);
+    if (path !== undefined) error.hint = `the service may have carried it out: it is in ${path}; check it (\`pla … get\`, or --plan --file ${path}) before sending it again`;
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * How a bulk answer is read item by item (src/confirm/item-results.ts): matched by
+ * id or by position, each element judged by its own words, the items it does not
+ * account for left to be read back.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CallResult } from '../../src/client/types.js';
+import { operation, type OperationId } from '../../src/contract/operations.js';
+import { itemResults } from '../../src/confirm/item-results.js';
+
+const answer = (data: unknown, success?: true): CallResult => ({ status: 200, data, headers: {}, ...(success ? { success } : {}) });
+const results = (id: OperationId, sent: unknown[], data: unknown, success?: true) => itemResults(operation(id), sent, answer(data, success)).map((r) => (r.kind === 'failed' ? `failed: ${r.reason}` : r.kind));
+
+describe('item results', () => {
+  it('matches by id in any order, and leaves out what the answer does not name', () => {
+    expect(results('tasks.cancelBulk', [10, 11, 12], [{ id: 12, cancelled: false, reason: 'already COMPLETED' }, { id: 10, cancelled: true }])).toEqual([
+      'confirmed',
+      'missing',
+      'failed: already COMPLETED',
+    ]);
+  });
+
+  it('reads the per-item words: success flags, failed, errors, a per-item status, a task left in another state', () => {
+    expect(
+      results('determinations.deleteBulk', [1, 2, 3, 4, 5], [
+        { id: 1, success: 'false', message: 'in use' },
+        { id: 2, failed: true, error: 'locked' },
+        { id: 3, errors: [{ message: 'referenced' }] },
+        { id: 4, status: 'ERROR', message: 'no' },
+        { id: 5, deleted: true },
+      ]),
+    ).toEqual(['failed: in use', 'failed: locked', 'failed: referenced', 'failed: no', 'confirmed']);
+    expect(results('tasks.cancelBulk', [10], [{ id: 10, status: 'RUNNING' }])).toEqual(['failed: the task is RUNNING']);
+  });
+
+  it("never reads a record's own code or status as a verdict", () => {
+    const sent = [{ id: 5, note: 'x' }];
+    expect(results('tasks.updateBulk', sent, [{ id: 5, note: 'x', status: 'FAILED', code: 'T-5' }])).toEqual(['confirmed']);
+    expect(results('determinations.decommissionBulk', [1], [{ id: 1, code: 'ATD-ACQ', status: 'DECOMMISSIONED' }])).toEqual(['confirmed']);
+  });
+
+  it('creates go by position, never by the ids sent; a shorter answer accounts for none of them', () => {
+    const sent = [{ id: 1, code: 'A' }, { code: 'B' }];
+    expect(results('determinations.createBulk', sent, [{ id: 70, code: 'A' }, { id: 71, code: 'B' }])).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.createBulk', sent, [{ id: 70, code: 'A' }])).toEqual(['missing', 'missing']);
+  });
+
+  it('an answer without per-item results confirms all when it says so or answers no data, else none', () => {
+    expect(results('determinations.deleteBulk', [1, 2], null)).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.upsertBulk', [{ id: 1 }], undefined, true)).toEqual(['confirmed']);
+    expect(results('determinations.upsertBulk', [{ id: 1 }], undefined)).toEqual(['missing']);
+    expect(results('determinations.deleteBulk', [1, 2], [true, false])).toEqual(['confirmed', 'failed: not deleted (the service answered false)']);
+  });
+});
