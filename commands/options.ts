@@ -45,13 +45,14 @@ export function addFilterOptions<A extends unknown[], O extends OptionValues, G 
   return command;
 }
 
-/** `--data`, `--file`, `--format`, `--raw`, `--strict`. */
+/** `--data`, `--file`, `--format`, `--raw`, `--delimiter`, `--strict`. */
 export function addRecordInputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
     .option('--data <json>', 'the record (or a JSON array of records)')
     .option('--file <path>', 'records from a file: json, ndjson or csv (- for stdin)')
     .addOption(new Option('--format <format>', 'input format when the extension does not say').choices(INPUT_FORMATS))
     .option('--raw', 'keep csv cells as strings')
+    .option('--delimiter <char>', 'csv cell separator: , ; or tab (default: detected from the header)')
     .option('--strict', 'stop at the first bad input row instead of skipping it');
 }
 

@@ -201,6 +201,13 @@ export class PartialFailureError extends PlaError {
 }
 
 /**
+ * Thrown when a run's receipt cannot be written (a full disk, a folder made
+ * read-only): the run stops before its next batch, and the message says what the
+ * service may have done (exit 9, as a run part done).
+ */
+export class ReceiptError extends PartialFailureError {}
+
+/**
  * Thrown when a page walk saw the records change under it (exit 9, a partial
  * result): the listing may miss records added or removed meanwhile.
  */
@@ -253,7 +260,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
   [EXIT_CODES.network, 'network error, timeout (--timeout counts the whole answer), an answer over --max-answer-size, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file); or a listing whose records changed while --all read it (see --allow-drift)'],
+  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch); or a listing whose records changed while --all read it (see --allow-drift)'],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [EXIT_CODES.invalidAnswer, 'the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request\'s; check what it did before sending again'],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],

@@ -1,8 +1,18 @@
+import { dirname, join } from 'node:path';
 import { readFile, rm, truncate } from 'node:fs/promises';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
 import type { BadRow, InputFormat } from '../io/input/types.js';
 import { jsonText } from '../json/json-text.js';
 import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/private-files.js';
+
+/**
+ * Where a run's rejects go when `--rejects` names no file: `rejects-<run>.<format>`
+ * beside `beside` (the checkpoint, else the input file: where the user keeps a
+ * run's files), else in the current folder. The summary names it.
+ */
+export function defaultRejectsPath(run: string, format: InputFormat, beside?: string): string {
+  return join(beside ? dirname(beside) : '.', `rejects-${run}.${format}`);
+}
 
 /** One input item the service refused, with what it said. */
 export interface Reject {
@@ -10,12 +20,14 @@ export interface Reject {
   error: string;
   /** The error in words shared by every item refused for the same cause (split.ts `reasonOf`), for the summary. */
   reason?: string;
+  /** The input line it came from (`_line` in the rejects file). */
+  line?: number;
 }
 
 /** A rejected item as a row: the record plus `_error`; a bare id becomes `{ id, _error }`. */
 function toRow(reject: Reject): Record<string, unknown> {
   const fields = typeof reject.value === 'object' && reject.value !== null ? reject.value : { id: reject.value };
-  return { ...fields, [ERROR_FIELD]: reject.error };
+  return { ...fields, ...(reject.line !== undefined ? { [LINE_FIELD]: reject.line } : {}), [ERROR_FIELD]: reject.error };
 }
 
 /** Rejects as csv lines, typed as the csv reader reads them back (io/input/csv-cells). */
@@ -73,7 +85,7 @@ export class RejectsFile {
    * (`_raw`) and why (`_error`), to be fixed in place and fed back.
    */
   writeUnreadable(row: BadRow): Promise<void> {
-    this.chain = this.chain.then(() => this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/\r?\n$/, ''), [ERROR_FIELD]: row.message }]));
+    this.chain = this.chain.then(() => this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), [ERROR_FIELD]: row.message }]));
     return this.chain;
   }
 
@@ -127,9 +139,9 @@ export class RejectsFile {
       }
       case 'csv': {
         const names = new Set<string>();
-        for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD) names.add(key);
+        for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD && key !== LINE_FIELD) names.add(key);
         if (!this.columns) {
-          this.columns = [...names, ERROR_FIELD];
+          this.columns = [...names, LINE_FIELD, ERROR_FIELD];
           return this.writeText(await csvLines(rows, this.columns, true), false);
         }
         // A later record may carry a field the first rejects had not (json or ndjson
@@ -137,7 +149,7 @@ export class RejectsFile {
         // field, or feeding the rejects back would lose data.
         const known = this.columns;
         const added = [...names].filter((name) => !known.includes(name));
-        if (added.length > 0) await this.widenCsv([...known.filter((c) => c !== ERROR_FIELD), ...added, ERROR_FIELD]);
+        if (added.length > 0) await this.widenCsv([...known.filter((c) => c !== ERROR_FIELD && c !== LINE_FIELD), ...added, LINE_FIELD, ERROR_FIELD]);
         return this.writeText(await csvLines(rows, this.columns, false), true);
       }
     }

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
+import { recordIdOf } from '../contract/ids.js';
 import { operation } from '../contract/operations.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, ReceiptError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
@@ -12,9 +13,9 @@ import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
 import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
-import { RejectsFile } from './rejects.js';
+import { defaultRejectsPath, RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { sendWithSplit, withoutIds } from './split.js';
+import { answerPerItem, sendWithSplit, withoutIds } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -23,16 +24,38 @@ function positiveInteger(value: number | undefined, fallback: number, flag: stri
   return n;
 }
 
-/** A record carrying an id updates, one without creates (how the summary splits upserts). */
-function hasId(item: SourceItem): boolean {
-  const value = item.value as { id?: unknown } | null;
-  return typeof value === 'object' && value !== null && value.id !== undefined && value.id !== null;
+/**
+ * Whether the service updated the record an accepted item named: it named an id
+ * and the answer for it kept that id. An upsert naming an id the service does not
+ * know creates a record under a new id: a create. Without an answer per item, a
+ * record naming an id counts as updated.
+ */
+function updatedOne(item: SourceItem, answer: unknown): boolean {
+  const named = recordIdOf((item.value as { id?: unknown } | null)?.id);
+  if (named === 'none' || named === 'unreadable') return false;
+  const answered = typeof answer === 'object' && answer !== null ? recordIdOf((answer as { id?: unknown }).id) : 'none';
+  return answered === 'none' || answered === 'unreadable' || String(answered) === String(named);
 }
 
 /** Bad input rows the reader skipped, when the items come from `readRecords`/`readIds`. */
 function badRowsOf(items: AsyncIterable<SourceItem>): number {
   const stats = (items as { stats?: InputStats }).stats;
   return stats?.badRows ?? 0;
+}
+
+/**
+ * A receipt that could not be written, said with what the service may have done:
+ * the run stopped before its next batch; what the service confirmed and the
+ * receipt could not hold is in the unknown-outcome file; batches in flight are the
+ * receipt's `sending` lines without a `settled` one.
+ */
+function receiptFailure(error: ReceiptError, summary: BulkSummary, run: string | undefined): ReceiptError {
+  const unrecorded = summary.unrecorded > 0 ? `; ${count(summary.unrecorded)} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}` : '';
+  return new ReceiptError(`${error.message}; the run stopped before its next batch. The service confirmed ${count(summary.succeeded)} record(s)${unrecorded}; nothing else was sent`, {
+    cause: error,
+    detail: summary,
+    hint: `${run ? `pla runs show ${run}` : 'pla runs show last'} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
+  });
 }
 
 /** The summary so far of runs that stopped on an error, by that error. */
@@ -68,10 +91,15 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // A rejects file named .ndjson must hold ndjson whatever the input was: its
   // extension decides when it names a format, else the input's format does.
   const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
-  const rejects = options.rejectsPath ? new RejectsFile(options.rejectsPath, rejectsFormat) : undefined;
-  await rejects?.open(checkpoint?.resumed ?? false);
   // A resumed run keeps the id it had: its batches go again under the keys they had.
   const runId = checkpoint?.runId ?? newId;
+  // Always a rejects file: refused and unreadable rows are never only said on stderr.
+  // Nothing is created until the first reject.
+  // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
+  const defaultPath = options.runName ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath) : undefined;
+  const rejectsPath = options.rejectsPath ?? defaultPath;
+  const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat) : undefined;
+  await rejects?.open(checkpoint?.resumed ?? false);
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
   const resendUnknown = options.retryUnsafe === true;
@@ -84,13 +112,22 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
   // Unreadable input rows: said as they are found, and kept in the rejects file.
   const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
+  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, unrecorded: 0, skipped: 0, badRows: 0, repeats: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
+  const reasons = new Map<string, number>();
+  const countReason = (key: string) => reasons.set(key, (reasons.get(key) ?? 0) + 1);
   badRows?.listen((row) => {
+    if (row.record) {
+      // Read, but refused before sending (an id that is no id, an ambiguous duplicate): a failed record.
+      warn(`refused line ${row.line}: ${row.message}`);
+      summary.failed += 1;
+      countReason(`refused by pla: ${row.message.replace(/'[^']*'|\d+/g, '#')}`);
+      void rejects?.write([{ value: row.record, line: row.line, error: row.message }]);
+      return;
+    }
     warn(`skipped line ${row.line}: ${row.message}`);
     void rejects?.writeUnreadable(row);
   });
-  const reasons = new Map<string, number>();
 
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, skipped: 0, badRows: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
   const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
@@ -102,13 +139,37 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
       const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
+      // Recorded before it is sent (the receipt): a failure to record it stops the run with nothing of this batch sent.
+      if (screened.send.length > 0) await options.onSending?.(batch.index, screened.send);
+      if (stopping()) return;
       const sent =
         screened.send.length > 0
           ? await sendWithSplit(options.client, op.id, screened.send, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) })
           : { accepted: [], answers: [], rejected: [], unknown: [] };
       const { accepted, answers: answered, unknown } = sent;
       const rejected = [...screened.refused, ...sent.rejected];
-      if (answered.length > 0) await options.onAcknowledged?.(answered);
+      summary.succeeded += accepted.length;
+      if (op.body?.kind === 'records') {
+        const updated = answerPerItem(answered).filter(({ item, result }) => updatedOne(item, result)).length;
+        summary.updated += updated;
+        summary.created += accepted.length - updated;
+      }
+      if (answered.length > 0) {
+        try {
+          await options.onAcknowledged?.(answered);
+        } catch (error) {
+          // Done by the service, not in the receipt: said item by item where the receipt cannot.
+          // The record as the service answered it (with the id it gave) where it answered one per item.
+          const done = answerPerItem(answered).map(({ item, result }) => ({
+            value: typeof result === 'object' && result !== null ? result : item.value,
+            line: item.line,
+            error: `done (the service confirmed it), but not in the receipt: ${(error as Error).message}`,
+          }));
+          await unknownFile.write(done);
+          summary.unrecorded += accepted.length;
+          throw error;
+        }
+      }
       // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
       if (rejected.length > 0) await rejects?.write(rejected);
       if (unknown.length > 0) {
@@ -117,19 +178,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       } else {
         await checkpoint?.markFinished(batch.index);
       }
+      if (screened.send.length > 0) await options.onSettled?.(batch.index, unknown.map((item) => item.line));
       summary.unknown += unknown.length;
-      summary.succeeded += accepted.length;
-      if (op.body?.kind === 'records') {
-        const updated = accepted.filter(hasId).length;
-        summary.updated += updated;
-        summary.created += accepted.length - updated;
-      }
       summary.failed += rejected.length;
       // Items refused before sending (screen) carry only their error: ids out, it groups as well.
-      for (const { reason, error } of rejected) {
-        const key = reason ?? withoutIds(error);
-        reasons.set(key, (reasons.get(key) ?? 0) + 1);
-      }
+      for (const { reason, error } of rejected) countReason(reason ?? withoutIds(error));
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);
@@ -172,6 +225,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   }
 
   summary.badRows = badRowsOf(options.items);
+  summary.repeats = (options.items as { stats?: InputStats }).stats?.repeats ?? 0;
   summary.reasons = [...reasons].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count);
   summary.skipped += summary.badRows;
   summary.elapsedMs = Math.round(performance.now() - started);
@@ -182,8 +236,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // interrupt itself, reported below with the summary, not a failure of its own.
   const interrupted = options.signal?.aborted === true;
   if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) {
-    if (typeof fatal.error === 'object' && fatal.error !== null) stoppedRuns.set(fatal.error, summary);
-    throw fatal.error;
+    const error = fatal.error instanceof ReceiptError ? receiptFailure(fatal.error, summary, options.runName) : fatal.error;
+    if (typeof error === 'object' && error !== null) stoppedRuns.set(error, summary);
+    throw error;
   }
   if (interrupted) {
     summary.interrupted = true;

@@ -27,6 +27,14 @@ export interface BulkOptions {
   batchSize?: number;
   /** Batches in flight at once, default `BULK_DEFAULTS.concurrency`. */
   concurrency?: number;
+  /**
+   * The receipt's run id: given, refused and unreadable rows always go to a rejects
+   * file, `rejects-<run>.<format>` when `rejectsPath` names none (beside the
+   * checkpoint, else beside `inputPath`, else in the current folder).
+   */
+  runName?: string;
+  /** The input file (not stdin), beside which a default rejects file goes. */
+  inputPath?: string;
   /** Failed records go here, each with its error: in the format the path's extension names, else `rejectsFormat`, else ndjson. */
   rejectsPath?: string;
   /** The input's format, for a rejects path whose extension names none. */
@@ -74,6 +82,14 @@ export interface BulkOptions {
    * hold every acknowledged record even if the CLI is killed a moment later.
    */
   onAcknowledged?: (answers: Accepted[]) => void | Promise<void>;
+  /**
+   * Called with a batch's items just before they are sent: the receipt records
+   * them first, so a receipt that cannot be written stops the run before the
+   * service is asked (nothing of the batch is sent).
+   */
+  onSending?: (batch: number, items: SourceItem[]) => void | Promise<void>;
+  /** Called once a sent batch's outcome is known and written (`unknown`: the lines whose outcome is not). */
+  onSettled?: (batch: number, unknown: number[]) => void | Promise<void>;
 }
 
 export interface BulkSummary {
@@ -86,6 +102,10 @@ export interface BulkSummary {
   failed: number;
   /** Records whose outcome is unknown: in the unknown-outcome file, neither sent again nor counted as done. */
   unknown: number;
+  /** Of `succeeded`: confirmed by the service but not in the receipt (it could not be written): in the unknown-outcome file. */
+  unrecorded: number;
+  /** Rows repeating an earlier row exactly (same id and values): sent once, as the first. */
+  repeats: number;
   /** Bad input rows skipped plus batches skipped thanks to the checkpoint. */
   skipped: number;
   /** Of `skipped`: input rows that could not be read (malformed, not an object). */

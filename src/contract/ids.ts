@@ -63,3 +63,15 @@ export function idAfter(id: RecordId): RecordId {
 export function compareIds(a: RecordId, b: RecordId): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * What a record's `id` field names, by the same rule in plans, runs and applies:
+ * an id as `toRecordId` reads it (`42`, `"42"` as a csv cell read with `--raw`
+ * holds it, ids past 2^53) is that id; absent, null or an empty cell names none
+ * (a create); anything else (`"abc"`, `12.5`, `-1`) is `unreadable`, refused
+ * before anything is sent.
+ */
+export function recordIdOf(value: unknown): RecordId | 'none' | 'unreadable' {
+  if (value === undefined || value === null || value === '') return 'none';
+  return toRecordId(value) ?? 'unreadable';
+}

@@ -12,13 +12,14 @@ import { answerPerItem } from '../bulk/split.js';
 import type { BulkOptions, BulkSummary } from '../bulk/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from '../runs/receipt-writer.js';
+import { sendingHooks } from '../runs/sending-hooks.js';
 import { ConflictChecker } from './conflicts.js';
 import { stateOf } from './current-state.js';
 import { SENT_ACTIONS, type Plan, type PlanEntry } from './types.js';
 import { asRecord } from './record-diff.js';
 
 /** The bulk runner's settings an apply passes through. */
-export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress'>;
+export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress' | 'runName'>;
 
 export interface ApplyOptions {
   client: PlaClient;
@@ -27,6 +28,8 @@ export interface ApplyOptions {
   receipt?: ReceiptWriter;
   /** Check records against the plan before each batch (default true). */
   checkConflicts?: boolean;
+  /** Entries (by index in the plan) not to send: done by an earlier apply of the same plan. */
+  skip?: ReadonlySet<number>;
 }
 
 export interface ApplyResult {
@@ -36,10 +39,10 @@ export interface ApplyResult {
 }
 
 /** The entries to send, grouped by the operation that sends them, in plan order. */
-export function sendGroups(plan: Plan): Array<{ operationId: OperationId; entries: PlanEntry[] }> {
+export function sendGroups(plan: Plan, skip: ReadonlySet<number> = new Set()): Array<{ operationId: OperationId; entries: PlanEntry[] }> {
   const groups = new Map<OperationId, PlanEntry[]>();
-  for (const entry of plan.entries) {
-    if (!SENT_ACTIONS.includes(entry.action)) continue;
+  for (const [index, entry] of plan.entries.entries()) {
+    if (!SENT_ACTIONS.includes(entry.action) || skip.has(index)) continue;
     const operationId = plan.operations[entry.action];
     if (!operationId) throw new Error(`plan names no operation for ${entry.action}`);
     const group = groups.get(operationId) ?? [];
@@ -69,10 +72,12 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   const source = stateOf(plan.resource);
   const checker = options.checkConflicts === false ? undefined : new ConflictChecker(client, source, plan.watermark, options.bulk.signal);
   const result: ApplyResult = { summaries: [], conflicts: 0 };
+  const indexOf = new Map(plan.entries.map((entry, index) => [entry, index]));
 
-  for (const [index, group] of sendGroups(plan).entries()) {
+  for (const [index, group] of sendGroups(plan, options.skip).entries()) {
     // Items carry their entry's position in the group as their line: the way back to the entry.
     const entryOf = (item: SourceItem) => group.entries[item.line - 1] as PlanEntry;
+    const entryIndex = (item: SourceItem) => indexOf.get(entryOf(item)) as number;
     const items = (async function* () {
       for (const [i, entry] of group.entries.entries()) yield { value: payloadOf(entry), line: i + 1 };
     })();
@@ -98,6 +103,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
             },
           }
         : {}),
+      ...(options.receipt ? sendingHooks(options.receipt, { idOf: (item) => entryOf(item).id, entryOf: entryIndex, lineOf: (item) => entryOf(item).line ?? item.line }) : {}),
       onAcknowledged: (answers) => {
         const lines = answerPerItem(answers).map(({ item, result }) => {
           const entry = entryOf(item);
@@ -106,7 +112,14 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
           // A create's id is the one the service gave (an upsert naming an unknown id gets a new one).
           const answered = toRecordId(after?.id);
           const id = entry.action === 'create' ? (answered ?? entry.id) : (entry.id ?? answered);
-          return { action: entry.action, ...(id !== undefined ? { id } : {}), ...(entry.before ? { before: entry.before } : {}), ...(after ? { after } : {}) };
+          return {
+            action: entry.action,
+            ...(id !== undefined ? { id } : {}),
+            entry: entryIndex(item),
+            ...(entry.line !== undefined ? { line: entry.line } : {}),
+            ...(entry.before ? { before: entry.before } : {}),
+            ...(after ? { after } : {}),
+          };
         });
         options.receipt?.records(lines);
       },

@@ -5,7 +5,9 @@
  */
 import { isDecommissioned, removeKeeps } from '../contract/decommission.js';
 import { type RecordId, toRecordId } from '../contract/ids.js';
+import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import { changedFields } from './record-diff.js';
+import { followStoredTypes } from './stored-types.js';
 import type { PlanEntry, StoredRecordLike } from './types.js';
 
 /** Record verbs a plan covers. */
@@ -19,6 +21,8 @@ const FINISHED_TASK = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 export interface RecordInputItem {
   value: StoredRecordLike;
   line: number;
+  /** Csv cells as written, typed here as the stored record has them (stored-types.ts). */
+  cells?: Record<string, string>;
 }
 
 const recordId = (record: StoredRecordLike): RecordId | undefined => toRecordId(record.id);
@@ -46,14 +50,31 @@ function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyM
     if (verb === 'update') return { action: 'refused', id, line: item.line, record, reason: `unknown id ${id}` };
     return { action: 'create', id, line: item.line, record, reason: `id ${id} names no record: the service creates a new one (with its own id)` };
   }
-  const changes = changedFields(before, record);
+  const typed = { ...record };
+  const warnings = followStoredTypes(typed, item.cells, before);
+  const changes = changedFields(before, typed);
   if (changes.length === 0) return { action: 'unchanged', id, line: item.line };
-  return { action: 'update', id, line: item.line, record, before, changes };
+  return { action: 'update', id, line: item.line, record: typed, before, changes, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-/** Entries for records sent by create, update or upsert. */
-export function planRecords(verb: RecordVerb, items: readonly RecordInputItem[], current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry[] {
-  return items.map((item) => recordEntry(verb, item, current));
+/** The entry of an input row not sent: unreadable, or refused before sending (its record kept, to fix and feed back). */
+export function problemEntry(row: BadRow): PlanEntry {
+  return row.record
+    ? { action: 'refused', line: row.line, record: row.record, reason: row.message }
+    : { action: 'unreadable', line: row.line, raw: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), reason: row.message };
+}
+
+/** Entries for records sent by create, update or upsert, for the input rows not sent (`problems`) and for exact repeats, in input order. */
+export function planRecords(
+  verb: RecordVerb,
+  items: readonly RecordInputItem[],
+  current: ReadonlyMap<RecordId, StoredRecordLike>,
+  problems: readonly BadRow[] = [],
+  repeats: readonly RepeatedRow[] = [],
+): PlanEntry[] {
+  const repeated = repeats.map((row): PlanEntry => ({ action: 'repeat', line: row.line, reason: `repeats line ${row.of} (id ${row.id}, the same values): sent once` }));
+  const entries = [...items.map((item) => recordEntry(verb, item, current)), ...problems.map(problemEntry), ...repeated];
+  return entries.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 function status(record: StoredRecordLike): string {

@@ -3,8 +3,10 @@
  * apply), then the current state of the records named, then one entry per record
  * by the service's own rules.
  */
+import { randomUUID } from 'node:crypto';
 import type { RecordId } from '../contract/ids.js';
 import { bulkOperation } from '../contract/operations.js';
+import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
 import { type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
 import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
@@ -26,6 +28,7 @@ export function assemblePlan(target: PlanTarget, operations: Plan['operations'],
   return {
     kind: 'pla-plan',
     version: 1,
+    id: randomUUID(),
     createdAt,
     env: target.env,
     baseUrl: target.baseUrl,
@@ -56,9 +59,9 @@ async function readForPlan(target: PlanTarget, ids: RecordId[]) {
 }
 
 /** The plan of a create, update or upsert of `items`. */
-export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, items: RecordInputItem[]): Promise<Plan> {
+export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, items: RecordInputItem[], problems: readonly BadRow[] = [], repeats: readonly RepeatedRow[] = []): Promise<Plan> {
   const { createdAt, watermark, current } = await readForPlan(target, verb === 'create' ? [] : idsOfRecords(items));
-  return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current), watermark, createdAt);
+  return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current, problems, repeats), watermark, createdAt);
 }
 
 /** The plan of a delete, remove, decommission or cancel of `ids`. */

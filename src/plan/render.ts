@@ -20,11 +20,13 @@ const MARKS: Record<PlanAction, string> = {
   decommission: '-',
   cancel: '-',
   refused: '!',
+  unreadable: 'x',
+  repeat: '=',
   irreversible: '?',
 };
 
 /** ANSI colours by mark, when colour is on. */
-const COLOURS: Partial<Record<string, string>> = { '+': '32', '~': '33', '-': '31', '!': '35', '?': '35' };
+const COLOURS: Partial<Record<string, string>> = { '+': '32', '~': '33', '-': '31', '!': '35', x: '35', '?': '35' };
 
 /** Order and wording of the summary. */
 const SUMMARY: ReadonlyArray<[PlanAction, string]> = [
@@ -36,6 +38,8 @@ const SUMMARY: ReadonlyArray<[PlanAction, string]> = [
   ['cancel', 'to cancel'],
   ['unchanged', 'unchanged (not sent)'],
   ['refused', 'would be refused'],
+  ['unreadable', 'unreadable (not sent)'],
+  ['repeat', 'repeated rows (sent once)'],
   ['irreversible', 'cannot be undone'],
 ];
 
@@ -51,7 +55,8 @@ function headline(entry: PlanEntry): string {
   const where = entry.id !== undefined ? ` ${entry.id}` : entry.line !== undefined ? ` (line ${entry.line})` : '';
   const reason = entry.reason ? `: ${entry.reason}` : '';
   const created = entry.action === 'create' && entry.record ? `  ${show(entry.record)}` : '';
-  return `${entry.action}${where}${reason}${created}`;
+  const raw = entry.raw !== undefined ? `  ${show(entry.raw)}` : '';
+  return `${entry.action}${where}${reason}${created}${raw}`;
 }
 
 /** The one-line summary: "Plan: 12 to create, 3 to update, 95 unchanged (not sent)." */
@@ -74,10 +79,13 @@ export function renderPlanText(plan: Plan, color: boolean): string {
     const mark = MARKS[entry.action];
     lines.push(paint(mark, `  ${mark} ${headline(entry)}`));
     for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
+    for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
   }
   for (const [action, count] of shown) {
-    if (count > SHOWN_PER_ACTION) lines.push(`  … and ${grouped.format(count - SHOWN_PER_ACTION)} more to ${action === 'refused' ? 'be refused' : action} (-o json or --plan-out for all)`);
+    if (count > SHOWN_PER_ACTION) lines.push(`  … and ${grouped.format(count - SHOWN_PER_ACTION)} more ${action === 'refused' ? 'to be refused' : action === 'unreadable' ? 'unreadable' : `to ${action}`} (-o json or --plan-out for all)`);
   }
+  const typeChanges = plan.entries.reduce((sum, entry) => sum + (entry.warnings?.length ?? 0), 0);
+  if (typeChanges > 0) lines.push('', paint('!', `Warning: ${grouped.format(typeChanges)} field ${typeChanges === 1 ? 'value changes' : 'values change'} type (a stored string sent as a number, …): see the warnings above.`));
   if (lines.length > 2) lines.push('');
   lines.push(planSummary(plan));
   return `${lines.join('\n')}\n`;

@@ -15,8 +15,12 @@ export type PlanAction =
   | 'remove'
   | 'decommission'
   | 'cancel'
-  /** The service would refuse it (unknown id, already decommissioned, task finished): not sent. */
+  /** The service would refuse it (unknown id, already decommissioned, task finished), or pla does (an id that is no id, an ambiguous duplicate): not sent. */
   | 'refused'
+  /** An input row that could not be read: not sent. */
+  | 'unreadable'
+  /** An input row repeating an earlier one exactly (same id and values): sent once, as that one. */
+  | 'repeat'
   /** An undo that the interface cannot perform (a decommission has no reverse): listed, not sent. */
   | 'irreversible';
 
@@ -46,6 +50,10 @@ export interface PlanEntry {
   changes?: FieldChange[];
   /** Why an entry is refused or irreversible, or a remark (a remove that decommissions). */
   reason?: string;
+  /** Of an unreadable row: its text as read. */
+  raw?: string;
+  /** Fields whose type the write changes (a stored string sent as a number): shown as warnings. */
+  warnings?: string[];
 }
 
 /**
@@ -61,6 +69,11 @@ export interface Watermark {
 export interface Plan {
   kind: 'pla-plan';
   version: 1;
+  /**
+   * The plan's identity (a random UUID): its receipts record it, and `pla apply`
+   * refuses a plan already applied (absent in plans of older versions).
+   */
+  id?: string;
   createdAt: string;
   /** The environment and base URL the plan was read from; apply refuses any other. */
   env: string;

@@ -26,6 +26,8 @@ export interface RunHeader {
   protected: boolean;
   /** Set on the receipt of an undo: the run it undoes. */
   undoOf?: string;
+  /** Set on the receipt of `pla apply`: the identity of the plan applied (a plan is applied once). */
+  plan?: string;
 }
 
 /** What was done to one record, as the service acknowledged it. */
@@ -38,6 +40,29 @@ export interface RecordLine {
   before?: Record<string, unknown>;
   /** The record as the service answered, where it answers one. */
   after?: Record<string, unknown>;
+  /** The input line it came from (for `pla apply`, the plan entry's position, from 1). */
+  line?: number;
+  /** Of `pla apply`: the index of the plan entry it carried out. */
+  entry?: number;
+}
+
+/**
+ * Written before a batch is sent: what is about to be sent. Until its `settled`
+ * line follows, the service may or may not have carried it out (the run stopped
+ * or crashed in between).
+ */
+export interface SendingLine {
+  type: 'sending';
+  /** The batch's number in this receipt, from 1. */
+  batch: number;
+  items: Array<{ line: number; id?: RecordId | string; entry?: number }>;
+}
+
+/** Written once a batch's answer is known and its records are in the receipt; `unknown` lists the lines whose outcome stays unknown. */
+export interface SettledLine {
+  type: 'settled';
+  batch: number;
+  unknown?: number[];
 }
 
 /** The last line: how the run ended. A receipt without one belongs to a run that crashed or is still running. */
@@ -48,4 +73,4 @@ export interface EndLine {
   counts: Record<string, number>;
 }
 
-export type ReceiptLine = RunHeader | RecordLine | EndLine;
+export type ReceiptLine = RunHeader | RecordLine | SendingLine | SettledLine | EndLine;

@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import type { PlaClient } from '../../src/client/types.js';
 import { expandPath, operation, type OperationId } from '../../src/contract/operations.js';
 import type { SourceItem } from '../../src/io/input/types.js';
 import type { FakeReply, LoggedRequest } from '../support/fake-server.js';
+import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
 export const UPSERT: OperationId = 'determinations.upsertBulk';
 export const UPSERT_PATH = expandPath(operation(UPSERT));
@@ -43,7 +45,51 @@ export function client(url: string): PlaClient {
   return createClient({ baseUrl: url, apiKey: 'test-key-0000-1234', retries: 0 });
 }
 
-export async function tempDir(): Promise<{ dir: string; path(name: string): string; cleanup(): Promise<void> }> {
+/** A temporary folder for one test file's input and output files. */
+export interface TempDir {
+  dir: string;
+  path(name: string): string;
+  cleanup(): Promise<void>;
+}
+
+export async function tempDir(): Promise<TempDir> {
   const dir = await mkdtemp(join(tmpdir(), 'pla-bulk-'));
   return { dir, path: (name) => join(dir, name), cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For one test file: the real local server (no demo data) and a temporary folder,
+ * started before its tests and removed after; `pla` runs the built CLI in that
+ * folder (where files a run writes by default land).
+ */
+export function serverWithFolder(): {
+  server(): LocalServer;
+  temp(): TempDir;
+  pla(args: string[]): ReturnType<LocalServer['pla']>;
+  /** Every determination the store holds, read through the CLI, in id order. */
+  determinations(): Promise<Array<Record<string, unknown>>>;
+} {
+  let server: LocalServer | undefined;
+  let temp: TempDir | undefined;
+  beforeAll(async () => {
+    server = await startLocalServer({ seed: false });
+    temp = await tempDir();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await temp?.cleanup();
+  });
+  const started = () => server as LocalServer;
+  const folder = () => temp as TempDir;
+  const pla = (args: string[]) => started().pla(args, { cwd: folder().dir });
+  const determinations = async () => {
+    const result = await pla(['determinations', 'list', '--all', '--size', '1000', '-o', 'ndjson']);
+    if (result.exitCode !== 0) throw new Error(`list failed (${String(result.exitCode)}): ${String(result.stderr)}`);
+    return String(result.stdout)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  };
+  return { server: started, temp: folder, pla, determinations };
 }

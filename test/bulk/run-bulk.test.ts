@@ -133,7 +133,7 @@ describe('refused batches are split to find the bad records', () => {
     const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: readRecords({ file: input }), batchSize: 4, rejectsPath });
     expect(summary).toMatchObject({ succeeded: 2, failed: 2 });
     const text = await readFile(rejectsPath, 'utf8');
-    expect(text.split('\n')[0]).toBe('ref,amount,bad,code,_error');
+    expect(text.split('\n')[0]).toBe('ref,amount,bad,code,_line,_error');
     const again: Array<Record<string, unknown>> = [];
     for await (const item of readRecords({ file: rejectsPath })) again.push(JSON.parse(JSON.stringify(item.value)) as Record<string, unknown>);
     expect(again).toEqual([
@@ -148,7 +148,7 @@ describe('refused batches are split to find the bad records', () => {
     const rejectsPath = temp.path('widen-rejects.csv');
     const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 1, concurrency: 1, rejectsPath });
     expect(summary).toMatchObject({ succeeded: 1, failed: 2 });
-    expect((await readFile(rejectsPath, 'utf8')).split('\n')[0]).toBe('ref,bad,amount,name,zip,_error');
+    expect((await readFile(rejectsPath, 'utf8')).split('\n')[0]).toBe('ref,bad,amount,name,zip,_line,_error');
     const again: Array<Record<string, unknown>> = [];
     for await (const item of readRecords({ file: rejectsPath })) again.push(JSON.parse(JSON.stringify(item.value)) as Record<string, unknown>);
     expect(again).toEqual([

@@ -3,6 +3,7 @@
  * that answers every operation of the contract with a plausible body, with a
  * temporary config folder.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,8 @@ export async function pla(args: string[], options: RunOptions): Promise<CliRun> 
     stripFinalNewline: false,
     input: options.input ?? '',
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+    // In the (temporary) config folder: files a run writes by default (rejects) stay out of the repository.
+    ...(options.uid === undefined && existsSync(options.configDir) ? { cwd: options.configDir } : {}),
   });
   return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }

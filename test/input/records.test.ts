@@ -43,7 +43,7 @@ describe('json input', () => {
       [5, 'expected a JSON object, got array'],
       [6, 'expected a JSON object, got null'],
     ]);
-    expect(source.stats).toEqual({ items: 2, badRows: 4 });
+    expect(source.stats).toEqual({ items: 2, badRows: 4, refused: 0, repeats: 0 });
   });
 
   it('stops at the first non-object element with strict', async () => {

@@ -146,7 +146,7 @@ describe('pla apply', () => {
     expect(after.find((row) => row.id === victim.id)?.amount).toBe('someone else');
     expect(after.filter((row) => row.amount === 'planned')).toHaveLength(39);
     const conflicts = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row);
-    expect(conflicts).toEqual([{ id: victim.id, amount: 'planned', _error: expect.stringContaining('conflict: changed since the plan was made') }]);
+    expect(conflicts).toEqual([{ id: victim.id, amount: 'planned', _line: expect.any(Number), _error: expect.stringContaining('conflict: changed since the plan was made') }]);
     expect((await lastReceipt()).end).toMatchObject({ exitCode: 9, counts: { update: 39, conflicts: 1 } });
   });
 
@@ -284,7 +284,7 @@ describe('protected environments', () => {
     expect((await pla(['config', 'protect', 'local'])).exitCode).toBe(0);
     try {
       const refused = await pla(['determinations', 'update', '--data', '{"id": "abc", "amount": 1}']);
-      expect([refused.exitCode, refused.stderr]).toEqual([2, expect.stringContaining('error: refused: "abc" is not a record id, so the record before cannot be read, and local is protected')]);
+      expect([refused.exitCode, refused.stderr]).toEqual([2, expect.stringContaining("error: line 1: 'abc' is not an id: ids are positive integers")]);
 
       const sheet = await ndjson('spelled-ids.ndjson', [
         { id: ids[0], ref: 'spelled-1', amount: 10 },
@@ -299,7 +299,8 @@ describe('protected environments', () => {
         expect.objectContaining({ action: 'update', id: ids[0], before: expect.objectContaining({ amount: 1 }), after: expect.objectContaining({ amount: 10 }) }),
         expect.objectContaining({ action: 'update', id: ids[1], before: expect.objectContaining({ amount: 2 }), after: expect.objectContaining({ amount: 20 }) }),
       ]);
-      expect(await readFile(rejects, 'utf8')).toContain('is not a record id, so the record before cannot be read, and local is protected');
+      // The id rule refuses it before anything is read or sent, on any environment.
+      expect(await readFile(rejects, 'utf8')).toContain("'abc' is not an id: ids are positive integers");
       expect((await exportAll()).filter((row) => row.ref === 'no-id')).toEqual([]);
 
       // Undone from the records before, the two are as they were.

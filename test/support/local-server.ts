@@ -63,7 +63,7 @@ export interface LocalServer {
   storeUrl?: string;
   adminKey: string;
   /** Runs the built CLI with the server's config folder (env local). */
-  pla(args: string[], opts?: { input?: string; env?: Record<string, string>; reject?: boolean }): Promise<PlaResult>;
+  pla(args: string[], opts?: { input?: string; env?: Record<string, string>; reject?: boolean; cwd?: string }): Promise<PlaResult>;
   http(method: string, path: string, options?: HttpOptions): Promise<HttpResult>;
   /** Stops the server (SIGTERM by default) and waits for it to exit; removes temporary folders it made. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -134,7 +134,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
     async pla(cliArgs, opts = {}) {
       const result = await execa('node', [BIN, ...cliArgs], {
-        cwd: ROOT,
+        // The config folder (temporary): files a run writes by default (rejects) do not land in the repository.
+        cwd: opts.cwd ?? configDir,
         env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1', ...opts.env },
         extendEnv: true,
         reject: false,

@@ -9,7 +9,7 @@ import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import type { BulkOptions } from './bulk.js';
 import { applyWithSummary } from './plan.js';
-import { environmentIsProtected, withReceipt } from './receipts.js';
+import { environmentIsProtected, withEnvironmentLock, withReceipt } from './receipts.js';
 import { confirmDestructive } from './safety.js';
 
 const DESTRUCTIVE = ['delete', 'remove', 'decommission', 'cancel'] as const;
@@ -31,27 +31,59 @@ async function checkTarget(ctx: CommandContext, plan: Plan): Promise<void> {
 }
 
 /**
- * Shows the plan's summary, confirms when it deletes, removes, decommissions or
- * cancels, or when the environment is protected, then applies it with a receipt.
+ * The entries of `plan` an earlier apply already carried out (from the receipts),
+ * under the environment's lock. A plan applied before is refused unless `--force`;
+ * then what was done is skipped, and creates whose outcome no receipt holds are
+ * not sent again (they may exist already): said, not guessed.
  */
-export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean } & BulkOptions>, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
+async function alreadyApplied(ctx: CommandContext<{ force?: boolean }>, plan: Plan): Promise<Set<number>> {
+  if (plan.id === undefined) return new Set();
+  const { planProgress } = await import('../../runs/plan-progress.js');
+  const progress = await planProgress(plan.id);
+  if (progress.runs.length === 0) return new Set();
+  const runs = progress.runs.map((run) => `${run.header.run} (${run.end ? `exit ${run.end.exitCode}` : 'unfinished'})`).join(', ');
+  if (ctx.opts.force !== true) {
+    throw new UsageError(`this plan was applied already, by run ${runs}: ${progress.done.size} of its entries are done; nothing was sent`, {
+      hint: 'pla apply --force sends only what is not yet done; or make a new plan (--plan-out) to see the records as they are now',
+    });
+  }
+  const skip = new Set(progress.done);
+  const unsure = [...progress.pending].filter((index) => plan.entries[index]?.action === 'create');
+  for (const index of unsure) skip.add(index);
+  ctx.warn(`this plan was applied already (run ${runs}): ${progress.done.size} entries done are skipped; sending only what is not yet done`);
+  if (unsure.length > 0) ctx.warn(`${unsure.length} create(s) were sent by an earlier apply without a recorded answer: not sent again (they may exist); check them with pla runs show`);
+  return skip;
+}
+
+/**
+ * Shows the plan's summary, confirms when it deletes, removes, decommissions or
+ * cancels, or when the environment is protected, then, holding the environment's
+ * lock, refuses it if applied before (unless --force) and applies it with a
+ * receipt that records the plan's identity.
+ */
+export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean; force?: boolean } & BulkOptions>, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
   // An undo always asks: it is a second change made on the strength of a first.
   const alwaysConfirm = extra.undoOf !== undefined;
   const { planSummary } = await import('../../plan/render.js');
   const summary = planSummary(plan);
   const sends = (plan.counts.create ?? 0) + (plan.counts.update ?? 0) + DESTRUCTIVE.reduce((sum, action) => sum + (plan.counts[action] ?? 0), 0);
-  if (sends === 0) {
+  const notSent = (plan.counts.refused ?? 0) + (plan.counts.unreadable ?? 0);
+  if (sends === 0 && notSent === 0) {
     ctx.note(`${summary} Nothing to send.`);
     return;
   }
-  if (alwaysConfirm || DESTRUCTIVE.some((action) => (plan.counts[action] ?? 0) > 0) || (await environmentIsProtected(ctx))) {
+  if (sends > 0 && (alwaysConfirm || DESTRUCTIVE.some((action) => (plan.counts[action] ?? 0) > 0) || (await environmentIsProtected(ctx)))) {
     await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`, { dryRun: false });
   }
-  await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, true).then(() => undefined), extra);
+  await withEnvironmentLock(ctx, async () => {
+    const skip = extra.undoOf === undefined ? await alreadyApplied(ctx, plan) : new Set<number>();
+    const header = { ...extra, ...(plan.id !== undefined && extra.undoOf === undefined ? { plan: plan.id } : {}) };
+    await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, true, skip).then(() => undefined), header, true);
+  });
 }
 
 /** `pla apply PLAN`. */
-export function apply(invocation: Invocation<[plan: string], { yes?: boolean } & BulkOptions>): Promise<void> {
+export function apply(invocation: Invocation<[plan: string], { yes?: boolean; force?: boolean } & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { loadPlan } = await import('../../plan/plan-file.js');
     const [file] = ctx.args;

@@ -6,6 +6,7 @@ import type { CommandContext } from '../context.js';
 import type { RecordInputOptions } from './records-input.js';
 import type { RecordId } from '../../contract/ids.js';
 import { idToRead, readBefores, receiptId, type RunReceipt, unreadableIdReason, withReceipt } from './receipts.js';
+import { sendingHooks } from '../../runs/sending-hooks.js';
 import { asRecord } from '../../plan/record-diff.js';
 
 /** `--batch-size`, `--concurrency`, `--rejects`, `--unknown-outcome`, `--checkpoint` (commands/options.ts). */
@@ -17,8 +18,8 @@ export interface BulkOptions {
   checkpoint?: string;
 }
 
-/** What a bulk run reads of its command's options: the bulk ones, and the input's file and format for the rejects file. */
-export type BulkRunOptions = BulkOptions & Pick<RecordInputOptions, 'file' | 'format'>;
+/** What a bulk run reads of its command's options: the bulk ones, and the input's file (records or ids) and format for the rejects file. */
+export type BulkRunOptions = BulkOptions & Pick<RecordInputOptions, 'file' | 'format'> & { idsFile?: string };
 
 /** The input's format when known without reading it: `--format`, else the file's extension. */
 async function inputFormat(opts: Pick<RecordInputOptions, 'file' | 'format'>): Promise<InputFormat | undefined> {
@@ -30,6 +31,12 @@ async function inputFormat(opts: Pick<RecordInputOptions, 'file' | 'format'>): P
 }
 
 type AnyRecord = Record<string, unknown>;
+
+/** The input file a run reads (not stdin): default rejects go beside it. */
+function inputPathOf(opts: BulkRunOptions): { inputPath?: string } {
+  const file = opts.file ?? opts.idsFile;
+  return file === undefined || file === '-' ? {} : { inputPath: file };
+}
 
 
 /** What an item names as its id: a bare id, or a record's `id` (as written: `"42"`, perhaps `"abc"`). */
@@ -53,40 +60,51 @@ function actionOf(verb: string, item: SourceItem, before: AnyRecord | undefined,
 }
 
 /**
- * The bulk runner's hooks that feed the receipt: on a protected environment each
- * batch's records are read before it is sent (by pages or a GET each), so the
- * receipt holds them and the run can be undone.
+ * The bulk runner's hooks that feed the receipt. Before each batch the records it
+ * names are read (by pages or a GET each) on a protected environment, so the
+ * receipt holds them and the run can be undone, and wherever csv rows name stored
+ * records, so their cells take the stored types (a stored string stays a string)
+ * as a plan of the same file would send them.
  */
 function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: RunReceipt) {
   const verb = verbOf(operationId) ?? 'done';
   const befores = new WeakMap<SourceItem, AnyRecord>();
   const resource = operation(operationId).resource;
   return {
-    ...(receipt.protected
-      ? {
-          // An item whose id cannot be read is refused (to the rejects), never sent without its record before.
-          screen: async (items: SourceItem[]) => {
-            const unreadable = items.filter((item) => idToRead(namedId(item)) === 'unreadable');
-            const send = items.filter((item) => !unreadable.includes(item));
-            const current = await readBefores(ctx, resource, send.map(itemId).filter((id): id is RecordId => id !== undefined));
-            for (const item of send) {
-              const id = itemId(item);
-              const before = id === undefined ? undefined : current.get(String(id));
-              if (before) befores.set(item, before);
-            }
-            const { env } = await ctx.connection();
-            return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
-          },
+    screen: async (items: SourceItem[]) => {
+      // On a protected environment an item whose id cannot be read is refused (to the rejects), never sent without its record before.
+      const unreadable = receipt.protected ? items.filter((item) => idToRead(namedId(item)) === 'unreadable') : [];
+      const send = unreadable.length > 0 ? items.filter((item) => !unreadable.includes(item)) : items;
+      const toRead = receipt.protected ? send : send.filter((item) => item.cells !== undefined && itemId(item) !== undefined);
+      if (toRead.length > 0) {
+        const [current, { followStoredTypes }] = await Promise.all([
+          readBefores(ctx, resource, toRead.map(itemId).filter((id): id is RecordId => id !== undefined)),
+          import('../../plan/stored-types.js'),
+        ]);
+        for (const item of toRead) {
+          const id = itemId(item);
+          const before = id === undefined ? undefined : current.get(String(id));
+          if (!before) continue;
+          befores.set(item, before);
+          const record = asRecord(item.value);
+          if (record && item.cells) for (const warning of followStoredTypes(record, item.cells, before)) ctx.warn(`line ${item.line}: type change, ${warning}`);
         }
-      : {}),
+      }
+      if (unreadable.length === 0) return { send, refused: [] };
+      const { env } = await ctx.connection();
+      return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
+    },
+    ...sendingHooks(receipt.writer, { idOf: (item) => receiptId(itemId(item)) }),
     onAcknowledged: async (answers: Accepted[]) => {
       const { answerPerItem } = await import('../../bulk/split.js');
       receipt.writer.records(
         answerPerItem(answers).map(({ item, result }) => {
           const before = befores.get(item);
           const after = asRecord(result);
-          const id = receiptId(itemId(item) ?? after?.id);
-          return { action: actionOf(verb, item, before, after), ...(id !== undefined ? { id } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
+          const action = actionOf(verb, item, before, after);
+          // A create's id is the one the service gave (an upsert naming an unknown id gets a new one): what undo deletes.
+          const id = receiptId(action === 'create' ? (after?.id ?? itemId(item)) : (itemId(item) ?? after?.id));
+          return { action, ...(id !== undefined ? { id } : {}), line: item.line, ...(before ? { before } : {}), ...(after ? { after } : {}) };
         }),
       );
     },
@@ -115,6 +133,8 @@ export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operat
       batchSize: opts.batchSize,
       concurrency: opts.concurrency,
       rejectsPath: opts.rejects,
+      runName: receipt.writer.run,
+      ...inputPathOf(opts),
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint,
       runId: receipt.writer.run,

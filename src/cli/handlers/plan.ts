@@ -61,18 +61,23 @@ export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Pr
  * into `receipt`; prints a summary line per operation and throws the partial
  * failure (exit 9) when records were refused or in conflict.
  */
-export async function applyWithSummary(ctx: CommandContext<BulkOptions>, plan: Plan, receipt: RunReceipt, checkConflicts: boolean): Promise<ApplyResult> {
-  const [{ applyPlan }, { formatSummary }] = await Promise.all([import('../../plan/apply.js'), import('../../bulk/summary.js')]);
+export async function applyWithSummary(ctx: CommandContext<BulkOptions & { file?: string }>, plan: Plan, receipt: RunReceipt, checkConflicts: boolean, skip: ReadonlySet<number> = new Set()): Promise<ApplyResult> {
+  const [{ applyPlan }, { formatSummary }, { defaultRejectsPath }] = await Promise.all([import('../../plan/apply.js'), import('../../bulk/summary.js'), import('../../bulk/rejects.js')]);
   const { opts } = ctx;
+  // By default beside the checkpoint, else beside the input file (--skip-unchanged), else here.
+  const inputFile = opts.file !== undefined && opts.file !== '-' ? opts.file : undefined;
+  const rejectsPath = opts.rejects ?? defaultRejectsPath(receipt.writer.run, 'ndjson', opts.checkpoint ?? inputFile);
   const result = await applyPlan({
     client: await ctx.client({ finishInFlight: true }),
     plan,
     receipt: receipt.writer,
     checkConflicts,
+    skip,
     bulk: {
       batchSize: opts.batchSize,
       concurrency: opts.concurrency,
-      rejectsPath: opts.rejects,
+      rejectsPath,
+      runName: receipt.writer.run,
       checkpointPath: opts.checkpoint,
       runId: receipt.writer.run,
       signal: ctx.signal,
@@ -80,17 +85,43 @@ export async function applyWithSummary(ctx: CommandContext<BulkOptions>, plan: P
     },
   });
   for (const summary of result.summaries) ctx.note(formatSummary(summary));
+  const notSent = await rejectPlanRefusals(plan, rejectsPath);
   const unchanged = plan.counts.unchanged ?? 0;
-  const refused = plan.counts.refused ?? 0;
-  if (unchanged > 0 || refused > 0) ctx.note(`not sent: ${unchanged} unchanged, ${refused} the service would refuse (see the plan)`);
+  if (unchanged > 0 || notSent > 0) ctx.note(`not sent: ${unchanged} unchanged, ${notSent} refused or unreadable (see the plan${notSent > 0 ? ` and ${rejectsPath}` : ''})`);
   const failed = result.summaries.reduce((sum, summary) => sum + summary.failed, 0);
   receipt.writer.count('failed', failed - result.conflicts);
   receipt.writer.count('conflicts', result.conflicts);
+  receipt.writer.count('refused', notSent);
   if (result.conflicts > 0) {
     throw new PartialFailureError(`${result.conflicts} record(s) changed since the plan was made and were not written`, {
-      hint: `make a new plan to see the changes${opts.rejects ? `; the conflicts are in ${opts.rejects}` : ' (--rejects FILE keeps the records in conflict)'}`,
+      hint: `make a new plan to see the changes; the conflicts are in ${rejectsPath}`,
     });
   }
-  if (failed > 0) throw new PartialFailureError(`${failed} record(s) were refused`, { hint: opts.rejects ? `see ${opts.rejects}` : 'use --rejects <file> to keep the refused records with their errors' });
+  if (failed > 0) throw new PartialFailureError(`${failed} record(s) were refused`, { hint: `see ${rejectsPath}` });
+  if (notSent > 0) {
+    throw new PartialFailureError(`${notSent} input row(s) of the plan were refused or unreadable and not sent: see ${rejectsPath}`, {
+      hint: `fix them there and feed the file back with --file ${rejectsPath} (the _error, _line and _raw fields are ignored)`,
+    });
+  }
   return result;
+}
+
+/**
+ * The plan's entries that are not sent because they are refused or unreadable,
+ * added to the rejects file after the run's own (each once, with its line and
+ * why); how many.
+ */
+async function rejectPlanRefusals(plan: Plan, path: string): Promise<number> {
+  const rows = plan.entries.filter((entry) => entry.action === 'refused' || entry.action === 'unreadable');
+  if (rows.length === 0) return 0;
+  const [{ RejectsFile }, { formatFromPath }] = await Promise.all([import('../../bulk/rejects.js'), import('../../io/input/format.js')]);
+  const rejects = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
+  await rejects.open(true);
+  for (const entry of rows) {
+    const reason = entry.reason ?? entry.action;
+    if (entry.action === 'unreadable') await rejects.writeUnreadable({ line: entry.line ?? 0, raw: entry.raw ?? '', message: reason });
+    else await rejects.write([{ value: entry.record ?? entry.id, error: reason, ...(entry.line !== undefined ? { line: entry.line } : {}) }]);
+  }
+  await rejects.close();
+  return rows.length;
 }

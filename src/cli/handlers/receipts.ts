@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { parseRecordId, type RecordId, toRecordId } from '../../contract/ids.js';
+import { recordIdOf, type RecordId, toRecordId } from '../../contract/ids.js';
 import { jsonText } from '../../json/json-text.js';
 import { exitCodeOf, PlaError, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
@@ -40,10 +40,32 @@ export async function environmentIsProtected(ctx: CommandContext): Promise<boole
 }
 
 /**
+ * Runs `body` holding the lock of the context's environment on this machine
+ * (runs/environment-lock.ts): two runs that change one environment take turns.
+ */
+export async function withEnvironmentLock<T>(ctx: CommandContext, body: () => Promise<T>): Promise<T> {
+  const [{ lockEnvironment }, { configDir }, { env }] = await Promise.all([import('../../runs/environment-lock.js'), import('../../config/config-dir.js'), ctx.connection()]);
+  const release = await lockEnvironment(configDir(), env, (line) => ctx.warn(line));
+  try {
+    return await body();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** What a receipt's header says beside the run: the run it undoes, the plan it applies. */
+export interface ReceiptExtra {
+  undoOf?: string;
+  plan?: string;
+}
+
+/**
  * Runs `body` with a receipt: created first, closed with the exit code the run
  * ends with (a thrown error's), so every run that changes something leaves one.
+ * The environment's lock is held throughout, unless the caller holds it (`locked`).
  */
-export async function withReceipt<T>(ctx: CommandContext, resource: string, body: (receipt: RunReceipt) => Promise<T>, extra: { undoOf?: string } = {}): Promise<T> {
+export async function withReceipt<T>(ctx: CommandContext, resource: string, body: (receipt: RunReceipt) => Promise<T>, extra: ReceiptExtra = {}, locked = false): Promise<T> {
+  if (!locked) return withEnvironmentLock(ctx, () => withReceipt(ctx, resource, body, extra, true));
   const [{ ReceiptWriter }, { runsDir }, { maskedCommandLine }, connection, isProtected] = await Promise.all([
     import('../../runs/receipt-writer.js'),
     import('../../runs/receipt-store.js'),
@@ -80,8 +102,7 @@ export async function withReceipt<T>(ctx: CommandContext, resource: string, body
  * is no id the read accepts ("abc", 4.5, -1), so the record before cannot be read.
  */
 export function idToRead(id: unknown): RecordId | 'none' | 'unreadable' {
-  if (id === undefined || id === null) return 'none';
-  return (typeof id === 'string' ? parseRecordId(id) : toRecordId(id)) ?? 'unreadable';
+  return recordIdOf(id);
 }
 
 /** Why a protected environment's run refuses a record whose id cannot be read before it changes. */

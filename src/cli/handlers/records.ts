@@ -7,7 +7,8 @@ import { UsageError } from '../../errors.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import type { SourceItem } from '../../io/input/types.js';
+import type { BadRow, RepeatedRow, SourceItem } from '../../io/input/types.js';
+import type { BadRowRelay } from '../../io/input/bad-rows.js';
 import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
@@ -18,7 +19,7 @@ import { forEachItem } from './per-item.js';
 import { present } from './present.js';
 import { type RecordInput, type RecordInputOptions, readRecordInput } from './records-input.js';
 import { type PlanOptions, applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
-import { callWithReceipt, receiptId, withReceipt } from './receipts.js';
+import { callWithReceipt, idToRead, readBefores, receiptId, withReceipt } from './receipts.js';
 import { confirmedWrite } from './single-write.js';
 
 /** A verb taking records from --data/--file (create, update, upsert, send …), as commands/record-verbs.ts declares it. */
@@ -52,6 +53,15 @@ async function* oneItem(record: Record<string, unknown>): AsyncGenerator<SourceI
   yield { value: record, line: 1 };
 }
 
+/** Types a csv row's cells as the record it names is stored (a stored string stays a string); warns of type changes left. */
+async function followStoredTypesOfOne(ctx: CommandContext, resource: string, record: Record<string, unknown>, cells: Record<string, string>, id: unknown): Promise<void> {
+  const { followStoredTypes } = await import('../../plan/stored-types.js');
+  const readable = idToRead(id);
+  if (readable === 'none' || readable === 'unreadable') return;
+  const stored = (await readBefores(ctx, resource, [readable])).get(String(readable));
+  if (stored) for (const warning of followStoredTypes(record, cells, stored)) ctx.warn(`type change, ${warning}`);
+}
+
 /** The records a --file holds, estimated, when a progress bar will show it. */
 async function progressTotal(ctx: CommandContext<RecordInputOptions>): Promise<number | undefined> {
   const { file } = ctx.opts;
@@ -70,7 +80,9 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     const needsId = operation(spec.single).pathParams.some((p) => p.name === 'id');
     // The same rule as every other id on the command line: plain digits (`1e3` is no id).
     const positionalId = ctx.args[0] === undefined ? undefined : typedIds([ctx.args[0]])[0];
-    const input = await readRecordInput(ctx);
+    const verbName = verbOf(spec.single);
+    // Updates and upserts of records name ids: the one id rule, duplicates decided first.
+    const input = await readRecordInput(ctx, { recordIds: spec.bulk !== undefined && (verbName === 'update' || verbName === 'upsert') });
     if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
       return planWrite(ctx, spec, input, positionalId);
     }
@@ -91,6 +103,8 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     if ('single' in input) {
       const record = input.single;
       const id = positionalId ?? record.id;
+      // A csv row naming a stored record takes its types, as in a bulk run (plan/stored-types.ts).
+      if (input.cells && spec.bulk && id !== undefined) await followStoredTypesOfOne(ctx, operation(spec.single).resource, record, input.cells, id);
       const verb = verbOf(spec.single) ?? 'done';
       // An upsert updated when the record it names existed (known before, or the answer kept the id).
       const actionOf = (before: unknown, after: Record<string, unknown> | undefined) =>
@@ -127,16 +141,21 @@ async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, inp
   const verb = verbOf(spec.single) ?? 'done';
   if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');
-  const items: Array<{ value: Record<string, unknown>; line: number }> = [];
+  const items: Array<SourceItem<Record<string, unknown>>> = [];
+  // Rows unreadable or refused while reading: the plan lists them, in input order.
+  const problems: BadRow[] = [];
   if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: 1 });
   else {
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
+    (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));
     for await (const item of input.many) items.push(item);
   }
   const { planRecordWrite } = await import('../../plan/make-plan.js');
-  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items);
+  const repeats = 'many' in input ? ((input.many as { repeats?: RepeatedRow[] }).repeats ?? []) : [];
+  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems, repeats);
   if (wantsPlan(ctx)) return showPlan(ctx, plan);
-  if ((plan.counts.create ?? 0) + (plan.counts.update ?? 0) === 0) {
+  const notSent = (plan.counts.refused ?? 0) + (plan.counts.unreadable ?? 0);
+  if ((plan.counts.create ?? 0) + (plan.counts.update ?? 0) + notSent === 0) {
     const { planSummary } = await import('../../plan/render.js');
     return ctx.note(`${planSummary(plan)} Nothing to send.`);
   }

@@ -5,7 +5,8 @@
 import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
-import type { RecordLine, ReceiptLine } from '../../runs/types.js';
+import type { RecordLine, ReceiptLine, SendingLine } from '../../runs/types.js';
+import type { PlanEntry } from '../../plan/types.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmAndApply } from './apply.js';
@@ -19,6 +20,37 @@ function countsText(counts: Record<string, number> | undefined): string {
   return Object.entries(counts)
     .map(([name, n]) => `${name} ${n}`)
     .join(', ');
+}
+
+/** Input lines of batches the receipt names as sent with no answer recorded (a `sending` line without its `settled` one, or settled as unknown). */
+function unsettled(lines: readonly ReceiptLine[]): number[] {
+  const open = new Map<number, number[]>();
+  const unknown: number[] = [];
+  for (const line of lines) {
+    if (line.type === 'sending') open.set(line.batch, line.items.map((item) => item.line));
+    else if (line.type === 'settled') {
+      open.delete(line.batch);
+      unknown.push(...(line.unknown ?? []));
+    }
+  }
+  return [...[...open.values()].flat(), ...unknown].sort((a, b) => a - b);
+}
+
+/**
+ * What a run sent without recording an answer, as undo entries it cannot take back:
+ * the service may or may not have carried them out (listed, never guessed at).
+ */
+function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
+  const recorded = new Set(lines.flatMap((line) => (line.type === 'record' && line.line !== undefined ? [line.line] : [])));
+  const items = new Map<number, SendingLine['items'][number]>();
+  for (const line of lines) if (line.type === 'sending') for (const item of line.items) items.set(item.line, item);
+  return unsettled(lines)
+    .filter((line) => !recorded.has(line))
+    .map((line) => {
+      const id = items.get(line)?.id;
+      const reason = 'sent without a recorded answer: the service may or may not have carried it out; check it';
+      return typeof id === 'number' || typeof id === 'bigint' ? { action: 'irreversible', id, line, reason } : { action: 'irreversible', line, reason };
+    });
 }
 
 /** `runs list`: one row per receipt, oldest first. */
@@ -57,7 +89,11 @@ export function show(invocation: Invocation<[run: string]>): Promise<void> {
       return writeOut(ctx.output.stdout, `${jsonText({ ...run.header, records, end: end ?? null }, 2)}\n`);
     }
     const { header, end } = run;
-    ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}`);
+    ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}${header.plan ? ` (plan ${header.plan})` : ''}`);
+    const inFlight = unsettled(lines);
+    if (inFlight.length > 0) {
+      ctx.note(`${inFlight.length} record(s) were sent without a recorded answer: the service may or may not have carried them out (input lines ${inFlight.join(', ')})`);
+    }
     ctx.note(`started ${header.startedAt}; ${end ? `ended ${end.endedAt}, exit ${end.exitCode}, ${countsText(end.counts)}` : 'never finished (the CLI was stopped or crashed): the records below were acknowledged'}`);
     await renderRows(
       records.map((line) => ({ action: line.action, id: line.id ?? '', before: line.before ?? '', after: line.after ?? '' })),
@@ -92,8 +128,9 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
       throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, { hint: `undo it with -e ${run.header.env}` });
     }
-    const records: RecordLine[] = [];
-    for await (const line of readReceipt(run.path)) if (line.type === 'record') records.push(line);
+    const lines: ReceiptLine[] = [];
+    for await (const line of readReceipt(run.path)) lines.push(line);
+    const records = lines.filter((line): line is RecordLine => line.type === 'record');
     const resource = run.header.resource;
     const target = await planTarget(ctx, resource);
     const createdAt = new Date().toISOString();
@@ -102,7 +139,8 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     const ids = records.map(idOfLine).filter((id): id is RecordId => id !== undefined);
     const current = await readCurrentState(target.client, source, ids, target);
     const operations = undoOperations(resource);
-    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, withinReach(inverseEntries(records, current), operations), watermark, createdAt);
+    const entries = [...withinReach(inverseEntries(records, current), operations), ...unknownOutcomes(lines)];
+    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt);
     if (wantsPlan(ctx)) return showPlan(ctx, plan);
     const [{ renderPlanText }, { page }] = await Promise.all([import('../../plan/render.js'), import('../../io/pager.js')]);
     // Read before the prompt: through the pager when it is longer than the terminal.

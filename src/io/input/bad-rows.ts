@@ -5,8 +5,12 @@ import type { BadRow, ReadOptions } from './types.js';
 export interface InputStats {
   /** Items yielded so far. */
   items: number;
-  /** Bad rows skipped so far (always 0 in strict mode: the first one throws). */
+  /** Unreadable rows skipped so far (always 0 in strict mode: the first one throws). */
   badRows: number;
+  /** Rows read but refused before sending (an id that is no id, an ambiguous duplicate). */
+  refused: number;
+  /** Rows repeating an earlier row exactly (same id, same values): sent once, as the first. */
+  repeats: number;
 }
 
 /** Reports one bad row of the input. */
@@ -16,7 +20,8 @@ export type BadRowHandler = (row: BadRow) => void;
 export function createBadRowHandler(options: ReadOptions, stats: InputStats): BadRowHandler {
   return (row) => {
     if (options.strict) throw new InputError(row.message, row.line);
-    stats.badRows += 1;
+    if (row.record) stats.refused += 1;
+    else stats.badRows += 1;
     options.onBadRow?.(row);
   };
 }

@@ -83,7 +83,7 @@ export function typeCell(value: string, quoted = false, guarded = true): unknown
  * through its per-cell cast context, which costs ten times the parse itself, so
  * the raw record is scanned here instead, and only when it holds a quote at all.
  */
-function quotedCells(raw: string): boolean[] {
+function quotedCells(raw: string, delimiter: string): boolean[] {
   const quoted: boolean[] = [];
   let atStart = true;
   let inQuotes = false;
@@ -102,26 +102,16 @@ function quotedCells(raw: string): boolean[] {
         if (raw[i + 1] === '"') i += 1;
         else inQuotes = false;
       }
-    } else if (char === ',') atStart = true;
+    } else if (char === delimiter) atStart = true;
   }
   if (atStart) quoted.push(false);
   return quoted;
 }
 
-/** Types the cells of a parsed record in place (quoted ones stay text unless JSON); `guarded` as in `typeCell`. */
-export function typeRecord(record: Record<string, unknown>, raw: string, guarded = true): void {
-  const quoted = raw.includes('"') ? quotedCells(raw) : undefined;
-  const keys = Object.keys(record);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    const value = record[key];
-    if (typeof value === 'string') record[key] = typeCell(value, quoted?.[i] === true, guarded);
-  }
-}
-
-/** Removes the formula guard from the text cells of a record left untyped (`--raw`), in place. */
-export function unguardRecord(record: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(record)) if (typeof value === 'string') record[key] = unguardFormula(value);
+/** The typed values of a parsed row's cells (quoted ones stay text unless JSON); `guarded` as in `typeCell`. */
+export function typeCells(cells: readonly string[], raw: string, delimiter = ',', guarded = true): unknown[] {
+  const quoted = raw.includes('"') ? quotedCells(raw.replace(/^[\r\n]+/, ''), delimiter) : undefined;
+  return cells.map((cell, i) => typeCell(cell, quoted?.[i] === true, guarded));
 }
 
 /** A string cell as `typeCell` will read it back: guarded, JSON-encoded or quoted when it would not read as itself. */

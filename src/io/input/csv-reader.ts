@@ -1,80 +1,197 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
-import { typeRecord, unguardFormula, unguardRecord } from './csv-cells.js';
-import type { SourceItem } from './types.js';
+import { typeCells, unguardFormula } from './csv-cells.js';
+import { chooseDelimiter, firstLine } from './csv-delimiter.js';
+import { lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.js';
+import { peek } from './source.js';
+import type { CsvDelimiter, SourceItem } from './types.js';
 
-/** Runs `type` (typing one row's cells); an `InputError` it throws gets the row's line. */
-function typedAt(line: number, type: () => void): void {
-  try {
-    type();
-  } catch (error) {
-    if (error instanceof InputError && error.line === undefined) throw new InputError(error.message, line, { cause: error });
-    throw error;
-  }
-}
+/** Cell text a spreadsheet may mean as a number or a boolean. */
+const READS_OTHERWISE = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/i;
 
-interface CsvRow {
-  record: Record<string, unknown>;
+/** What csv-parse yields for each row with `raw`: its cells and its text as read. */
+interface RawRecord {
+  record: string[];
   raw: string;
 }
 
-function newlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
-  return count;
+/** One csv row as the reader hands it on: its cells and raw text. */
+interface CsvRow {
+  cells: string[];
+  raw: string;
+  line: number;
+}
+
+export interface CsvReadOptions {
+  raw?: boolean;
+  /** `--csv-raw`: no formula guard to remove (csv-cells.ts). */
+  csvRaw?: boolean;
+  strict?: boolean;
+  /** `--delimiter`: else detected from the header line. */
+  delimiter?: CsvDelimiter;
 }
 
 /**
- * Streams csv records: the header row names the fields; cells are typed
- * (`typeRecord`) unless `raw`; a formula guard (`'=…`, csv-cells.ts) is removed
- * from cells and header names unless `csvRaw`. A row with the wrong number of cells is a bad row;
- * csv-parse skips it and reports it through `on_skip`.
- *
- * Lines are counted from each record's raw text (which includes blank lines
- * skipped before it) rather than csv-parse's `info`, which copies its whole state
- * for every record.
+ * Where each row starts, counted from the raw text csv-parse hands with it (its own
+ * `info.lines` counts a CRLF inside a quoted cell twice): CRLF, CR and LF each end
+ * one line, blank lines skipped before a row are in its raw text, and a quoted cell
+ * spanning lines moves the next row down by as many.
  */
-export async function* readCsvRecords(input: Readable, options: { raw?: boolean; csvRaw?: boolean; strict?: boolean }, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
-  // Lines consumed so far: the header, then every record and skipped row.
-  let consumed = 1;
-  const guarded = options.csvRaw !== true;
-  // Skipped rows, noted while parsing (which runs ahead of this reader) with how
-  // many records came before them, so their lines are counted in order.
-  const skips: Array<{ after: number; lines: number }> = [];
-  const parser: Parser = input.pipe(
+class LineCounter {
+  /** Lines consumed so far (the header included). */
+  consumed = 0;
+
+  /** The line a row of `raw` starts on, and counts its lines as consumed. */
+  take(raw: string): number {
+    const start = this.consumed + leadingLineBreaks(raw) + 1;
+    this.consumed += lineBreaks(raw);
+    // A last row without a line break still took its line.
+    const last = raw.charCodeAt(raw.length - 1);
+    if (last !== 10 && last !== 13 && raw.trim() !== '') this.consumed = Math.max(this.consumed, start);
+    return start;
+  }
+}
+
+/** Settings shared by every parse of one file: the separator, and where bad rows go. */
+interface ParseContext {
+  delimiter: CsvDelimiter;
+  badRow: BadRowHandler;
+}
+
+/**
+ * A cell csv-parse kept its opening quote in, over several lines: a quote opened
+ * and "closed" by a stray quote lines later (`"never closed … fi"ve`), which
+ * `relax_quotes` reads as one cell holding the rows between.
+ */
+function swallowsRows(row: CsvRow, delimiter: string): boolean {
+  if (!row.raw.includes('"')) return false;
+  const raw = row.raw.replace(/^[\r\n]+/, '');
+  // Kept verbatim from a cell's start: a properly quoted cell starting with a quote is written `""…` instead.
+  return row.cells.some((cell) => cell.startsWith('"') && /[\r\n]/.test(cell) && (raw.startsWith(cell) || raw.includes(`${delimiter}${cell}`)));
+}
+
+/** A row csv-parse skipped (a quote never closed), noted with how many records came before it. */
+interface Skip {
+  after: number;
+  error: CsvError | undefined;
+  raw: string;
+}
+
+/**
+ * The rows of `source`, each with the line it starts on. A quote that never closes,
+ * or closes only lines later on a stray quote, would swallow the rows after it:
+ * its own line is the bad row, and the rest is read again from the next line.
+ *
+ * Lines are counted here, as rows arrive in order, not in csv-parse's `on_record`
+ * (which copies its whole state for every record and doubles the cost of a parse);
+ * rows it skips are noted with how many records came before them and counted in
+ * their turn.
+ */
+async function* parseRows(source: Readable, lines: LineCounter, context: ParseContext): AsyncGenerator<CsvRow> {
+  const { delimiter, badRow } = context;
+  const skips: Skip[] = [];
+  const parser: Parser = source.pipe(
     parse({
       bom: true,
-      columns: guarded ? (names: string[]) => names.map(unguardFormula) : true,
+      delimiter,
       raw: true,
+      relax_quotes: true,
+      relax_column_count: true,
       skip_empty_lines: true,
-      skip_records_with_error: !options.strict,
+      skip_records_with_error: true,
       on_skip: (error, raw) => {
-        const text = raw ?? '';
-        skips.push({ after: parser.info.records, lines: newlines(text) });
-        badRow({ line: Number(error?.lines) || consumed, message: error?.message ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+        skips.push({ after: parser.info.records, error, raw: raw ?? '' });
         return undefined;
       },
     }),
   );
-  input.on('error', (error) => parser.destroy(error));
+  source.on('error', (error) => parser.destroy(error));
+  // What an unclosed quote swallowed, read again from the line after its own.
+  let rest: string | undefined;
+  const skipped = (skip: Skip) => {
+    const text = skip.raw;
+    const line = lines.consumed + leadingLineBreaks(text) + 1;
+    if (skip.error?.code === 'CSV_QUOTE_NOT_CLOSED' && withoutFirstLine(text).trim() !== '') {
+      lines.consumed = line;
+      rest = withoutFirstLine(text);
+      badRow({ line, message: UNCLOSED, raw: firstLine(text.replace(/^[\r\n]+/, '')) });
+    } else {
+      lines.take(text);
+      badRow({ line, message: skip.error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+    }
+  };
   try {
     let records = 0;
-    for await (const row of parser as AsyncIterable<CsvRow>) {
-      while (skips.length > 0 && (skips[0]?.after ?? Infinity) <= records) consumed += skips.shift()?.lines ?? 0;
+    for await (const { record, raw } of parser as AsyncIterable<RawRecord>) {
+      while (skips.length > 0 && (skips[0] as Skip).after <= records) skipped(skips.shift() as Skip);
       records += 1;
-      const line = consumed + 1 + newlines(row.raw.match(/^[\r\n]*/)?.[0] ?? '');
-      consumed += newlines(row.raw);
-      if (!options.raw) typedAt(line, () => typeRecord(row.record, row.raw, guarded));
-      else if (guarded) unguardRecord(row.record);
-      yield { value: row.record, line };
+      const row: CsvRow = { cells: record, raw, line: lines.take(raw) };
+      if (swallowsRows(row, delimiter)) {
+        badRow({ line: row.line, message: UNCLOSED, raw: firstLine(row.raw.replace(/^[\r\n]+/, '')) });
+        const again = new LineCounter();
+        again.consumed = row.line;
+        yield* parseRows(Readable.from([withoutFirstLine(row.raw)]), again, context);
+        continue;
+      }
+      yield row;
     }
+    for (const skip of skips.splice(0)) skipped(skip);
   } catch (error) {
     if (error instanceof InputError) throw error;
-    if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, Number(error.lines ?? 0) || undefined, { cause: error });
+    if (error instanceof CsvError) throw new InputError(`bad csv (${error.message})`, lines.consumed + 1, { cause: error });
     throw error;
   } finally {
     parser.destroy();
+  }
+  if (rest !== undefined) yield* parseRows(Readable.from([rest]), lines, context);
+}
+
+const UNCLOSED = 'a quote opened on this line is never closed';
+
+/**
+ * Streams csv records as spreadsheets write them: the header row names the fields;
+ * `,` `;` or tab separates them (detected from the header, or `--delimiter`); a
+ * quote inside an unquoted cell is text (`relax_quotes`); cells are typed
+ * (`typeCells`) unless `raw`; a formula guard (`'=…`, csv-cells.ts) is removed
+ * from cells and header names unless `csvRaw`. A row with another number of cells than the header,
+ * or one whose quote never closes, is a bad row with its line; an unclosed quote
+ * does not swallow the rows after it (see `parseRows`).
+ */
+export async function* readCsvRecords(input: Readable, options: CsvReadOptions, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
+  const peeked = await peek(input);
+  const delimiter = chooseDelimiter(firstLine(peeked.head.replace(/^\uFEFF/, '')), options.delimiter);
+  const guarded = options.csvRaw !== true;
+  let header: string[] | undefined;
+  for await (const row of parseRows(peeked.stream, new LineCounter(), { delimiter, badRow })) {
+    if (!header) {
+      header = guarded ? row.cells.map(unguardFormula) : row.cells;
+      continue;
+    }
+    if (row.cells.length !== header.length) {
+      badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
+      continue;
+    }
+    let values: unknown[];
+    try {
+      values = options.raw ? (guarded ? row.cells.map(unguardFormula) : row.cells) : typeCells(row.cells, row.raw, delimiter, guarded);
+    } catch (error) {
+      // A cell pla refuses (a number no exact value fits, 1e400) is refused with its row's line.
+      if (error instanceof InputError && error.line === undefined) throw new InputError(error.message, row.line, { cause: error });
+      throw error;
+    }
+    const record: Record<string, unknown> = {};
+    // The text of cells that read as numbers or booleans, or could (`007`, a quoted
+    // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).
+    let cells: Record<string, string> | undefined;
+    for (let i = 0; i < header.length; i++) {
+      const name = header[i] as string;
+      const value = values[i];
+      if (value === undefined) continue;
+      record[name] = value;
+      if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string)) (cells ??= {})[name] = row.cells[i] as string;
+    }
+    yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
   }
 }

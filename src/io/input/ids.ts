@@ -24,7 +24,7 @@ function describe(value: unknown): string {
  * one in a file is a bad row with its line (skipped, or `InputError` with `strict`).
  */
 export function readIds(source: { ids?: string[]; idsOption?: string; idsFile?: string }, options: IdReadOptions = {}): CountedSource<RecordId> {
-  const stats: InputStats = { items: 0, badRows: 0 };
+  const stats: InputStats = { items: 0, badRows: 0, refused: 0, repeats: 0 };
   const badRow = createBadRowHandler(options, stats);
   const field = options.idField ?? 'id';
   return counted(stats, async function* () {

@@ -1,6 +1,9 @@
+import { recordIdOf } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
-import { createBadRowHandler, type InputStats } from './bad-rows.js';
+import { createBadRowHandler, type BadRowHandler, type InputStats } from './bad-rows.js';
+import { DuplicateIds } from './duplicate-ids.js';
 import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
+import { spoolStdin } from './spool.js';
 import type { ReadOptions, SourceItem } from './types.js';
 import { readDataValues, readFileValues } from './values.js';
 import { jsonText } from '../../json/json-text.js';
@@ -15,37 +18,90 @@ export function counted<T>(stats: InputStats, generate: () => AsyncGenerator<Sou
   return { stats, [Symbol.asyncIterator]: generate };
 }
 
+type RecordItem = SourceItem<Record<string, unknown>>;
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : (jsonText(value) ?? jsonType(value));
+}
+
+/**
+ * The records among `values`, each checked once: not an object, or an unfixed
+ * row of a rejects file, is a bad row; with `recordIds` the `id` field is read by
+ * the one id rule (contract/ids.ts): `"42"` is 42, an empty cell names none, and
+ * `abc` or `12.5` refuse the row.
+ */
+async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: ReadOptions, badRow: BadRowHandler): AsyncGenerator<RecordItem> {
+  for await (const item of values) {
+    const { value, line } = item;
+    if (!isRecord(value)) {
+      badRow({ line, message: `expected a JSON object, got ${jsonType(value)}`, raw: jsonText(value) ?? '' });
+      continue;
+    }
+    const unfixed = RAW_FIELD in value ? String(value[RAW_FIELD]) : undefined;
+    dropRejectFields(value);
+    if (unfixed !== undefined && Object.keys(value).length === 0) {
+      badRow({ line, message: `an unreadable row from a rejects file, not fixed yet (write the record in place of its ${RAW_FIELD})`, raw: unfixed });
+      continue;
+    }
+    if (options.recordIds) {
+      const id = recordIdOf(value.id);
+      if (id === 'unreadable') {
+        badRow({ line, message: `${describe(value.id)} is not an id: ids are positive integers`, raw: jsonText(value) ?? '', record: value });
+        continue;
+      }
+      if (value.id === '') delete value.id;
+      else if (id !== 'none') value.id = id;
+    }
+    yield item as RecordItem;
+  }
+}
+
 /**
  * Streams records from `--data JSON` or `--file F` (`-` = stdin): a json object or
  * array, ndjson, or csv. Each record is a JSON object; anything else (a number, an
  * array, a malformed line, a csv row with the wrong cell count) is a bad row: with
  * `strict` the first one throws `InputError` with its line, otherwise it is skipped,
- * counted in `stats.badRows` and passed to `onBadRow`. The fields a rejects file
- * adds (`_error`, `_line`, `_raw`) are dropped so a fixed rejects file can be fed
+ * counted in `stats` and passed to `onBadRow`. The fields a rejects file adds
+ * (`_error`, `_line`, `_raw`) are dropped so a fixed rejects file can be fed
  * straight back; an unreadable row in it that is still only those is a bad row again.
+ *
+ * With `recordIds` (updates and upserts) ids follow the id rule, and records naming
+ * the same id are decided before any is yielded (duplicate-ids.ts): the input is
+ * read twice (stdin is spooled to a temporary file first, removed at the end).
  */
 export function readRecords(source: { data?: string; file?: string }, options: ReadOptions = {}): CountedSource<Record<string, unknown>> {
-  const stats: InputStats = { items: 0, badRows: 0 };
+  const stats: InputStats = { items: 0, badRows: 0, refused: 0, repeats: 0 };
   const badRow = createBadRowHandler(options, stats);
   return counted(stats, async function* () {
-    let values: AsyncGenerator<SourceItem<unknown>>;
-    if (source.data !== undefined) values = readDataValues(source.data);
-    else if (source.file !== undefined) values = readFileValues(source.file, options, badRow);
-    else throw new UsageError('no records given: use --data <json> or --file <path> (- for stdin)');
-    for await (const item of values) {
-      const { value, line } = item;
-      if (!isRecord(value)) {
-        badRow({ line, message: `expected a JSON object, got ${jsonType(value)}`, raw: (jsonText(value) as string | undefined) ?? '' });
-        continue;
+    if (source.data === undefined && source.file === undefined) throw new UsageError('no records given: use --data <json> or --file <path> (- for stdin)');
+    const spool = options.recordIds && source.file === '-' ? await spoolStdin(options.stdin) : undefined;
+    const file = spool?.path ?? source.file;
+    const values = (handler: BadRowHandler) => (source.data !== undefined ? readDataValues(source.data) : readFileValues(file as string, options, handler));
+    try {
+      const silent: BadRowHandler = () => {};
+      const duplicates = options.recordIds ? await DuplicateIds.scan(() => recordsOf(values(silent), { ...options, strict: false }, silent)) : undefined;
+      for await (const item of recordsOf(values(badRow), options, badRow)) {
+        const verdict = duplicates?.any ? duplicates.verdict(item.value, item.line) : { kind: 'only' as const };
+        if (verdict.kind === 'ambiguous') {
+          const others = verdict.lines.filter((line) => line !== item.line);
+          badRow({
+            line: item.line,
+            message: `id ${String(item.value.id)} is also named on line${others.length > 1 ? 's' : ''} ${others.join(', ')} with other values: ambiguous, none of them is sent`,
+            raw: jsonText(item.value) ?? '',
+            record: item.value,
+          });
+          continue;
+        }
+        if (verdict.kind === 'repeat') {
+          stats.repeats += 1;
+          options.onRepeat?.({ line: item.line, of: verdict.of, id: String(item.value.id) });
+          continue;
+        }
+        stats.items += 1;
+        yield item;
       }
-      const unfixed = RAW_FIELD in value ? String(value[RAW_FIELD]) : undefined;
-      dropRejectFields(value);
-      if (unfixed !== undefined && Object.keys(value).length === 0) {
-        badRow({ line, message: `an unreadable row from a rejects file, not fixed yet (write the record in place of its ${RAW_FIELD})`, raw: unfixed });
-        continue;
-      }
-      stats.items += 1;
-      yield item as SourceItem<Record<string, unknown>>;
+    } finally {
+      await spool?.remove();
     }
   });
 }

@@ -10,10 +10,18 @@ import type { Readable } from 'node:stream';
 export const INPUT_FORMATS = ['json', 'ndjson', 'csv'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
+/** What separates csv cells: a comma, a semicolon (European spreadsheets) or a tab. */
+export type CsvDelimiter = ',' | ';' | '\t';
+
 export interface SourceItem<T = unknown> {
   value: T;
   /** 1-based line of the input where the item starts. */
   line: number;
+  /**
+   * Of a typed csv row: each cell as written, so a plan can read it as the stored
+   * record types the field (`1000` stays the text "1000" where a string is stored).
+   */
+  cells?: Record<string, string>;
 }
 
 export interface BadRow {
@@ -21,6 +29,12 @@ export interface BadRow {
   message: string;
   /** The row's text as read, for the rejects file. */
   raw: string;
+  /**
+   * Set when the row was read but is refused before anything is sent (an id that
+   * is no id, a duplicate id with other values): the record, for the rejects file
+   * to hold as a record to fix and feed back.
+   */
+  record?: Record<string, unknown>;
 }
 
 export interface ReadOptions {
@@ -28,12 +42,21 @@ export interface ReadOptions {
   format?: InputFormat;
   /** CSV: keep every cell a string instead of typing numbers, booleans and empty cells. */
   raw?: boolean;
+  /** CSV: the cell separator (`--delimiter`); detected from the header line when absent. */
+  delimiter?: CsvDelimiter;
   /** CSV: cells as they are, a leading `'` before `=`, `+`, `-`, `@` kept (`--csv-raw`; src/io/input/csv-cells.ts). */
   csvRaw?: boolean;
   /** Stop at the first bad row (throw `InputError` with its line) instead of skipping it. */
   strict?: boolean;
   /** Called for each skipped bad row when not strict. */
   onBadRow?: (row: BadRow) => void;
+  /**
+   * Records name their ids by the one id rule (updates, upserts): `"42"` is 42,
+   * an empty cell none, `abc` refuses the row; duplicate ids are decided first.
+   */
+  recordIds?: boolean;
+  /** Told of each row that repeats an earlier one exactly (sent once, as the first). */
+  onRepeat?: (repeat: RepeatedRow) => void;
   /** What `--file -` reads: the run's stdin (from its IO object). */
   stdin?: Readable;
 }
@@ -41,4 +64,12 @@ export interface ReadOptions {
 export interface IdReadOptions extends ReadOptions {
   /** Column / field holding the id in json, ndjson or csv input (default `id`). */
   idField?: string;
+}
+
+/** A row that repeats an earlier row exactly (same id, same values): sent once, as the first. */
+export interface RepeatedRow {
+  line: number;
+  /** The line of the row it repeats. */
+  of: number;
+  id: string;
 }

@@ -1,0 +1,227 @@
+/**
+ * Issue 17, through the built CLI against the real local server: every case the
+ * issue lists, asserting what the store holds and which files were written, not
+ * only what was printed. Each test works on records of its own (a `ref` prefix).
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { serverWithFolder } from './helpers.js';
+
+type Row = Record<string, unknown>;
+
+const files = serverWithFolder();
+
+function pla(args: string[]) {
+  return files.server().pla(args);
+}
+
+/** Runs the built CLI in the temporary folder, so default rejects files land there. */
+const inTemp = files.pla;
+
+async function all(prefix: string): Promise<Row[]> {
+  return (await files.determinations()).filter((row) => String(row.ref ?? '').startsWith(prefix));
+}
+
+async function file(name: string, text: string): Promise<string> {
+  const path = files.temp().path(name);
+  await writeFile(path, text);
+  return path;
+}
+
+async function ndjsonRows(path: string): Promise<Row[]> {
+  return (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Row);
+}
+
+/** The rejects file a run named on stderr (`rejects: F` or `see F`). */
+function rejectsNamed(stderr: string): string {
+  const match = /rejects: (\S+)|see (\S+rejects\S*)/.exec(stderr);
+  const name = match?.[1] ?? match?.[2];
+  if (!name) throw new Error(`no rejects file named in:\n${stderr}`);
+  return name.startsWith('/') ? name : files.temp().path(name);
+}
+
+describe('unreadable rows', () => {
+  it('go once each to a default rejects file named in the summary, with their lines (CRLF), and make the exit 9', async () => {
+    const csv = await file('bad.csv', 'ref,name\r\nbad-1,one\r\nbad-5,fi"ve\r\nbad-4\r\nbad-2,"never closed\r\nbad-3,three\r\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect(String(run.stderr).match(/skipped line 5/g)).toHaveLength(1);
+    // The stray quote is text; the row after the unclosed quote is read.
+    expect((await all('bad-')).map((row) => [row.ref, row.name]).sort()).toEqual([
+      ['bad-1', 'one'],
+      ['bad-3', 'three'],
+      ['bad-5', 'fi"ve'],
+    ]);
+    const rejects = rejectsNamed(String(run.stderr));
+    expect(rejects).toMatch(/rejects-\d{8}-\d{6}-\d{3}-[0-9a-f]{4}\.csv$/);
+    expect((await readdir(files.temp().dir)).filter((name) => name.startsWith('rejects-'))).toHaveLength(1);
+    const rows = (await readFile(rejects, 'utf8')).trim().split(/\r?\n/);
+    expect(rows[0]).toBe('_raw,_line,_error');
+    expect(rows).toHaveLength(3);
+    expect(rows.slice(1).sort()).toEqual([expect.stringContaining(',5,a quote opened on this line is never closed'), expect.stringMatching(/^bad-4,4,"expected 2 cells/)]);
+    expect(run.stderr).toContain('upserted 3 (created 3, updated 0), failed 0, skipped 2');
+  });
+
+  it('are listed by --plan with their lines before anything is sent, and a CRLF file’s entries keep their own lines', async () => {
+    const csv = await file('plan-crlf.csv', 'ref,amount\r\nplanl-1,1\r\nplanl-2,"oops\r\nplanl-3,3\r\n');
+    const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--plan', '-o', 'json']);
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    const entries = (JSON.parse(String(plan.stdout)) as { entries: Row[] }).entries;
+    expect(entries.map((entry) => [entry.action, entry.line])).toEqual([
+      ['create', 2],
+      ['unreadable', 3],
+      ['create', 4],
+    ]);
+    expect(await all('planl-')).toEqual([]);
+  });
+});
+
+describe('csv as spreadsheets write it', () => {
+  it('reads a semicolon file as fields, and refuses it with --delimiter , (nothing sent)', async () => {
+    const csv = await file('semi.csv', 'ref;code;name\nsemi-1;0042;Acme\n');
+    const refused = await inTemp(['determinations', 'create', '--file', csv, '--delimiter', ',']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('one column when cut at commas');
+    expect(await all('semi-')).toEqual([]);
+    const created = await inTemp(['determinations', 'create', '--file', csv]);
+    expect(created.exitCode, String(created.stderr)).toBe(0);
+    expect(await all('semi-')).toEqual([expect.objectContaining({ ref: 'semi-1', code: '0042', name: 'Acme' })]);
+  });
+
+  it('keeps a stored string a string: the plan of `1000` against "1000" is unchanged, and a type change is a warning', async () => {
+    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'type-1', companyCode: '1000', amount: 5 }, { ref: 'type-2', companyCode: '2000', amount: 6 }]), '-o', 'ndjson']);
+    expect(seed.exitCode, String(seed.stderr)).toBe(0);
+    const [a, b] = (await all('type-')).sort((x, y) => Number(x.id) - Number(y.id));
+    const csv = await file('types.csv', `id,ref,companyCode,amount\n${String(a?.id)},type-1,1000,5\n${String(b?.id)},type-2,2000,7\n`);
+    const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--plan', '-o', 'json']);
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    const entries = (JSON.parse(String(plan.stdout)) as { entries: Row[] }).entries;
+    expect(entries.map((entry) => entry.action)).toEqual(['unchanged', 'update']);
+    expect(entries[1]).toMatchObject({ record: { companyCode: '2000', amount: 7 }, changes: [{ field: 'amount', old: 6, new: 7 }] });
+
+    const asNumber = await file('types.ndjson', `${JSON.stringify({ id: a?.id, companyCode: 1000 })}\n`);
+    const warned = await inTemp(['determinations', 'upsert', '--file', asNumber, '--plan', '-o', 'table']);
+    expect(warned.stdout).toContain('warning: type change, companyCode: stored as string "1000", sent as number 1000');
+    expect(warned.stdout).toContain('Warning: 1 field value changes type');
+
+    // A routine upsert (no plan) reads the records its csv rows name: "1000" stays a string there too.
+    const routine = await file('types-routine.csv', `id,companyCode,amount\n${String(b?.id)},2000,6\n`);
+    const run = await inTemp(['determinations', 'upsert', '--file', routine]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect((await all('type-')).find((row) => row.id === b?.id)).toMatchObject({ companyCode: '2000', amount: 6 });
+    const routineMany = await file('types-routine-many.csv', `id,companyCode,amount\n${String(a?.id)},1000,5\n${String(b?.id)},2000,6\n`);
+    expect((await inTemp(['determinations', 'upsert', '--file', routineMany])).exitCode).toBe(0);
+    expect((await all('type-')).map((row) => row.companyCode).sort()).toEqual(['1000', '2000']);
+
+    // Applied, the stored strings stay strings.
+    const planFile = files.temp().path('types-plan.json');
+    expect((await inTemp(['determinations', 'upsert', '--file', csv, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
+    expect((await inTemp(['apply', planFile, '--yes'])).exitCode).toBe(0);
+    expect((await all('type-')).map((row) => [row.companyCode, row.amount]).sort()).toEqual([
+      ['1000', 5],
+      ['2000', 7],
+    ]);
+  });
+
+  it('--raw and the id rule are the same in plan, run and apply: digits are ids, abc and 12.5 are refused everywhere', async () => {
+    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'raw-1', amount: 1 }, { ref: 'raw-2', amount: 2 }]), '-q']);
+    const [first, second] = String(seed.stdout).trim().split('\n');
+    const csv = await file('raw.csv', `id,ref,amount\n${first},raw-1,10\n${second},raw-2,20\n,raw-new,30\nabc,raw-abc,40\n12.5,raw-dec,50\n`);
+    const planFile = files.temp().path('raw-plan.json');
+    const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--raw', '--plan-out', planFile, '-o', 'json']);
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    expect((JSON.parse(String(plan.stdout)) as { counts: Row }).counts).toEqual({ update: 2, create: 1, refused: 2 });
+    const applied = await inTemp(['apply', planFile, '--yes', '--rejects', files.temp().path('raw-apply-rejects.ndjson')]);
+    expect(applied.exitCode, String(applied.stderr)).toBe(9);
+    expect((await all('raw-')).map((row) => [row.ref, String(row.amount)]).sort()).toEqual([
+      ['raw-1', '10'],
+      ['raw-2', '20'],
+      ['raw-new', '30'],
+    ]);
+    const planRejects = await ndjsonRows(files.temp().path('raw-apply-rejects.ndjson'));
+    const run = await inTemp(['determinations', 'upsert', '--file', csv, '--raw', '--rejects', files.temp().path('raw-run-rejects.ndjson')]);
+    expect(run.exitCode).toBe(9);
+    const runRejects = await ndjsonRows(files.temp().path('raw-run-rejects.ndjson'));
+    // The same two rows, for the same reason, by plan and apply as by the run.
+    expect(runRejects.map((row) => [row._line, row._error])).toEqual(planRejects.map((row) => [row._line, row._error]));
+    expect(runRejects.map((row) => row._line)).toEqual([5, 6]);
+  });
+});
+
+describe('duplicates are decided', () => {
+  it('an ids file names an id twice: it is decommissioned once, and the repeat is said', async () => {
+    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([1, 2, 3].map((i) => ({ ref: `dupid-${i}` }))), '-q']);
+    const ids = String(seed.stdout).trim().split('\n');
+    const idsFile = await file('dup-ids.txt', `${ids[0]}\n${ids[1]}\n${ids[1]}\n${ids[2]}\n`);
+    const run = await inTemp(['determinations', 'decommission', '--ids-file', idsFile, '--yes', '-o', 'json']);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(run.stderr).toContain(`id ${ids[1]} named again (line 3 of ${idsFile}; first line 2 of ${idsFile}): sent once`);
+    expect(run.stderr).toContain('decommissioned 3,');
+    expect((JSON.parse(String(run.stdout)) as Row[]).map((row) => String(row.id))).toEqual(ids);
+    expect((await all('dupid-')).every((row) => row.status === 'DECOMMISSIONED')).toBe(true);
+  });
+
+  it('records naming one id with other values are all refused as ambiguous; identical ones are sent once', async () => {
+    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'duprec-1', amount: 1 }, { ref: 'duprec-2', amount: 2 }]), '-q']);
+    const [a, b] = String(seed.stdout).trim().split('\n');
+    const sheet = await file('dup-records.ndjson', [
+      { id: Number(a), ref: 'duprec-1', amount: 10 },
+      { id: Number(b), ref: 'duprec-2', amount: 20 },
+      { id: Number(a), ref: 'duprec-1', amount: 11 },
+      { id: Number(b), ref: 'duprec-2', amount: 20 },
+    ].map((row) => JSON.stringify(row)).join('\n'));
+    const rejects = files.temp().path('dup-rejects.ndjson');
+    const run = await inTemp(['determinations', 'upsert', '--file', sheet, '--rejects', rejects]);
+    expect(run.exitCode).toBe(9);
+    expect(run.stderr).toContain('line 4 repeats line 2');
+    expect((await all('duprec-')).map((row) => [row.ref, row.amount]).sort()).toEqual([
+      ['duprec-1', 1],
+      ['duprec-2', 20],
+    ]);
+    expect((await ndjsonRows(rejects)).map((row) => [row._line, row.amount, String(row._error).includes('ambiguous')])).toEqual([
+      [1, 10, true],
+      [3, 11, true],
+    ]);
+  });
+});
+
+describe('a plan is applied once', () => {
+  it('a second apply is refused (no create twice); two at once: one applies, the other is refused; --force sends only what is left', async () => {
+    const sheet = await file('once.ndjson', [1, 2, 3].map((i) => JSON.stringify({ ref: `once-${i}`, amount: i })).join('\n'));
+    const planFile = files.temp().path('once-plan.json');
+    expect((await inTemp(['determinations', 'upsert', '--file', sheet, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
+    const [one, two] = await Promise.all([inTemp(['apply', planFile, '--yes']), inTemp(['apply', planFile, '--yes'])]);
+    expect([one.exitCode, two.exitCode].sort()).toEqual([0, 2]);
+    expect(String(one.stderr) + String(two.stderr)).toContain('this plan was applied already');
+    expect(await all('once-')).toHaveLength(3);
+
+    const again = await inTemp(['apply', planFile, '--yes']);
+    expect(again.exitCode).toBe(2);
+    expect(await all('once-')).toHaveLength(3);
+    const forced = await inTemp(['apply', planFile, '--yes', '--force']);
+    expect(forced.exitCode, String(forced.stderr)).toBe(0);
+    expect(forced.stderr).toContain('3 entries done are skipped');
+    expect(await all('once-')).toHaveLength(3);
+  });
+
+  it('two different plans for one record applied at once: the second finds the first one’s change a conflict, not overwritten', async () => {
+    const seed = await pla(['determinations', 'create', '--data', JSON.stringify({ ref: 'race-1', amount: 1 }), '-q']);
+    const id = Number(String(seed.stdout).trim());
+    const plans = await Promise.all(
+      [100, 200].map(async (amount) => {
+        const path = files.temp().path(`race-${amount}.json`);
+        const made = await inTemp(['determinations', 'upsert', '--data', JSON.stringify({ id, amount }), '--plan-out', path, '-o', 'json']);
+        expect(made.exitCode, String(made.stderr)).toBe(0);
+        return path;
+      }),
+    );
+    const results = await Promise.all(plans.map((path) => inTemp(['apply', path, '--yes'])));
+    expect(results.map((r) => r.exitCode).sort()).toEqual([0, 9]);
+    expect(results.map((r) => String(r.stderr)).join('\n')).toContain('changed since the plan was made');
+    const winner = results.findIndex((r) => r.exitCode === 0);
+    expect((await all('race-'))[0]?.amount).toBe(winner === 0 ? 100 : 200);
+  });
+});
