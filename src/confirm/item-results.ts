@@ -43,17 +43,26 @@ export function judgeElement(op: Operation, sent: unknown, element: unknown): It
 
 /**
  * The answer's elements matched to the items sent, by id when both sides carry ids
- * (not for a create: the service gives the ids), else by position.
+ * (not for a create: the service gives the ids), else by position. An upsert may
+ * answer an id it was sent with a record under a new id (the service did not know
+ * the id, so it created): when the answer has one element per item, an item its id
+ * did not match takes the element at its own position, if no other item claimed it.
  */
 function matched(op: Operation, sent: readonly unknown[], elements: readonly unknown[]): Array<unknown | typeof MISSING> {
   const sentIds = sent.map(itemId);
   const elementIds = elements.map(elementId);
+  const samePositions = elements.length === sent.length;
   if (verbOf(op.id) !== 'create' && sentIds.every((id) => id !== undefined) && elementIds.every((id) => id !== undefined)) {
-    const byId = new Map<string, unknown>();
-    for (const [i, element] of elements.entries()) byId.set(elementIds[i] as string, element);
-    return sentIds.map((id) => (byId.has(String(id)) ? byId.get(String(id)) : MISSING));
+    const byId = new Map<string, number>();
+    for (const [i, id] of elementIds.entries()) byId.set(id as string, i);
+    const claimed = new Set(sentIds.map((id) => byId.get(String(id))).filter((i) => i !== undefined));
+    return sentIds.map((id, i) => {
+      const at = byId.get(String(id));
+      if (at !== undefined) return elements[at];
+      return verbOf(op.id) === 'upsert' && samePositions && !claimed.has(i) ? elements[i] : MISSING;
+    });
   }
-  return elements.length === sent.length ? [...elements] : sent.map(() => MISSING);
+  return samePositions ? [...elements] : sent.map(() => MISSING);
 }
 
 const MISSING = Symbol('missing');

@@ -288,7 +288,7 @@ describe('bulk answers item by item', () => {
     const result = await run(['tasks', 'cancel', '10', '12', '11', '--yes', '--rejects', rejects]);
     expect(result.exitCode).toBe(9);
     expect(result.stderr).toMatch(/cancelled 2, failed 1/);
-    expect(await ndjson(rejects)).toEqual([{ id: 12, _error: 'task 12 is already COMPLETED' }]);
+    expect(await ndjson(rejects)).toEqual([{ id: 12, _line: 2, _error: 'task 12 is already COMPLETED' }]);
     expect(svc.records('tasks').map((t) => [t.id, t.status])).toEqual([
       [10, 'CANCELLED'],
       [11, 'CANCELLED'],

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { recordIdOf, type RecordId, toRecordId } from '../../contract/ids.js';
+import { recordIdOf, type RecordId } from '../../contract/ids.js';
 import { jsonText } from '../../json/json-text.js';
 import { exitCodeOf, PlaError, UsageError } from '../../errors.js';
 import type { ReceiptWriter } from '../../runs/receipt-writer.js';
