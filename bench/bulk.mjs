@@ -74,7 +74,9 @@ const fmt = (n) => n.toLocaleString('en-US');
 function verdict(label, value, target, unit, higherIsBetter) {
   const ratio = higherIsBetter ? value / target : target / value;
   const pass = higherIsBetter ? value >= target : value < target;
-  console.log(`${label.padEnd(34)} ${fmt(value).padStart(10)} ${unit.padEnd(10)} target ${higherIsBetter ? '≥' : '<'} ${fmt(target)}  ×${ratio.toFixed(2)}  ${pass ? 'PASS' : 'MISS'}`);
+  console.log(
+    `${label.padEnd(34)} ${fmt(value).padStart(10)} ${unit.padEnd(10)} target ${higherIsBetter ? '≥' : '<'} ${fmt(target)}  ×${ratio.toFixed(2)}  ${pass ? 'PASS' : 'MISS'}`,
+  );
   return pass;
 }
 

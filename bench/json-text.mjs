@@ -42,7 +42,12 @@ for (const exact of [false, true]) {
   const writeRef = median(() => JSON.stringify(plainValue));
   const write = median(() => jsonText(value));
   const path = exact ? 'slow (ids past 2^53, 19-digit amounts)' : 'fast (ordinary numbers)';
-  rows.push({ path, 'parseJson / JSON.parse': (parse / parseRef).toFixed(2), 'jsonText / JSON.stringify': (write / writeRef).toFixed(2), 'JSON.parse ms': parseRef.toFixed(2) });
+  rows.push({
+    path,
+    'parseJson / JSON.parse': (parse / parseRef).toFixed(2),
+    'jsonText / JSON.stringify': (write / writeRef).toFixed(2),
+    'JSON.parse ms': parseRef.toFixed(2),
+  });
 }
 console.log(`a page of ${RECORDS} records, median of ${ROUNDS} rounds; ratios against the built-in on the same text`);
 console.table(rows);

@@ -96,7 +96,10 @@ try {
     await runNode([here('./million-prepare.mjs'), bundle, pla.data, String(COUNT), String(TAIL)]);
     fillSeconds = (performance.now() - filling) / 1000;
     for (const name of ['snapshot.json', 'snapshot.pla', 'journal.ndjson']) {
-      const size = await stat(join(pla.data, name)).then((s) => s.size, () => undefined);
+      const size = await stat(join(pla.data, name)).then(
+        (s) => s.size,
+        () => undefined,
+      );
       if (size !== undefined) files[`${pla.name} ${name}`] = size;
     }
   }
@@ -139,14 +142,26 @@ try {
   const rows = [['figure', 'value', 'reference', 'ratio', 'goal']];
   const ratio = (name, value, reference, goal) => {
     const r = value.perSecond / reference.perSecond;
-    rows.push([name, `${fmt(value.perSecond)} /s`, `${fmt(reference.perSecond)} /s`, `${fmt(r * 100)} %`, goal ? `≥ ${goal} % ${r * 100 >= goal ? 'PASS' : 'MISS'}` : '']);
+    rows.push([
+      name,
+      `${fmt(value.perSecond)} /s`,
+      `${fmt(reference.perSecond)} /s`,
+      `${fmt(r * 100)} %`,
+      goal ? `≥ ${goal} % ${r * 100 >= goal ? 'PASS' : 'MISS'}` : '',
+    ]);
   };
   for (const pla of started) {
     const label = (text) => (started.length > 1 ? `${pla.name}: ${text}` : text);
     rows.push(
       [label('start to first answer'), `${fmt(pla.firstAnswerMs)} ms`, '', '', `< 2,000 ms ${pla.firstAnswerMs < 2000 ? 'PASS' : 'MISS'}`],
       [label('CPU time of the server by then (user + system)'), `${fmt(pla.memory.cpuMs)} ms`, '', '', ''],
-      [label('resident at first answer: VmHWM / VmRSS'), `${fmt(pla.memory.hwm)} / ${fmt(pla.memory.rss)} MB`, '', '', `< 300 MB ${pla.memory.hwm < 300 ? 'PASS' : 'MISS'}`],
+      [
+        label('resident at first answer: VmHWM / VmRSS'),
+        `${fmt(pla.memory.hwm)} / ${fmt(pla.memory.rss)} MB`,
+        '',
+        '',
+        `< 300 MB ${pla.memory.hwm < 300 ? 'PASS' : 'MISS'}`,
+      ],
       [label('resident after the loads: VmHWM / VmRSS'), `${fmt(after[pla.name].hwm)} / ${fmt(after[pla.name].rss)} MB`, '', '', ''],
     );
     ratio(label('page of 20 / bare node:http'), reads[`${pla.name} page`], reads.barePage, 60);
@@ -154,7 +169,13 @@ try {
     ratio(label('durable create, 10 conn. / bare append+fdatasync'), writes[`${pla.name} create`], writes.disk, 30);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(
     `\n${fmt(COUNT)} + ${fmt(TAIL)} determinations (filled in ${fmt(fillSeconds, 1)} s); files: ${Object.entries(files)
       .map(([name, size]) => `${name} ${mb(size)}`)

@@ -24,7 +24,14 @@ const TARGETS = { planOverExport: 2.0, applyOverUpsert: 1.1 };
 async function writeSheet(path, n, { withIds, amount }) {
   const out = createWriteStream(path);
   for (let i = 0; i < n; i++) {
-    const record = { ...(withIds ? { id: i + 1 } : {}), ref: `bench-${i}`, companyCode: `C${i % 97}`, transactionType: 'TRANSFER', amount: amount(i), active: i % 2 === 0 };
+    const record = {
+      ...(withIds ? { id: i + 1 } : {}),
+      ref: `bench-${i}`,
+      companyCode: `C${i % 97}`,
+      transactionType: 'TRANSFER',
+      amount: amount(i),
+      active: i % 2 === 0,
+    };
     if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
@@ -84,8 +91,18 @@ try {
   const [exportS, planS, applyS, upsertS] = [median(exports), median(plans), median(applies), median(upserts)];
   console.log('');
   const results = [
-    verdict(`--plan of ${fmt(RECORDS)} records, 1 % differ / export`, planS / exportS, TARGETS.planOverExport, `${planS.toFixed(2)} s vs ${exportS.toFixed(2)} s; ${planNote}`),
-    verdict(`apply of a saved plan (${fmt(RECORDS)} updates) / same upsert`, applyS / upsertS, TARGETS.applyOverUpsert, `${applyS.toFixed(2)} s vs ${upsertS.toFixed(2)} s`),
+    verdict(
+      `--plan of ${fmt(RECORDS)} records, 1 % differ / export`,
+      planS / exportS,
+      TARGETS.planOverExport,
+      `${planS.toFixed(2)} s vs ${exportS.toFixed(2)} s; ${planNote}`,
+    ),
+    verdict(
+      `apply of a saved plan (${fmt(RECORDS)} updates) / same upsert`,
+      applyS / upsertS,
+      TARGETS.applyOverUpsert,
+      `${applyS.toFixed(2)} s vs ${upsertS.toFixed(2)} s`,
+    ),
   ];
   console.log(`\n(apply of the 1 % plan: ${onePercentApply.seconds.toFixed(2)} s for ${fmt(RECORDS / 100)} updates, conflicts checked before each batch)`);
   if (results.includes(false)) process.exitCode = 1;

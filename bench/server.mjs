@@ -40,9 +40,7 @@ async function measureStoreOnly() {
   };
   const figures = {
     pageUs: perCallUs(20_000, () => store.page('determinations', { offset: 50_000, limit: 20 })),
-    sortedPageUs: perCallUs(20_000, () =>
-      store.page('determinations', { offset: 50_000, limit: 20, sort: [{ field: 'amount', direction: 'desc' }] }),
-    ),
+    sortedPageUs: perCallUs(20_000, () => store.page('determinations', { offset: 50_000, limit: 20, sort: [{ field: 'amount', direction: 'desc' }] })),
     getUs: perCallUs(100_000, () => store.get('determinations', 50_000)),
   };
   await store.close();
@@ -169,25 +167,65 @@ async function measureStartup() {
 function report(f, startup, storeOnly) {
   const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const rows = [
-    ['GET page of 20: pla / json-server', f.pagePla.perSecond / f.pageJson.perSecond, '≥ 20×', (r) => r >= 20, `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageJson.perSecond)} req/s`],
-    ['GET page of 20: pla / bare node:http', f.pagePla.perSecond / f.pageBare.perSecond, '≥ 40%', (r) => r >= 0.4, `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageBare.perSecond)} req/s`],
-    ['POST create (durable): pla / json-server', f.postPla.perSecond / f.postJson.perSecond, '≥ 300×', (r) => r >= 300, `${fmt(f.postPla.perSecond)} vs ${fmt(f.postJson.perSecond, 1)} req/s`],
-    ['GET by id: pla / json-server', f.getPla.perSecond / f.getJson.perSecond, '≥ 2×', (r) => r >= 2, `${fmt(f.getPla.perSecond)} vs ${fmt(f.getJson.perSecond)} req/s`],
+    [
+      'GET page of 20: pla / json-server',
+      f.pagePla.perSecond / f.pageJson.perSecond,
+      '≥ 20×',
+      (r) => r >= 20,
+      `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageJson.perSecond)} req/s`,
+    ],
+    [
+      'GET page of 20: pla / bare node:http',
+      f.pagePla.perSecond / f.pageBare.perSecond,
+      '≥ 40%',
+      (r) => r >= 0.4,
+      `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageBare.perSecond)} req/s`,
+    ],
+    [
+      'POST create (durable): pla / json-server',
+      f.postPla.perSecond / f.postJson.perSecond,
+      '≥ 300×',
+      (r) => r >= 300,
+      `${fmt(f.postPla.perSecond)} vs ${fmt(f.postJson.perSecond, 1)} req/s`,
+    ],
+    [
+      'GET by id: pla / json-server',
+      f.getPla.perSecond / f.getJson.perSecond,
+      '≥ 2×',
+      (r) => r >= 2,
+      `${fmt(f.getPla.perSecond)} vs ${fmt(f.getJson.perSecond)} req/s`,
+    ],
     ['start-up, 1,000,000 records', startup.startupMs / 1000, '< 5 s', (s) => s < 5, `${fmt(startup.startupMs)} ms`],
     ['server RSS, 1,000,000 records', startup.rssMb, '< 1 GB', (mb) => mb < 1024, `${fmt(startup.rssMb)} MB`],
     ['bulk upsert of 1,000 (median)', f.bulkMs, '< 50 ms', (ms) => ms < 50, `${fmt(f.bulkMs, 1)} ms`],
   ];
   const lines = [['measure', 'value', 'target', 'result', 'figures']];
   for (const [name, value, target, pass, figures] of rows) {
-    const shown = target.endsWith('%') ? `${fmt(value * 100)}%` : target.endsWith('×') ? `${fmt(value, 1)}×` : target.includes('GB') ? `${fmt(value)} MB` : target.includes(' s') ? `${fmt(value, 2)} s` : `${fmt(value, 1)} ms`;
+    const shown = target.endsWith('%')
+      ? `${fmt(value * 100)}%`
+      : target.endsWith('×')
+        ? `${fmt(value, 1)}×`
+        : target.includes('GB')
+          ? `${fmt(value)} MB`
+          : target.includes(' s')
+            ? `${fmt(value, 2)} s`
+            : `${fmt(value, 1)} ms`;
     lines.push([name, shown, target, pass(value) ? 'PASS' : 'MISS', figures]);
   }
   lines.push(['store alone: page of 20 at offset 50,000', `${fmt(storeOnly.pageUs, 1)} µs`, '', '', 'in-process, no HTTP']);
   lines.push(['store alone: same, sorted by amount desc', `${fmt(storeOnly.sortedPageUs, 1)} µs`, '', '', 'cached sorted order']);
   lines.push(['store alone: get by id', `${fmt(storeOnly.getUs, 2)} µs`, '', '', '']);
   const widths = lines[0].map((_, c) => Math.max(...lines.map((line) => line[c].length)));
-  for (const line of lines) console.log(line.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
-  console.log(`\n${RECORDS.toLocaleString('en-US')} records; GETs: best of 2 alternating ${SECONDS / 2} s runs, POSTs: one ${SECONDS} s run (json-server ≥ 10 s); autocannon, 10 connections (POST: pla 32, json-server 1); non-2xx: pla ${f.pagePla.non2xx + f.getPla.non2xx + f.postPla.non2xx}`);
+  for (const line of lines)
+    console.log(
+      line
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    );
+  console.log(
+    `\n${RECORDS.toLocaleString('en-US')} records; GETs: best of 2 alternating ${SECONDS / 2} s runs, POSTs: one ${SECONDS} s run (json-server ≥ 10 s); autocannon, 10 connections (POST: pla 32, json-server 1); non-2xx: pla ${f.pagePla.non2xx + f.getPla.non2xx + f.postPla.non2xx}`,
+  );
   if (startup.total !== BIG) console.log(`warning: the 1M server reported ${startup.total} records`);
 }
 

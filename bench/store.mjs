@@ -91,7 +91,12 @@ async function measure(target) {
   figures.pageById = await load({ url: target.url + target.paths.pageById, headers });
   figures.pageByUpdated = await load({ url: target.url + target.paths.pageByUpdated, headers });
   figures.get = await load({ url: target.url + target.paths.get, headers });
-  figures.create = await load({ url: target.url + target.paths.create, method: 'POST', body: JSON.stringify({ name: 'bench', transactionType: 'LEASE' }), headers });
+  figures.create = await load({
+    url: target.url + target.paths.create,
+    method: 'POST',
+    body: JSON.stringify({ name: 'bench', transactionType: 'LEASE' }),
+    headers,
+  });
   figures.bulk = await load({ url: target.url + target.paths.bulk, method: 'PUT', body: JSON.stringify(bulk), headers, connections: 2 });
   figures.sequential = await sequentialLatency(target.sequential, headers);
   return figures;
@@ -104,7 +109,13 @@ const PLA_PATHS = {
   create: DET,
   bulk: `${DET}/createOrUpdate/bulk`,
 };
-const BARE_PATHS = { pageById: `/page/id?offset=${PAGE * 20}`, pageByUpdated: `/page/updated?offset=${PAGE * 20}`, get: `/get/${Math.ceil(COUNT / 2)}`, create: '/create', bulk: '/bulk' };
+const BARE_PATHS = {
+  pageById: `/page/id?offset=${PAGE * 20}`,
+  pageByUpdated: `/page/updated?offset=${PAGE * 20}`,
+  get: `/get/${Math.ceil(COUNT / 2)}`,
+  create: '/create',
+  bulk: '/bulk',
+};
 
 function report(results, startup) {
   const [pgStore, jsonStore, bare] = results;
@@ -121,16 +132,39 @@ function report(results, startup) {
     const ratio = pgStore[key].perSecond / bare[key].perSecond;
     const pass = ratio >= 0.5;
     verdicts.push(pass);
-    rows.push([label, fmt(pgStore[key].perSecond), fmt(jsonStore[key].perSecond), fmt(bare[key].perSecond), `${fmt(ratio * 100)} %`, `≥ 50 % ${pass ? 'PASS' : 'MISS'}`]);
+    rows.push([
+      label,
+      fmt(pgStore[key].perSecond),
+      fmt(jsonStore[key].perSecond),
+      fmt(bare[key].perSecond),
+      `${fmt(ratio * 100)} %`,
+      `≥ 50 % ${pass ? 'PASS' : 'MISS'}`,
+    ]);
   }
   const p99 = pgStore.sequential.p99;
   verdicts.push(p99 < 20);
-  rows.push(['page by updatedAt, one client: p50 / p99 (ms)', `${fmt(pgStore.sequential.p50, 1)} / ${fmt(p99, 1)}`, `${fmt(jsonStore.sequential.p50, 1)} / ${fmt(jsonStore.sequential.p99, 1)}`, `${fmt(bare.sequential.p50, 1)} / ${fmt(bare.sequential.p99, 1)}`, '', `p99 < 20 ms ${p99 < 20 ? 'PASS' : 'MISS'}`]);
+  rows.push([
+    'page by updatedAt, one client: p50 / p99 (ms)',
+    `${fmt(pgStore.sequential.p50, 1)} / ${fmt(p99, 1)}`,
+    `${fmt(jsonStore.sequential.p50, 1)} / ${fmt(jsonStore.sequential.p99, 1)}`,
+    `${fmt(bare.sequential.p50, 1)} / ${fmt(bare.sequential.p99, 1)}`,
+    '',
+    `p99 < 20 ms ${p99 < 20 ? 'PASS' : 'MISS'}`,
+  ]);
   verdicts.push(startup.pg < 1000);
-  rows.push([`start-up on ${fmt(COUNT)} records (ms, process start to listening)`, fmt(startup.pg), fmt(startup.json), '', '', `< 1,000 ms ${startup.pg < 1000 ? 'PASS' : 'MISS'}`]);
+  rows.push([
+    `start-up on ${fmt(COUNT)} records (ms, process start to listening)`,
+    fmt(startup.pg),
+    fmt(startup.json),
+    '',
+    '',
+    `< 1,000 ms ${startup.pg < 1000 ? 'PASS' : 'MISS'}`,
+  ]);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
   for (const row of rows) process.stdout.write(`${row.map((cell, c) => String(cell).padEnd(widths[c])).join('  ')}\n`);
-  process.stdout.write(`\n${verdicts.filter(Boolean).length} of ${verdicts.length} goals met (${fmt(COUNT)} determinations, ${SECONDS} s per load, 10 connections, 2 for bulk)\n`);
+  process.stdout.write(
+    `\n${verdicts.filter(Boolean).length} of ${verdicts.length} goals met (${fmt(COUNT)} determinations, ${SECONDS} s per load, 10 connections, 2 for bulk)\n`,
+  );
 }
 
 let cluster;

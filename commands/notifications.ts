@@ -25,7 +25,10 @@ export function createNotificationsCommand() {
   const tree = newTree('notifications').alias('notif').description('notifications of users, e-mail notifications');
 
   // The spec's notification lists take page and size only: no --sort to offer.
-  const list = addFilterOptions(addPageOptions(tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing')), 'notifications.list');
+  const list = addFilterOptions(
+    addPageOptions(tree.command('list <user>').description("list a user's notifications, newest first").option('--mobile', 'the mobile listing')),
+    'notifications.list',
+  );
   examples(list, 'pla notifications list ana --size 20', 'pla notif list ana --mobile --all -o ndjson', 'pla notif list ana --unread');
   runs(list, async () => (await handlers()).list);
 
@@ -39,7 +42,13 @@ export function createNotificationsCommand() {
   runs(count, async () => (await handlers()).count);
 
   addIdVerb(tree, 'read', 'mark notifications read (one call per id)', idAction('notifications.markRead', 'Mark read'), 'pla notifications read 101 102');
-  addWriteVerb(tree, 'create', 'notifications.create', 'create notifications (one call per record)', `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`);
+  addWriteVerb(
+    tree,
+    'create',
+    'notifications.create',
+    'create notifications (one call per record)',
+    `pla notifications create --data '{"forUserId": "ana", "title": "Lease renewed"}'`,
+  );
   addDeleteVerb(tree, 'notifications.delete', 'pla notifications delete 101 102 --yes');
 
   const clear = addSafetyOptions(tree.command('clear <user>').description('delete every notification of a user'));

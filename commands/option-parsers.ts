@@ -32,7 +32,10 @@ export function byteSize(value: string): number {
 
 /** `a,b,c` → ['a','b','c']. */
 export function commaList(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Option parser of a repeatable option: each use adds its value to the list. */

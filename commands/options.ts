@@ -91,7 +91,9 @@ export function addSkipUnchangedOption<A extends unknown[], O extends OptionValu
 
 /** `-y/--yes`, `--dry-run` on destructive commands. */
 export function addSafetyOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
-  return command.option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)').option('--dry-run', 'show what would change, change nothing');
+  return command
+    .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
+    .option('--dry-run', 'show what would change, change nothing');
 }
 
 /** The examples each command was given, for the help of the group above it. */

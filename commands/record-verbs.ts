@@ -14,7 +14,17 @@ import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
 import { runs } from '../src/cli/invocation.js';
 import { LIST_FILTERS } from '../src/contract/list-filters.js';
 import type { Tree } from './tree.js';
-import { addBulkOptions, addFilterOptions, addIdOptions, addPagingOptions, addPlanOptions, addRecordInputOptions, addSafetyOptions, addSkipUnchangedOption, examples } from './options.js';
+import {
+  addBulkOptions,
+  addFilterOptions,
+  addIdOptions,
+  addPagingOptions,
+  addPlanOptions,
+  addRecordInputOptions,
+  addSafetyOptions,
+  addSkipUnchangedOption,
+  examples,
+} from './options.js';
 
 /** The id action of `single` (`verb` is the imperative for the prompt, "Delete"); the rest comes from its row. */
 export function idAction(single: WritingOperationId, verb: string): IdActionSpec {
@@ -111,13 +121,31 @@ export function addRecordVerbs(tree: Tree, verbs: RecordVerbs): Tree {
     });
   }
   if (verbs.create) {
-    addWriteVerb(tree, 'create', verbs.create, `create ${noun[1]} (several records use the bulk endpoint)`, `pla ${name} create --file new.csv --rejects rejects.csv`);
+    addWriteVerb(
+      tree,
+      'create',
+      verbs.create,
+      `create ${noun[1]} (several records use the bulk endpoint)`,
+      `pla ${name} create --file new.csv --rejects rejects.csv`,
+    );
   }
   if (verbs.update) {
-    addWriteVerb(tree, 'update', verbs.update, `update a ${noun[0]} by id, or several records carrying "id"`, `pla ${name} update 42 --data '{"description": "corrected"}'`);
+    addWriteVerb(
+      tree,
+      'update',
+      verbs.update,
+      `update a ${noun[0]} by id, or several records carrying "id"`,
+      `pla ${name} update 42 --data '{"description": "corrected"}'`,
+    );
   }
   if (verbs.upsert) {
-    addWriteVerb(tree, 'upsert', verbs.upsert, `create or update ${noun[1]} (records with "id" are updated)`, `pla ${name} upsert --file ${noun[1]}.ndjson --checkpoint run.ckpt`);
+    addWriteVerb(
+      tree,
+      'upsert',
+      verbs.upsert,
+      `create or update ${noun[1]} (records with "id" are updated)`,
+      `pla ${name} upsert --file ${noun[1]}.ndjson --checkpoint run.ckpt`,
+    );
   }
   if (verbs.delete) {
     addDeleteVerb(tree, verbs.delete, `pla ${name} delete 7 8 9 --dry-run`);

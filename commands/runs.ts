@@ -10,9 +10,15 @@ const handlers = () => import('../src/cli/handlers/runs.js');
 /** Declares the `pla runs` tree; handlers load only when a verb runs. */
 export function createRunsCommand() {
   const tree = newTree('runs').description('receipts of the runs that changed something; undo');
-  examples(runs(tree.command('list').description('every run kept, oldest first'), async () => (await handlers()).list), 'pla runs list');
   examples(
-    runs(tree.command('show <run>').description("a run's receipt: who, where, what, and each record before and after (-o json|ndjson|csv)"), async () => (await handlers()).show),
+    runs(tree.command('list').description('every run kept, oldest first'), async () => (await handlers()).list),
+    'pla runs list',
+  );
+  examples(
+    runs(
+      tree.command('show <run>').description("a run's receipt: who, where, what, and each record before and after (-o json|ndjson|csv)"),
+      async () => (await handlers()).show,
+    ),
     'pla runs show last -o json',
   );
   examples(

@@ -23,7 +23,10 @@ function addStartCommand(tree: Tree): void {
     .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
     .option('--env-name <name>', 'the pla environment this server feeds (default: local for the default folder and port, else local-<folder>)')
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
-    .option('--store-pool-size <n>', `connections to PostgreSQL this process opens at most (default ${D.storePoolSize}; processes × size must fit the database's max_connections)`)
+    .option(
+      '--store-pool-size <n>',
+      `connections to PostgreSQL this process opens at most (default ${D.storePoolSize}; processes × size must fit the database's max_connections)`,
+    )
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
     .option('--lenient', 'accept any type in the declared record fields (name, inUse, …); by default a wrong type is a 400, as the service would refuse it')
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
@@ -37,7 +40,10 @@ function addStartCommand(tree: Tree): void {
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
     .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
-    .option('--wire <profile>', `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result or page.shape=flat,page.base=1 (default pla; docs/real-service.md)`)
+    .option(
+      '--wire <profile>',
+      `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result or page.shape=flat,page.base=1 (default pla; docs/real-service.md)`,
+    )
     .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const));
   examples(
     start,
@@ -74,8 +80,14 @@ function addKeysCommand(tree: Tree): void {
     'pla server keys create --data ./pla-data --name recovery   # lost the admin key',
   );
   runs(create, async () => (await handlers()).createKey);
-  runs(examples(keys.command('list').description('list keys (masked)'), 'pla server keys list', 'pla server keys list -e local-fin2 -o json'), async () => (await handlers()).listKeys);
-  runs(examples(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'pla server keys revoke 3'), async () => (await handlers()).revokeKey);
+  runs(
+    examples(keys.command('list').description('list keys (masked)'), 'pla server keys list', 'pla server keys list -e local-fin2 -o json'),
+    async () => (await handlers()).listKeys,
+  );
+  runs(
+    examples(keys.command('revoke <id>').description('revoke a key; requests with it get 401 from then on'), 'pla server keys revoke 3'),
+    async () => (await handlers()).revokeKey,
+  );
 }
 
 /** Declares the `pla server` tree; the server code loads only when a verb runs. */
@@ -83,8 +95,14 @@ export function createServerCommand() {
   const tree = newTree('server').description('run and administer the local server');
   addStartCommand(tree);
   addKeysCommand(tree);
-  runs(examples(tree.command('health').description("the running server's health (no key needed)"), 'pla server health', 'pla server health -e local-fin2'), async () => (await handlers()).health);
-  const log = tree.command('log').description('recent requests with their bodies (keys masked)').option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
+  runs(
+    examples(tree.command('health').description("the running server's health (no key needed)"), 'pla server health', 'pla server health -e local-fin2'),
+    async () => (await handlers()).health,
+  );
+  const log = tree
+    .command('log')
+    .description('recent requests with their bodies (keys masked)')
+    .option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
   examples(log, 'pla server log --limit 20', "pla server log -o json --query '[?status>=`400`]'");
   runs(log, async () => (await handlers()).requestLog);
   const reset = tree

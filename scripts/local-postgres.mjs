@@ -122,11 +122,16 @@ export async function startLocalPostgres({ dir, port, durable = true, user = 'pl
   }
   const chosenPort = port ?? (await freePort());
   const flags = [
-    '-D', data,
-    '-p', String(chosenPort),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=300',
+    '-D',
+    data,
+    '-p',
+    String(chosenPort),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=300',
     ...(durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off']),
   ];
 

@@ -259,9 +259,18 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.rejected, 'rejected by the service (400/409/413/415/422), or redirected (3xx: the error names the Location): fix the request and retry'],
   [EXIT_CODES.rateLimited, 'rate limited (429) after all retries'],
   [EXIT_CODES.server, 'server error (5xx) after all retries'],
-  [EXIT_CODES.network, 'network error, timeout (--timeout counts the whole answer), an answer over --max-answer-size, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step'],
-  [EXIT_CODES.partial, 'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch); or a listing whose records changed while --all read it (see --allow-drift)'],
+  [
+    EXIT_CODES.network,
+    'network error, timeout (--timeout counts the whole answer), an answer over --max-answer-size, proxy refusal or untrusted TLS certificate: `pla doctor` checks each step',
+  ],
+  [
+    EXIT_CODES.partial,
+    'partial failure of a bulk run: records refused (see the rejects file), input rows unreadable, or records of unknown outcome (see the unknown-outcome file), or a receipt that could not be written (the run stopped before its next batch); or a listing whose records changed while --all read it (see --allow-drift)',
+  ],
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
-  [EXIT_CODES.invalidAnswer, 'the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request\'s; check what it did before sending again'],
+  [
+    EXIT_CODES.invalidAnswer,
+    "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request's; check what it did before sending again",
+  ],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

@@ -29,7 +29,6 @@ export interface CheckpointData {
   unknown?: number[];
 }
 
-
 /** Fingerprint of an input: a hash of its first batch (works for stdin too, where there is no file to stat). */
 export function fingerprintOf(items: SourceItem[]): string {
   const hash = createHash('sha256');
@@ -80,12 +79,17 @@ export class Checkpoint {
     } catch {
       throw new UsageError(`checkpoint ${path} is not a checkpoint file (not JSON)`, { hint: 'remove it to start over' });
     }
-    if (data.version !== 1 || !Array.isArray(data.finished)) throw new UsageError(`checkpoint ${path} is not a checkpoint file`, { hint: 'remove it to start over' });
+    if (data.version !== 1 || !Array.isArray(data.finished))
+      throw new UsageError(`checkpoint ${path} is not a checkpoint file`, { hint: 'remove it to start over' });
     if (data.operationId !== run.operationId) {
-      throw new UsageError(`checkpoint ${path} belongs to a ${data.operationId} run, not ${run.operationId}`, { hint: 'use another --checkpoint file, or remove it to start over' });
+      throw new UsageError(`checkpoint ${path} belongs to a ${data.operationId} run, not ${run.operationId}`, {
+        hint: 'use another --checkpoint file, or remove it to start over',
+      });
     }
     if (data.batchSize !== run.batchSize) {
-      throw new UsageError(`checkpoint ${path} was written with --batch-size ${data.batchSize}, not ${run.batchSize}`, { hint: `re-run with --batch-size ${data.batchSize}` });
+      throw new UsageError(`checkpoint ${path} was written with --batch-size ${data.batchSize}, not ${run.batchSize}`, {
+        hint: `re-run with --batch-size ${data.batchSize}`,
+      });
     }
     return new Checkpoint(path, data);
   }

@@ -34,7 +34,13 @@ function toRow(reject: Reject): Record<string, unknown> {
 async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean): Promise<string> {
   const [{ stringify }, { csvCast, csvHeaderRow }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
   const headerLine = header ? stringify([csvHeaderRow(columns)]) : '';
-  return headerLine + stringify(rows.map((row) => columns.map((column) => row[column])), { cast: csvCast });
+  return (
+    headerLine +
+    stringify(
+      rows.map((row) => columns.map((column) => row[column])),
+      { cast: csvCast },
+    )
+  );
 }
 
 /**
@@ -85,7 +91,9 @@ export class RejectsFile {
    * (`_raw`) and why (`_error`), to be fixed in place and fed back.
    */
   writeUnreadable(row: BadRow): Promise<void> {
-    this.chain = this.chain.then(() => this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), [ERROR_FIELD]: row.message }]));
+    this.chain = this.chain.then(() =>
+      this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), [ERROR_FIELD]: row.message }]),
+    );
     return this.chain;
   }
 

@@ -50,12 +50,18 @@ function badRowsOf(items: AsyncIterable<SourceItem>): number {
  * receipt's `sending` lines without a `settled` one.
  */
 function receiptFailure(error: ReceiptError, summary: BulkSummary, run: string | undefined): ReceiptError {
-  const unrecorded = summary.unrecorded > 0 ? `; ${count(summary.unrecorded)} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}` : '';
-  return new ReceiptError(`${error.message}; the run stopped before its next batch. The service confirmed ${count(summary.succeeded)} record(s)${unrecorded}; nothing else was sent`, {
-    cause: error,
-    detail: summary,
-    hint: `${run ? `pla runs show ${run}` : 'pla runs show last'} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
-  });
+  const unrecorded =
+    summary.unrecorded > 0
+      ? `; ${count(summary.unrecorded)} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}`
+      : '';
+  return new ReceiptError(
+    `${error.message}; the run stopped before its next batch. The service confirmed ${count(summary.succeeded)} record(s)${unrecorded}; nothing else was sent`,
+    {
+      cause: error,
+      detail: summary,
+      hint: `${run ? `pla runs show ${run}` : 'pla runs show last'} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
+    },
+  );
 }
 
 /** The summary so far of runs that stopped on an error, by that error. */
@@ -96,7 +102,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Always a rejects file: refused and unreadable rows are never only said on stderr.
   // Nothing is created until the first reject.
   // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
-  const defaultPath = options.runName ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath) : undefined;
+  const defaultPath = options.runName
+    ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath)
+    : undefined;
   const rejectsPath = options.rejectsPath ?? defaultPath;
   const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
@@ -112,7 +120,22 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
   // Unreadable input rows: said as they are found, and kept in the rejects file.
   const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
-  const summary: BulkSummary = { operationId: op.id, succeeded: 0, created: 0, updated: 0, failed: 0, unknown: 0, unrecorded: 0, skipped: 0, badRows: 0, repeats: 0, reasons: [], batches: 0, elapsedMs: 0, interrupted: false };
+  const summary: BulkSummary = {
+    operationId: op.id,
+    succeeded: 0,
+    created: 0,
+    updated: 0,
+    failed: 0,
+    unknown: 0,
+    unrecorded: 0,
+    skipped: 0,
+    badRows: 0,
+    repeats: 0,
+    reasons: [],
+    batches: 0,
+    elapsedMs: 0,
+    interrupted: false,
+  };
   const reasons = new Map<string, number>();
   const countReason = (key: string) => reasons.set(key, (reasons.get(key) ?? 0) + 1);
   badRows?.listen((row) => {
@@ -178,7 +201,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       } else {
         await checkpoint?.markFinished(batch.index);
       }
-      if (screened.send.length > 0) await options.onSettled?.(batch.index, unknown.map((item) => item.line));
+      if (screened.send.length > 0)
+        await options.onSettled?.(
+          batch.index,
+          unknown.map((item) => item.line),
+        );
       summary.unknown += unknown.length;
       summary.failed += rejected.length;
       // Items refused before sending (screen) carry only their error: ids out, it groups as well.

@@ -105,8 +105,16 @@ async function confirmed(client: PlaClient, operationId: OperationId, items: Sou
   const result: CallResult = answer instanceof UnreadableAnswerError ? { status: answer.status, data: undefined, headers: {} } : answer;
   // Only an operation that answers records prints them; a per-item list of `{"id", "deleted": true}` is not one.
   const answersRecords = operation(operationId).response === 'list' && sorted.confirmed.every(({ answer: value }) => value !== undefined);
-  const perItem: CallResult = { ...result, data: answersRecords ? sorted.confirmed.map(({ answer: value }) => value) : Array.isArray(result.data) ? null : result.data };
-  const withReason = ({ item, reason }: { item: SourceItem; reason: string }) => ({ value: item.value, line: item.line, error: reason, reason: reason.replace(/\d+/g, '#') });
+  const perItem: CallResult = {
+    ...result,
+    data: answersRecords ? sorted.confirmed.map(({ answer: value }) => value) : Array.isArray(result.data) ? null : result.data,
+  };
+  const withReason = ({ item, reason }: { item: SourceItem; reason: string }) => ({
+    value: item.value,
+    line: item.line,
+    error: reason,
+    reason: reason.replace(/\d+/g, '#'),
+  });
   return {
     accepted,
     answers: accepted.length > 0 ? [{ items: accepted, result: perItem }] : [],

@@ -19,8 +19,14 @@ function reasonLines(summary: BulkSummary): string[] {
     const items = rest.reduce((sum, r) => sum + r.count, 0);
     lines.push(`  ${count(items)} refused for ${count(rest.length)} other reasons (see the rejects' _error)`);
   }
-  if (summary.repeats > 0) lines.push(`  ${count(summary.repeats)} ${summary.repeats === 1 ? 'row repeated' : 'rows repeated'} an earlier one exactly (same id and values): sent once`);
-  if (summary.unrecorded > 0) lines.push(`  ${count(summary.unrecorded)} confirmed by the service but not in the receipt (listed in ${summary.unknownPath ?? 'the unknown-outcome file'})`);
+  if (summary.repeats > 0)
+    lines.push(
+      `  ${count(summary.repeats)} ${summary.repeats === 1 ? 'row repeated' : 'rows repeated'} an earlier one exactly (same id and values): sent once`,
+    );
+  if (summary.unrecorded > 0)
+    lines.push(
+      `  ${count(summary.unrecorded)} confirmed by the service but not in the receipt (listed in ${summary.unknownPath ?? 'the unknown-outcome file'})`,
+    );
   if (summary.badRows > 0) {
     const where = summary.rejectsPath ? 'in the rejects file with their lines' : 'reported above with their lines';
     lines.push(`  ${count(summary.badRows)} unreadable input ${summary.badRows === 1 ? 'row' : 'rows'} (${where})`);

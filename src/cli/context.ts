@@ -120,23 +120,22 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
   let partLine = '';
   const format = defaultFormat(opts, io);
   const shield = terminalShield(format, opts.quiet === true) ?? ((text: string) => text);
-  const stdout =
-    io.stdoutIsTTY
-      ? new Writable({
-          decodeStrings: false,
-          write(chunk: Buffer | string, _encoding, done) {
-            const shown = shield(chunk.toString());
-            // Handed on at once, so stdout and the notes on stderr reach the terminal in the order written
-            // (waiting for the write's callback let a footer overtake the table's last line).
-            if (!bar) return void (io.stdout.write(shown) ? done() : io.stdout.once('drain', () => done()));
-            const text = partLine + shown;
-            const end = text.lastIndexOf('\n') + 1;
-            partLine = text.slice(end);
-            if (end > 0) bar.aboveOn(io.stdout, text.slice(0, end));
-            done();
-          },
-        })
-      : io.stdout;
+  const stdout = io.stdoutIsTTY
+    ? new Writable({
+        decodeStrings: false,
+        write(chunk: Buffer | string, _encoding, done) {
+          const shown = shield(chunk.toString());
+          // Handed on at once, so stdout and the notes on stderr reach the terminal in the order written
+          // (waiting for the write's callback let a footer overtake the table's last line).
+          if (!bar) return void (io.stdout.write(shown) ? done() : io.stdout.once('drain', () => done()));
+          const text = partLine + shown;
+          const end = text.lastIndexOf('\n') + 1;
+          partLine = text.slice(end);
+          if (end > 0) bar.aboveOn(io.stdout, text.slice(0, end));
+          done();
+        },
+      })
+    : io.stdout;
 
   const ctx: CommandContext<Opts, Args> = {
     opts,
@@ -220,6 +219,13 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     await body(ctx);
   } finally {
     // A client that failed to be made has nothing to close; its error already surfaced.
-    await Promise.all(Object.values(clients).map((client) => client.then((c) => c.close(), () => undefined)));
+    await Promise.all(
+      Object.values(clients).map((client) =>
+        client.then(
+          (c) => c.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 }

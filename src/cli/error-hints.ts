@@ -11,7 +11,8 @@ export type KeyOrigin = 'flag' | 'env-var' | undefined;
 
 /** The 401 hint: where the key that was sent came from, and how to change it. */
 function keyHint(env: string, keyFrom: KeyOrigin): string {
-  if (keyFrom === 'env-var') return `check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of \`pla config set-key --env ${env}\``;
+  if (keyFrom === 'env-var')
+    return `check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of \`pla config set-key --env ${env}\``;
   if (keyFrom === 'flag') return 'check the key given with --api-key';
   return `check the key: \`pla config show\`, \`pla config set-key --env ${env}\``;
 }
@@ -33,9 +34,11 @@ export function hintFor(error: unknown, keyFrom?: KeyOrigin): string | undefined
   if (error instanceof NotFoundError) return 'check the id, and the base URL with its path prefix (`pla config show`)';
   if (error instanceof RateLimitError) return 'the service is rate limiting this key: wait, or allow more retries with --retries';
   if (error instanceof ServerError) return 'the service failed: try again later; --verbose shows its full answer';
-  if (error instanceof RedirectError) return `pla does not follow redirects: if ${error.location} is where the service now lives, set it as the base URL (\`pla config set-url URL --env ${error.request?.env ?? '<env>'}\`)`;
+  if (error instanceof RedirectError)
+    return `pla does not follow redirects: if ${error.location} is where the service now lives, set it as the base URL (\`pla config set-url URL --env ${error.request?.env ?? '<env>'}\`)`;
   if (error instanceof RejectedError) return 'fix the request; --verbose shows the full problem';
-  if (error instanceof InvalidAnswerError) return 'the service sent a success pla cannot read; --verbose shows its start. Check what it did (a read) before sending a write again';
+  if (error instanceof InvalidAnswerError)
+    return 'the service sent a success pla cannot read; --verbose shows its start. Check what it did (a read) before sending a write again';
   if (error instanceof NetworkError) {
     const networkHint = networkFailureHint(error);
     if (networkHint) return networkHint;
@@ -65,6 +68,8 @@ function networkFailureHint(error: NetworkError): string | undefined {
         ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'
         : 'check the proxy and the base URL; NO_PROXY lists hosts to reach directly';
     default:
-      return error.request?.proxy && !error.timedOut ? 'is the proxy up and its URL right? `pla doctor` checks each step; NO_PROXY lists hosts to reach directly' : undefined;
+      return error.request?.proxy && !error.timedOut
+        ? 'is the proxy up and its URL right? `pla doctor` checks each step; NO_PROXY lists hosts to reach directly'
+        : undefined;
   }
 }

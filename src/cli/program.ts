@@ -75,7 +75,10 @@ function addHelpCommand(program: CommandUnknownOpts, io: IOStreams): void {
       if (topic) return page(topic.text(), io);
       if (names.length === 0) return page(`${program.helpInformation()}\nTopics:\n${topicList()}\n`, io);
       const target = findCommand(program, names);
-      if (!target) throw new UsageError(`unknown command or topic: ${names.join(' ')}`, { hint: `run \`pla --help\` for the commands; topics: ${Object.keys(HELP_TOPICS).join(', ')}` });
+      if (!target)
+        throw new UsageError(`unknown command or topic: ${names.join(' ')}`, {
+          hint: `run \`pla --help\` for the commands; topics: ${Object.keys(HELP_TOPICS).join(', ')}`,
+        });
       // Long help reads through the pager on a terminal.
       return page(target.helpInformation(), io);
     });
@@ -130,7 +133,10 @@ Topics: pla help environments | bulk-files | plans | exit-codes | local-server`,
   const topHelp = argv !== undefined && word === undefined && (argv.length === 2 || argv.includes('--help') || argv.includes('-h'));
   registerCommands(program, word, topHelp);
   runs(
-    program.command('openapi').description('print the OpenAPI 3.1 document derived from the contract').addHelpText('after', '\nExample:\n  pla openapi > openapi.json'),
+    program
+      .command('openapi')
+      .description('print the OpenAPI 3.1 document derived from the contract')
+      .addHelpText('after', '\nExample:\n  pla openapi > openapi.json'),
     async () => (await import('./handlers/openapi.js')).printOpenApi,
   );
   addHelpCommand(program, io);

@@ -80,7 +80,12 @@ export async function chooseServerEnvironment(
     });
   }
   const { confirm } = await import('../io/prompt.js');
-  const agreed = await confirm(`${question[0]?.toUpperCase()}${question.slice(1)}. Point it at this server (data in ${localData}) instead?`, { input: io.stdin, output: io.stderr, signal });
-  if (!agreed) throw new UsageError('not confirmed; the environment is unchanged', { hint: 'start with --env-name NAME to give this server an environment of its own' });
+  const agreed = await confirm(`${question[0]?.toUpperCase()}${question.slice(1)}. Point it at this server (data in ${localData}) instead?`, {
+    input: io.stdin,
+    output: io.stderr,
+    signal,
+  });
+  if (!agreed)
+    throw new UsageError('not confirmed; the environment is unchanged', { hint: 'start with --env-name NAME to give this server an environment of its own' });
   return { env, localData };
 }

@@ -66,8 +66,7 @@ export function createAnswerBounds(options: AnswerBoundsOptions): AnswerBounds {
   let attemptStarted = performance.now();
   let received = 0;
   let timer: NodeJS.Timeout | undefined;
-  const tooLarge = () =>
-    new AnswerBoundError(ANSWER_TOO_LARGE, options.maxBytes, `the answer is larger than ${formatBytes(options.maxBytes)}`);
+  const tooLarge = () => new AnswerBoundError(ANSWER_TOO_LARGE, options.maxBytes, `the answer is larger than ${formatBytes(options.maxBytes)}`);
 
   return {
     attempt(dispatch) {

@@ -20,7 +20,6 @@ import { createTransport, type OutgoingRequest, type RawResponse } from './trans
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PagingFacts, PlaClient, WalkCallOptions } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
-
 type QueryValues = Record<string, string | number | boolean | undefined>;
 
 /** `page`, `size` and repeated `sort` (Spring's Pageable flattened, spec 4.3), then the extra query. */
@@ -144,19 +143,26 @@ export function createClient(options: ClientOptions): PlaClient {
       idempotencyKey: callOptions.idempotencyKey,
     });
     const contentType = response.headers['content-type'];
-    const unwrapped = scrubbedOnThrow(() => readAnswer(parsed, {
-      op,
-      status: response.status,
-      contentType: typeof contentType === 'string' ? contentType : undefined,
-      where: `${op.method} ${prefix}${path}`,
-      ...(callOptions.params ? { params: callOptions.params } : {}),
-      failed: (failure, body) => {
-        const error = statedFailureError(response.status, failure, body, transport.label({ method: op.method, path: prefix + path, headers: {}, repeatable }, response.attempts));
-        // A 5xx stated inside a 200 says no more than a real one: the change may have been made.
-        if (error instanceof ServerError && !repeatable) error.outcomeUnknown = true;
-        return error;
-      },
-    }));
+    const unwrapped = scrubbedOnThrow(() =>
+      readAnswer(parsed, {
+        op,
+        status: response.status,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+        where: `${op.method} ${prefix}${path}`,
+        ...(callOptions.params ? { params: callOptions.params } : {}),
+        failed: (failure, body) => {
+          const error = statedFailureError(
+            response.status,
+            failure,
+            body,
+            transport.label({ method: op.method, path: prefix + path, headers: {}, repeatable }, response.attempts),
+          );
+          // A 5xx stated inside a 200 says no more than a real one: the change may have been made.
+          if (error instanceof ServerError && !repeatable) error.outcomeUnknown = true;
+          return error;
+        },
+      }),
+    );
     return {
       status: response.status,
       data: unwrapped.data as T,

@@ -74,7 +74,8 @@ export async function detectWire(client: PlaClient, signal?: AbortSignal): Promi
   const unknown: string[] = [];
   let pageEnvelope: EnvelopeForm | undefined;
   const listPath = expandPath(operation(LIST));
-  const fetchRaw = async (page: number, size: number | undefined) => (await client.raw('GET', listPath, { query: { page: String(page), size: String(size ?? 1) }, ...(signal ? { signal } : {}) })).data;
+  const fetchRaw = async (page: number, size: number | undefined) =>
+    (await client.raw('GET', listPath, { query: { page: String(page), size: String(size ?? 1) }, ...(signal ? { signal } : {}) })).data;
   const fetchPage = async (page: number, size: number | undefined): Promise<AnsweredPage<Record<string, unknown>>> => {
     const body = await fetchRaw(page, size);
     // A refusal inside a 200 (`{"success": false, …}`) is a refusal, as a 400 is.
@@ -108,7 +109,8 @@ export async function detectWire(client: PlaClient, signal?: AbortSignal): Promi
     const large = await fetchPage(profile.page.base ?? 0, LARGE_SIZE);
     const count = large.items.length;
     if (large.size !== undefined && large.size < LARGE_SIZE) Object.assign(profile.page, { maxSize: large.size, sizeEcho: 'capped' });
-    else if (large.totalElements !== undefined && count < Math.min(large.totalElements, LARGE_SIZE)) Object.assign(profile.page, { maxSize: count, sizeEcho: 'requested' });
+    else if (large.totalElements !== undefined && count < Math.min(large.totalElements, LARGE_SIZE))
+      Object.assign(profile.page, { maxSize: count, sizeEcho: 'requested' });
     else unknown.push(`page.maxSize: a page of ${LARGE_SIZE} answered ${count} records, all there are: no maximum seen`);
   } catch (error) {
     // Refusing a size above its maximum is honest: nothing to work around.
@@ -130,7 +132,11 @@ export async function detectWire(client: PlaClient, signal?: AbortSignal): Promi
     const answer = await client.raw('GET', expandPath(operation(GET), { id: INT64_MAX }), signal ? { signal } : {});
     const failure = failureOf(answer.data, answer.status);
     const data = unwrap(answer.data, profile.envelope);
-    const empty = data === undefined || data === null || (isObject(data) && Object.keys(data).length === 0) || (typeof profile.envelope === 'object' && data === answer.data);
+    const empty =
+      data === undefined ||
+      data === null ||
+      (isObject(data) && Object.keys(data).length === 0) ||
+      (typeof profile.envelope === 'object' && data === answer.data);
     if (failure) {
       // Refused inside a 200: "not found" is said as a failure, not as a success without a record.
       profile.failure = failure;

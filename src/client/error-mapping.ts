@@ -192,11 +192,14 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
   const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
   if (request.proxy && proxyStatus) {
     const status = Number(proxyStatus[1]);
-    return new NetworkError(`the proxy ${maskUrl(request.proxy.url)} (${request.proxy.source}) refused to connect to ${request.origin}: ${status} ${label(request)}`, {
-      cause: error,
-      failure: { kind: 'proxy-refused', status },
-      request: facts(request),
-    });
+    return new NetworkError(
+      `the proxy ${maskUrl(request.proxy.url)} (${request.proxy.source}) refused to connect to ${request.origin}: ${status} ${label(request)}`,
+      {
+        cause: error,
+        failure: { kind: 'proxy-refused', status },
+        request: facts(request),
+      },
+    );
   }
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
     return new NetworkError(`no answer from ${request.origin} within ${request.timeoutMs / 1000} s (${code}) ${label(request)}`, {

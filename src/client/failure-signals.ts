@@ -9,8 +9,26 @@ import { isObject } from './objects.js';
 
 /** Fields an envelope or a per-item result carries beside its data: anything else makes a body a record. */
 export const RESULT_FIELDS: ReadonlySet<string> = new Set([
-  'success', 'ok', 'failed', 'message', 'msg', 'reason', 'code', 'errorCode', 'status', 'statusCode', 'errors', 'error', 'errorMessage',
-  'timestamp', 'time', 'path', 'traceId', 'requestId', 'detail', 'details',
+  'success',
+  'ok',
+  'failed',
+  'message',
+  'msg',
+  'reason',
+  'code',
+  'errorCode',
+  'status',
+  'statusCode',
+  'errors',
+  'error',
+  'errorMessage',
+  'timestamp',
+  'time',
+  'path',
+  'traceId',
+  'requestId',
+  'detail',
+  'details',
 ]);
 
 /** Status words that mean the call failed (compared upper-cased). */
@@ -64,7 +82,10 @@ export interface StatedFailure {
  * envelope or a per-item result (it has fields of its own); `item` when it is one
  * element of a bulk answer.
  */
-export function statedFailure(body: Record<string, unknown>, options: { sent?: Record<string, unknown>; record?: boolean; item?: boolean } = {}): StatedFailure | undefined {
+export function statedFailure(
+  body: Record<string, unknown>,
+  options: { sent?: Record<string, unknown>; record?: boolean; item?: boolean } = {},
+): StatedFailure | undefined {
   const { sent } = options;
   const say = (status?: number) => ({ message: failureWords(body) ?? 'no message', ...(status !== undefined ? { status } : {}) });
   const own = (field: string) => sent !== undefined && field in sent && sent[field] === body[field];

@@ -67,7 +67,8 @@ function sizeHeld<T>(answer: AnsweredPage<T>, asked: number | undefined, index: 
   if (answer.size !== undefined && answer.size < meant && answer.size >= count) return answer.size;
   if (index > 0 || count === 0) return meant;
   // A first page holds a full page when the count, `last` or the page count says more follow.
-  const full = answer.totalElements !== undefined ? Math.min(meant, answer.totalElements) : answer.last === false || (answer.totalPages ?? 0) > 1 ? meant : count;
+  const full =
+    answer.totalElements !== undefined ? Math.min(meant, answer.totalElements) : answer.last === false || (answer.totalPages ?? 0) > 1 ? meant : count;
   return count < full ? count : meant;
 }
 
@@ -98,7 +99,8 @@ export class PageWalk<T> implements PageWalker<T> {
 
   private learnBase(base: 0 | 1): void {
     this.facts.base = base;
-    if (base === 1) this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
+    if (base === 1)
+      this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
   }
 
   /** The size a page asks for: what page 0 of this walk held, else the walk's size cut to the service's maximum when it has one. */
@@ -201,7 +203,9 @@ export class PageWalk<T> implements PageWalker<T> {
       });
     }
     this.facts.cap = held;
-    this.options.notice?.(`note: the service answers at most ${held} records a page (asked for ${asked ?? `its default, ${meant}`}); pla asks for ${held} (\`pla config detect\` stores this)`);
+    this.options.notice?.(
+      `note: the service answers at most ${held} records a page (asked for ${asked ?? `its default, ${meant}`}); pla asks for ${held} (\`pla config detect\` stores this)`,
+    );
     // A later page read at the service's default was read at a size it cuts: it is read again at the size held.
     return index > 0 ? undefined : held;
   }
@@ -226,7 +230,8 @@ export class PageWalk<T> implements PageWalker<T> {
   finish({ complete = false }: { complete?: boolean } = {}): void {
     const found = [...this.drift];
     if (this.repeated > 0) found.push(`${this.repeated} record${this.repeated === 1 ? '' : 's'} came back on a later page (listed once)`);
-    if (complete && this.total !== undefined && this.handed !== this.total) found.push(`pla listed ${this.handed} records where the service counts ${this.total}`);
+    if (complete && this.total !== undefined && this.handed !== this.total)
+      found.push(`pla listed ${this.handed} records where the service counts ${this.total}`);
     if (found.length === 0) return;
     const what = `the records of ${this.options.label} changed while pla listed them: ${found.join('; ')}`;
     if (this.options.allowDrift) {

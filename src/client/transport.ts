@@ -218,10 +218,7 @@ export function createTransport(options: TransportOptions): Transport {
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       };
-      const handler = new RetryHandler(
-        { ...dispatchOptions, retryOptions: { throwOnError: false, retry } },
-        { dispatch, handler: collector },
-      );
+      const handler = new RetryHandler({ ...dispatchOptions, retryOptions: { throwOnError: false, retry } }, { dispatch, handler: collector });
       try {
         dispatch(dispatchOptions, handler);
       } catch (error) {

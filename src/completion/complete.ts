@@ -34,7 +34,13 @@ function runIds(): string[] {
   } catch {
     // No runs recorded yet.
   }
-  return [...names.map((name) => name.slice(0, -'.ndjson'.length)).sort().reverse(), 'last'];
+  return [
+    ...names
+      .map((name) => name.slice(0, -'.ndjson'.length))
+      .sort()
+      .reverse(),
+    'last',
+  ];
 }
 
 function findOption(options: readonly CompletionOption[], word: string): CompletionOption | undefined {

@@ -48,7 +48,6 @@ interface Backend {
   update(change: (stored: StoredConfig) => StoredConfig, afterWrite?: () => void, purpose?: string): Promise<void>;
 }
 
-
 export interface OpenConfigOptions {
   /** Read the file without loading conf; the store's setters then throw. */
   readOnly?: boolean;
@@ -287,7 +286,8 @@ function storeOn(backend: Backend): ConfigStore {
       setFields(env, { baseUrl: checkBaseUrl(baseUrl, env), localData, apiKey: apiKey === undefined ? undefined : checkApiKey(apiKey) }),
     setProxy: async (env, proxy) => setFields(env, { proxy: proxy === undefined ? undefined : checkProxyUrl(proxy) }),
     setCaFile: async (env, caFile) => setFields(env, { caFile }),
-    setWire: async (env, wire) => setFields(checkEnvName(env), { wire: wire === undefined || Object.keys(wire).length === 0 ? undefined : checkWire(env, wire) }),
+    setWire: async (env, wire) =>
+      setFields(checkEnvName(env), { wire: wire === undefined || Object.keys(wire).length === 0 ? undefined : checkWire(env, wire) }),
     async setProtected(env, on) {
       checkEnvName(env);
       if (!isKnown(env)) throw new UsageError(`unknown environment ${env}`, { hint: unknownEnvHint(env, knownNames()) });

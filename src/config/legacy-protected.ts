@@ -77,7 +77,10 @@ export function mergeLegacyProtected(dir: string, environments: Record<string, E
   }
   const names = listed.length > 0 ? [...listed].sort().join(', ') : 'none';
   const kept = leftOff.length > 0 ? `; ${leftOff.join(', ')} stays unprotected, as the list left it off` : '';
-  return { environments: merged, summary: `moved the protected environments from ${LEGACY_FILE} into config.json (protected: ${names}${kept}); the old file is now ${LEGACY_FILE}.migrated` };
+  return {
+    environments: merged,
+    summary: `moved the protected environments from ${LEGACY_FILE} into config.json (protected: ${names}${kept}); the old file is now ${LEGACY_FILE}.migrated`,
+  };
 }
 
 /** Moves the migrated file aside (called under the lock, after config.json is written). */

@@ -13,7 +13,9 @@ function storedWire(env: string, wire: unknown): WireProfile {
   try {
     return checkWireProfile(wire);
   } catch (error) {
-    throw new UsageError(`environment ${env}: ${(error as Error).message}`, { hint: `pla config detect --env ${env}, or pla config set-wire --unset --env ${env}` });
+    throw new UsageError(`environment ${env}: ${(error as Error).message}`, {
+      hint: `pla config detect --env ${env}, or pla config set-wire --unset --env ${env}`,
+    });
   }
 }
 

@@ -31,7 +31,9 @@ export interface EnvironmentConfig {
 }
 
 /** The fields of an environment, for commands that walk them (export, show). */
-export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected', 'wire', 'localData'] as const satisfies ReadonlyArray<keyof EnvironmentConfig>;
+export const ENVIRONMENT_FIELDS = ['baseUrl', 'apiKey', 'proxy', 'caFile', 'protected', 'wire', 'localData'] as const satisfies ReadonlyArray<
+  keyof EnvironmentConfig
+>;
 
 /**
  * Settings of the local server (`pla server start|migrate`) kept in the config: one

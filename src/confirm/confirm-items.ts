@@ -20,7 +20,13 @@ export interface ConfirmedItems<T> {
 }
 
 /** Reads back every item at `indexes`, a few at a time. */
-async function readBackAll(client: PlaClient, operationId: OperationId, values: readonly unknown[], indexes: number[], signal?: AbortSignal): Promise<Map<number, Verdict>> {
+async function readBackAll(
+  client: PlaClient,
+  operationId: OperationId,
+  values: readonly unknown[],
+  indexes: number[],
+  signal?: AbortSignal,
+): Promise<Map<number, Verdict>> {
   const verdicts = new Map<number, Verdict>();
   const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   let failure: { error: unknown } | undefined;

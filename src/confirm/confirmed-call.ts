@@ -23,10 +23,21 @@ export async function confirmedCall(client: PlaClient, operationId: OperationId,
       case 'confirmed':
         return { status: error.status, data: verdict.record, message: `the answer was ${error.saw}; ${verdict.how}`, headers: {} };
       case 'not-applied':
-        throw new RejectedError(`not ${done}: ${error.message}; ${verdict.reason}`, error.status, error.problem, error.request ? { request: error.request } : undefined);
+        throw new RejectedError(
+          `not ${done}: ${error.message}; ${verdict.reason}`,
+          error.status,
+          error.problem,
+          error.request ? { request: error.request } : undefined,
+        );
       case 'unknown': {
         // Still the unreadable answer (its exit code says why), now also of unknown outcome.
-        const unknown = new UnreadableAnswerError(`${error.message}; outcome unknown: ${verdict.reason}`, error.status, error.saw, error.problem, error.request ? { request: error.request } : undefined);
+        const unknown = new UnreadableAnswerError(
+          `${error.message}; outcome unknown: ${verdict.reason}`,
+          error.status,
+          error.saw,
+          error.problem,
+          error.request ? { request: error.request } : undefined,
+        );
         unknown.outcomeUnknown = true;
         throw unknown;
       }
@@ -35,6 +46,7 @@ export async function confirmedCall(client: PlaClient, operationId: OperationId,
   // The answer may be a result rather than an envelope (`{"id": 7, "cancelled": false, "reason": …}`): read it as one.
   const op = operation(operationId);
   const said = op.done === undefined || result.data === undefined ? undefined : judgeElement(op, sent, result.data);
-  if (said?.kind === 'failed') throw new RejectedError(`not ${String(op.done)}: the service answered ${result.status}: ${said.reason}`, result.status, result.data);
+  if (said?.kind === 'failed')
+    throw new RejectedError(`not ${String(op.done)}: the service answered ${result.status}: ${said.reason}`, result.status, result.data);
   return result;
 }

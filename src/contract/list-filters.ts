@@ -45,7 +45,10 @@ const status = (values: string): ListFilter => ({
 export const LIST_FILTERS: Partial<Record<OperationId, ListFilters>> = {
   'tasks.list': { filters: [status('PENDING,RUNNING')], search: 'tasks.search' },
   'determinations.list': {
-    filters: [status('ACTIVE'), { flag: 'company', field: 'companyCode', description: 'only records of these company codes, e.g. 1000,2000', values: { placeholder: 'codes' } }],
+    filters: [
+      status('ACTIVE'),
+      { flag: 'company', field: 'companyCode', description: 'only records of these company codes, e.g. 1000,2000', values: { placeholder: 'codes' } },
+    ],
   },
   'notifications.list': {
     filters: [

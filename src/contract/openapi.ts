@@ -76,7 +76,9 @@ const NOTIFICATION_ITEM: Json = {
     id: { type: 'integer', format: 'int64' },
     createdAt: { type: 'string', format: 'date-time' },
     read: { type: 'boolean' },
-    ...Object.fromEntries(['createdBy', 'title', 'forUserId', 'byUserId', 'message', 'redirectTo', 'displayId', 'createdTime', 'type'].map((f) => [f, { type: 'string' }])),
+    ...Object.fromEntries(
+      ['createdBy', 'title', 'forUserId', 'byUserId', 'message', 'redirectTo', 'displayId', 'createdTime', 'type'].map((f) => [f, { type: 'string' }]),
+    ),
   },
 };
 
@@ -267,7 +269,13 @@ function documentPath(op: Operation, rename: ReadonlyMap<string, string>): strin
 function operationObject(op: Operation, rename: ReadonlyMap<string, string>): Json {
   const pathParameter = (p: Operation['pathParams'][number]): Json => {
     const name = rename.get(p.name) ?? p.name;
-    return { name, in: 'path', required: true, schema: PATH_PARAM_SCHEMAS[p.type], ...(name === p.name ? {} : { description: `the ${p.name} (spec: {${p.name}})` }) };
+    return {
+      name,
+      in: 'path',
+      required: true,
+      schema: PATH_PARAM_SCHEMAS[p.type],
+      ...(name === p.name ? {} : { description: `the ${p.name} (spec: {${p.name}})` }),
+    };
   };
   const parameters: Json[] = [
     ...op.pathParams.map(pathParameter),

@@ -10,14 +10,7 @@
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Resource groups; each has its own command tree and permission prefix. */
-export type Resource =
-  | 'determinations'
-  | 'settings'
-  | 'tasks'
-  | 'notifications'
-  | 'email-notifications'
-  | 'images'
-  | 'topics';
+export type Resource = 'determinations' | 'settings' | 'tasks' | 'notifications' | 'email-notifications' | 'images' | 'topics';
 
 /**
  * What a successful response carries:
@@ -31,16 +24,7 @@ export type Resource =
  * - `schema` metadata endpoints' inline schema
  * - `none` no body at all
  */
-export type ResponseKind =
-  | 'single'
-  | 'list'
-  | 'void'
-  | 'page'
-  | 'notification-page'
-  | 'count-map'
-  | 'array'
-  | 'schema'
-  | 'none';
+export type ResponseKind = 'single' | 'list' | 'void' | 'page' | 'notification-page' | 'count-map' | 'array' | 'schema' | 'none';
 
 /**
  * What a request body is:
@@ -51,15 +35,7 @@ export type ResponseKind =
  * - `work-order` object whose values are objects (spec 2.8)
  * - `image-upload` multipart with parts `file` (binary) and `image` (ImageDto JSON)
  */
-export type BodyKind =
-  | 'record'
-  | 'records'
-  | 'ids'
-  | 'task-filter'
-  | 'notification'
-  | 'email-notification'
-  | 'work-order'
-  | 'image-upload';
+export type BodyKind = 'record' | 'records' | 'ids' | 'task-filter' | 'notification' | 'email-notification' | 'work-order' | 'image-upload';
 
 /** Type of a path parameter as the spec states it. */
 export type PathParamType = 'int64' | 'integer' | 'string' | 'date-time' | 'int64-or-string';

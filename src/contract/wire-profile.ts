@@ -127,7 +127,10 @@ export const WIRE_SETTINGS: Readonly<Record<string, Setting>> = {
   'envelope.key': {
     ...fieldName,
     get: (profile) => (profile.envelope === 'none' ? 'none' : profile.envelope?.key),
-    set: (profile, value) => ({ ...profile, envelope: value === 'none' ? 'none' : { ...(typeof profile.envelope === 'object' ? profile.envelope : {}), key: String(value) } }),
+    set: (profile, value) => ({
+      ...profile,
+      envelope: value === 'none' ? 'none' : { ...(typeof profile.envelope === 'object' ? profile.envelope : {}), key: String(value) },
+    }),
   },
   'envelope.success': envelopeFlag('success'),
   'envelope.message': envelopeFlag('message'),
@@ -188,7 +191,8 @@ export function wireText(profile: WireProfile | undefined): string {
  * field checked by the same rules as the text settings; unknown ones refused.
  */
 export function checkWireProfile(value: unknown): WireProfile {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WireProfileError('a wire profile is a JSON object, e.g. {"page":{"base":1}}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new WireProfileError('a wire profile is a JSON object, e.g. {"page":{"base":1}}');
   const pairs: string[] = [];
   for (const [name, field] of Object.entries(value)) {
     if (name === 'envelope' && field === 'none') pairs.push('envelope.key=none');

@@ -31,7 +31,6 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, visible);
 }
 
-
 /** What JSON leaves raw that a terminal may still obey: DEL, C1 controls, bidirectional controls. */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 

@@ -19,7 +19,10 @@ import { SENT_ACTIONS, type Plan, type PlanEntry } from './types.js';
 import { asRecord } from './record-diff.js';
 
 /** The bulk runner's settings an apply passes through. */
-export type ApplyBulkSettings = Pick<BulkOptions, 'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress' | 'runName'>;
+export type ApplyBulkSettings = Pick<
+  BulkOptions,
+  'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress' | 'runName'
+>;
 
 export interface ApplyOptions {
   client: PlaClient;
@@ -64,7 +67,6 @@ function payloadOf(entry: PlanEntry): unknown {
   return entry.record ?? entry.id;
 }
 
-
 /** Applies the plan; partial failure (rejects, conflicts) is in the result, errors that stop the run are thrown. */
 export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   const { runBulk } = await import('../bulk/run-bulk.js');
@@ -98,12 +100,16 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
               const held = new Map(conflicts.map((conflict) => [conflict.entry, conflict.reason]));
               return {
                 send: batch.filter((item) => !held.has(entryOf(item))),
-                refused: batch.filter((item) => held.has(entryOf(item))).map((item) => ({ value: item.value, line: item.line, error: held.get(entryOf(item)) as string })),
+                refused: batch
+                  .filter((item) => held.has(entryOf(item)))
+                  .map((item) => ({ value: item.value, line: item.line, error: held.get(entryOf(item)) as string })),
               };
             },
           }
         : {}),
-      ...(options.receipt ? sendingHooks(options.receipt, { idOf: (item) => entryOf(item).id, entryOf: entryIndex, lineOf: (item) => entryOf(item).line ?? item.line }) : {}),
+      ...(options.receipt
+        ? sendingHooks(options.receipt, { idOf: (item) => entryOf(item).id, entryOf: entryIndex, lineOf: (item) => entryOf(item).line ?? item.line })
+        : {}),
       onAcknowledged: (answers) => {
         const lines = answerPerItem(answers).map(({ item, result }) => {
           const entry = entryOf(item);

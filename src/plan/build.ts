@@ -72,7 +72,11 @@ export function planRecords(
   problems: readonly BadRow[] = [],
   repeats: readonly RepeatedRow[] = [],
 ): PlanEntry[] {
-  const repeated = repeats.map((row): PlanEntry => ({ action: 'repeat', line: row.line, reason: `repeats line ${row.of} (id ${row.id}, the same values): sent once` }));
+  const repeated = repeats.map((row): PlanEntry => ({
+    action: 'repeat',
+    line: row.line,
+    reason: `repeats line ${row.of} (id ${row.id}, the same values): sent once`,
+  }));
   const entries = [...items.map((item) => recordEntry(verb, item, current)), ...problems.map(problemEntry), ...repeated];
   return entries.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }

@@ -56,7 +56,12 @@ export class ConflictChecker {
       await this.refresh();
       return this.byWatermark(watched, this.mark);
     }
-    const current = await readCurrentState(this.client, this.source, watched.map((entry) => entry.id as RecordId), { signal: this.signal });
+    const current = await readCurrentState(
+      this.client,
+      this.source,
+      watched.map((entry) => entry.id as RecordId),
+      { signal: this.signal },
+    );
     const conflicts: Conflict[] = [];
     for (const entry of watched) {
       const now = current.get(entry.id as RecordId);
@@ -75,10 +80,12 @@ export class ConflictChecker {
   private refresh(): Promise<void> {
     if (this.queued) return this.queued;
     if (!this.reading) return this.startRead();
-    this.queued = this.reading.catch(() => undefined).then(() => {
-      this.queued = undefined;
-      return this.startRead();
-    });
+    this.queued = this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.startRead();
+      });
     return this.queued;
   }
 
@@ -107,7 +114,10 @@ export class ConflictChecker {
       if (!now) continue;
       const stamp = now[mark.field];
       if (stamp === (entry.before as StoredRecordLike)[mark.field] || stamp === this.ownStamps.get(entry.id as RecordId)) continue;
-      conflicts.push({ entry, reason: `conflict: changed since the plan was made (${mark.field} ${String(stamp)}, the plan saw ${String((entry.before as StoredRecordLike)[mark.field])})` });
+      conflicts.push({
+        entry,
+        reason: `conflict: changed since the plan was made (${mark.field} ${String(stamp)}, the plan saw ${String((entry.before as StoredRecordLike)[mark.field])})`,
+      });
     }
     return conflicts;
   }

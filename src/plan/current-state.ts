@@ -47,7 +47,6 @@ const FEW_IDS = 16;
 const GETS_AT_ONCE = 8;
 const PAGES_AT_ONCE = 4;
 
-
 function progressBar(options: ReadStateOptions, total: number): Promise<Progress | undefined> {
   return options.progress?.(total) ?? Promise.resolve(undefined);
 }
@@ -125,7 +124,12 @@ async function firstPage(client: PlaClient, list: OperationId, signal: AbortSign
  * added or removed while the pages are read are an error (`PagingDriftError`): a
  * plan must not be made from a listing that may have missed some.
  */
-export async function readCurrentState(client: PlaClient, source: StateSource, ids: Iterable<RecordId>, options: ReadStateOptions = {}): Promise<Map<RecordId, StoredRecordLike>> {
+export async function readCurrentState(
+  client: PlaClient,
+  source: StateSource,
+  ids: Iterable<RecordId>,
+  options: ReadStateOptions = {},
+): Promise<Map<RecordId, StoredRecordLike>> {
   const wanted = new Set(ids);
   if (wanted.size === 0) return new Map();
   if (wanted.size <= FEW_IDS) return readById(client, source, [...wanted], options);
@@ -164,7 +168,12 @@ export async function readCurrentState(client: PlaClient, source: StateSource, i
  * protected environment's runs, whatever ids they name (answers are read exactly,
  * so a listing tells ids past 2^53 apart as well as any).
  */
-export async function readCurrentByText(client: PlaClient, source: StateSource, ids: Iterable<RecordId>, options: ReadStateOptions = {}): Promise<Map<string, StoredRecordLike>> {
+export async function readCurrentByText(
+  client: PlaClient,
+  source: StateSource,
+  ids: Iterable<RecordId>,
+  options: ReadStateOptions = {},
+): Promise<Map<string, StoredRecordLike>> {
   const current = await readCurrentState(client, source, ids, options);
   return new Map<string, StoredRecordLike>([...current].map(([id, record]) => [String(id), record]));
 }
@@ -201,7 +210,12 @@ export async function probeWatermark(client: PlaClient, list: OperationId, signa
  * one), and the newest stamp seen: the records someone may have changed since a
  * plan read them, in as many requests as there are such changes per thousand.
  */
-export async function changedSince(client: PlaClient, list: OperationId, since: Watermark, signal?: AbortSignal): Promise<{ records: StoredRecordLike[]; newest: string }> {
+export async function changedSince(
+  client: PlaClient,
+  list: OperationId,
+  since: Watermark,
+  signal?: AbortSignal,
+): Promise<{ records: StoredRecordLike[]; newest: string }> {
   const records: StoredRecordLike[] = [];
   let newest = since.value;
   // A record changed during this read moves to the front, behind the cursor: it is

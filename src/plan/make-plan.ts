@@ -24,7 +24,13 @@ export interface PlanTarget extends ReadStateOptions {
 }
 
 /** Assembles a plan from its entries. */
-export function assemblePlan(target: PlanTarget, operations: Plan['operations'], entries: PlanEntry[], watermark: Watermark | undefined, createdAt: string): Plan {
+export function assemblePlan(
+  target: PlanTarget,
+  operations: Plan['operations'],
+  entries: PlanEntry[],
+  watermark: Watermark | undefined,
+  createdAt: string,
+): Plan {
   return {
     kind: 'pla-plan',
     version: 1,
@@ -59,7 +65,13 @@ async function readForPlan(target: PlanTarget, ids: RecordId[]) {
 }
 
 /** The plan of a create, update or upsert of `items`. */
-export async function planRecordWrite(target: PlanTarget, verb: RecordVerb, items: RecordInputItem[], problems: readonly BadRow[] = [], repeats: readonly RepeatedRow[] = []): Promise<Plan> {
+export async function planRecordWrite(
+  target: PlanTarget,
+  verb: RecordVerb,
+  items: RecordInputItem[],
+  problems: readonly BadRow[] = [],
+  repeats: readonly RepeatedRow[] = [],
+): Promise<Plan> {
   const { createdAt, watermark, current } = await readForPlan(target, verb === 'create' ? [] : idsOfRecords(items));
   return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current, problems, repeats), watermark, createdAt);
 }

@@ -82,10 +82,20 @@ export function renderPlanText(plan: Plan, color: boolean): string {
     for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
   }
   for (const [action, count] of shown) {
-    if (count > SHOWN_PER_ACTION) lines.push(`  … and ${grouped.format(count - SHOWN_PER_ACTION)} more ${action === 'refused' ? 'to be refused' : action === 'unreadable' ? 'unreadable' : `to ${action}`} (-o json or --plan-out for all)`);
+    if (count > SHOWN_PER_ACTION)
+      lines.push(
+        `  … and ${grouped.format(count - SHOWN_PER_ACTION)} more ${action === 'refused' ? 'to be refused' : action === 'unreadable' ? 'unreadable' : `to ${action}`} (-o json or --plan-out for all)`,
+      );
   }
   const typeChanges = plan.entries.reduce((sum, entry) => sum + (entry.warnings?.length ?? 0), 0);
-  if (typeChanges > 0) lines.push('', paint('!', `Warning: ${grouped.format(typeChanges)} field ${typeChanges === 1 ? 'value changes' : 'values change'} type (a stored string sent as a number, …): see the warnings above.`));
+  if (typeChanges > 0)
+    lines.push(
+      '',
+      paint(
+        '!',
+        `Warning: ${grouped.format(typeChanges)} field ${typeChanges === 1 ? 'value changes' : 'values change'} type (a stored string sent as a number, …): see the warnings above.`,
+      ),
+    );
   if (lines.length > 2) lines.push('');
   lines.push(planSummary(plan));
   return `${lines.join('\n')}\n`;

@@ -34,11 +34,13 @@ export function followStoredTypes(record: StoredRecordLike, cells: Readonly<Reco
     const text = cells?.[field];
     if (text !== undefined) {
       if (typeof before === 'string' && typeof sent !== 'string') record[field] = text;
-      else if (isJsonNumber(before) && !isJsonNumber(sent) && NUMERIC.test(text) && unrepresentable(text.replace(/^(-?)0+(?=\d)/, '$1')) === undefined) record[field] = exactNumber(text.replace(/^(-?)0+(?=\d)/, '$1'));
+      else if (isJsonNumber(before) && !isJsonNumber(sent) && NUMERIC.test(text) && unrepresentable(text.replace(/^(-?)0+(?=\d)/, '$1')) === undefined)
+        record[field] = exactNumber(text.replace(/^(-?)0+(?=\d)/, '$1'));
       else if (typeof before === 'boolean' && typeof sent !== 'boolean' && /^(true|false)$/i.test(text)) record[field] = text.toLowerCase() === 'true';
     }
     const now = record[field];
-    if (typeName(now) !== typeName(before)) warnings.push(`${field}: stored as ${typeName(before)} ${jsonText(before)}, sent as ${typeName(now)} ${jsonText(now)}`);
+    if (typeName(now) !== typeName(before))
+      warnings.push(`${field}: stored as ${typeName(before)} ${jsonText(before)}, sent as ${typeName(now)} ${jsonText(now)}`);
   }
   return warnings;
 }

@@ -19,7 +19,6 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from '../io/private-files.js';
 import { newRunId } from './run-id.js';
 import type { EndLine, RecordLine, ReceiptLine, RunHeader, SendingLine } from './types.js';
 
-
 export class ReceiptWriter {
   private readonly counts: Record<string, number> = {};
   private readonly extra: Record<string, number> = {};
@@ -46,7 +45,10 @@ export class ReceiptWriter {
     try {
       fd = openSync(path, 'ax', PRIVATE_FILE_MODE);
     } catch (error) {
-      throw new ReceiptError(`cannot create the receipt ${path}: ${(error as Error).message}; nothing was sent`, { cause: error, hint: 'free some space or make the config folder writable (pla config path), then run again' });
+      throw new ReceiptError(`cannot create the receipt ${path}: ${(error as Error).message}; nothing was sent`, {
+        cause: error,
+        hint: 'free some space or make the config folder writable (pla config path), then run again',
+      });
     }
     const writer = new ReceiptWriter(run, path, fd);
     writer.append([{ type: 'run', run, ...header }]);

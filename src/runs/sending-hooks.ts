@@ -34,7 +34,11 @@ export function sendingHooks(writer: ReceiptWriter, names: SendingNames) {
     onSettled: (batch: number, unknown: number[]) => {
       const sent = batches.get(batch);
       batches.delete(batch);
-      if (sent) writer.settled(sent.number, unknown.map((line) => sent.lines.get(line) ?? line));
+      if (sent)
+        writer.settled(
+          sent.number,
+          unknown.map((line) => sent.lines.get(line) ?? line),
+        );
     },
   };
 }

@@ -67,7 +67,8 @@ function inverse(touched: Touched, current: StoredRecordLike | undefined): PlanE
 
   const gone = last === 'delete' || last === 'remove';
   if (gone) {
-    if (!touched.before) return { action: 'irreversible', ...where, reason: 'the record before was not recorded (runs on protected environments always record it)' };
+    if (!touched.before)
+      return { action: 'irreversible', ...where, reason: 'the record before was not recorded (runs on protected environments always record it)' };
     if (current) return { action: 'refused', ...where, reason: `a record with id ${String(id)} exists again` };
     if (first === 'create') return { action: 'unchanged', ...where };
     return { action: 'create', record: clientFields(touched.before), reason: `re-creates ${String(id)} with a new id (the service assigns ids)` };
@@ -75,7 +76,8 @@ function inverse(touched: Touched, current: StoredRecordLike | undefined): PlanE
   if (!current) return { action: 'refused', ...where, reason: 'deleted since the run' };
   if (!asRunLeftIt(touched, current)) return { action: 'refused', ...where, before: current, reason: 'changed since the run: not overwritten' };
   if (first === 'create') return { action: 'delete', ...where, before: current };
-  if (!touched.before) return { action: 'irreversible', ...where, reason: 'the record before was not recorded (runs on protected environments always record it)' };
+  if (!touched.before)
+    return { action: 'irreversible', ...where, reason: 'the record before was not recorded (runs on protected environments always record it)' };
 
   const before = touched.before;
   const record: StoredRecordLike = { id };

@@ -59,7 +59,10 @@ const DEFAULT_KEY_PERMISSIONS: readonly string[] = RESOURCES.flatMap((r) => [`${
 
 const newKeySchema = z.strictObject({
   name: z.string().min(1),
-  env: z.string().regex(/^[a-z0-9-]+$/i, 'letters, digits and dashes').default('local'),
+  env: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i, 'letters, digits and dashes')
+    .default('local'),
   permissions: z
     .array(z.string().refine((p) => PERMISSIONS.includes(p), { message: `unknown permission; use one of ${PERMISSIONS.join(', ')}` }))
     .min(1)
@@ -74,7 +77,9 @@ async function refuseLastAdministrator(tx: Transaction, target: ApiKeyRecord): P
   if (!administers(target)) return;
   const keys = (await tx.find('apiKeys')) as ApiKeyRecord[];
   if (keys.some((other) => other.id !== target.id && administers(other))) return;
-  throw new HttpProblem(409, `key ${target.name} is the last key that can administer keys; create another admin key before revoking it`, { slug: 'last-admin-key' });
+  throw new HttpProblem(409, `key ${target.name} is the last key that can administer keys; create another admin key before revoking it`, {
+    slug: 'last-admin-key',
+  });
 }
 
 const envelope = (status: number, message: string, data: unknown = null) => jsonReply(status, { success: true, message, data });
@@ -113,11 +118,19 @@ export async function runAdmin(
       await runtime.reset();
       return envelope(200, runtime.options.seed ? 'store reset and seeded' : 'store reset (no seed)');
     case 'requests': {
-      const limit = validate(z.coerce.number().int().min(1).max(REQUEST_LOG_LIMITS.most).default(REQUEST_LOG_LIMITS.shown), url.searchParams.get('limit') ?? undefined, 'limit');
+      const limit = validate(
+        z.coerce.number().int().min(1).max(REQUEST_LOG_LIMITS.most).default(REQUEST_LOG_LIMITS.shown),
+        url.searchParams.get('limit') ?? undefined,
+        'limit',
+      );
       return envelope(200, 'recent requests, oldest first', runtime.log.recent(limit));
     }
     case 'keys.list':
-      return envelope(200, 'API keys', (await store.find('apiKeys')).map((k) => viewKey(k as ApiKeyRecord)));
+      return envelope(
+        200,
+        'API keys',
+        (await store.find('apiKeys')).map((k) => viewKey(k as ApiKeyRecord)),
+      );
     case 'keys.create': {
       const input = validate(newKeySchema, await readJsonBody(req, runtime.options.maxBodyBytes), 'body');
       const permissions = input.permissions ?? [...DEFAULT_KEY_PERMISSIONS];

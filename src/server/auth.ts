@@ -37,7 +37,6 @@ function hashKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-
 /** A stored key as `/_admin/keys` shows it: masked, without its hash. */
 export function viewKey(key: ApiKeyRecord): ApiKeyView {
   const view: ApiKeyView = { id: key.id, name: key.name, env: key.env, permissions: key.permissions, key: maskFromLast4(key.last4), createdAt: key.createdAt };

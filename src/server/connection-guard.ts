@@ -108,7 +108,13 @@ export function drainRequest(req: IncomingMessage, limits: { bytes: number; ms: 
 /** CONNECT is no method of this service: answered 405 on the raw socket rather than dropped unanswered (node's default). */
 export function refuseConnect(server: Server): void {
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const body = JSON.stringify({ type: 'urn:pla:problem:method-not-allowed', title: 'Method Not Allowed', status: 405, detail: 'CONNECT is not supported: this is no proxy', instance: '/' });
+    const body = JSON.stringify({
+      type: 'urn:pla:problem:method-not-allowed',
+      title: 'Method Not Allowed',
+      status: 405,
+      detail: 'CONNECT is not supported: this is no proxy',
+      instance: '/',
+    });
     socket.end(
       'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/problem+json; charset=utf-8\r\nAllow: GET, HEAD, POST, PUT, DELETE\r\n' +
         `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

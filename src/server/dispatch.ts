@@ -125,7 +125,9 @@ function pathParams(op: Operation, raw: Record<string, string>): Record<string, 
 function ignoredFields(kind: BodyKind, raw: unknown): string[] {
   const schema = DTO_SCHEMAS[kind];
   if (!schema || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
-  return Object.keys(raw).filter((name) => !Object.hasOwn(schema.shape, name)).map((name) => `body.${name}`);
+  return Object.keys(raw)
+    .filter((name) => !Object.hasOwn(schema.shape, name))
+    .map((name) => `body.${name}`);
 }
 
 /** Reads, checks and validates what the operation takes (waiting only for a JSON body). */
@@ -214,7 +216,9 @@ function runOperation(
     const ctx = store === runtime.store ? runtime : { ...runtime, store };
     const perItem = runtime.options.wire.bulkItems === 'per-item' && isBulk(op);
     const run = (call: OperationCall) => (perItem && Array.isArray(call.body) ? runPerItem(handler, call, ctx) : handler(call, ctx));
-    const reply = andThen(readCall(runtime, op, params, url, req), (call) => andThen(run(call), (outcome) => shapeReply(runtime, op, call, outcome, perItem && Array.isArray(call.body))));
+    const reply = andThen(readCall(runtime, op, params, url, req), (call) =>
+      andThen(run(call), (outcome) => shapeReply(runtime, op, call, outcome, perItem && Array.isArray(call.body))),
+    );
     return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (error) {
     return failed(error);
@@ -258,11 +262,16 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
   const match = runtime.router.match(method, url.pathname);
   if ('allowed' in match) {
     if (!match.allowed.length) throw new HttpProblem(404, `no endpoint at ${url.pathname}`, { slug: 'no-endpoint' });
-    throw new HttpProblem(405, `${method} is not allowed on ${url.pathname}; use ${match.allowed.join(', ')}`, { headers: { allow: match.allowed.join(', ') } });
+    throw new HttpProblem(405, `${method} is not allowed on ${url.pathname}; use ${match.allowed.join(', ')}`, {
+      headers: { allow: match.allowed.join(', ') },
+    });
   }
   const { target, params } = match;
   const permission = permissionOf(target);
-  if (!permission) return target.kind === 'admin' ? runAdmin(runtime, target.name, params, url, req) : proceedWith(runtime, req, method, url, target.op, params, notes, undefined);
+  if (!permission)
+    return target.kind === 'admin'
+      ? runAdmin(runtime, target.name, params, url, req)
+      : proceedWith(runtime, req, method, url, target.op, params, notes, undefined);
   return runtime.keys.authenticate(req.headers['x-api-key']).then((key) => {
     notes.key = key;
     authorize(key, permission);
@@ -273,7 +282,16 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
 }
 
 /** Fault injection, idempotent replay, then the operation. */
-function proceedWith(runtime: Runtime, req: IncomingMessage, method: string, url: RequestTarget, op: Operation, params: Record<string, string>, notes: Notes, key: ApiKeyRecord | undefined): Eventually<Reply> {
+function proceedWith(
+  runtime: Runtime,
+  req: IncomingMessage,
+  method: string,
+  url: RequestTarget,
+  op: Operation,
+  params: Record<string, string>,
+  notes: Notes,
+  key: ApiKeyRecord | undefined,
+): Eventually<Reply> {
   const proceed = (): Eventually<Reply> => {
     // Injected before anything runs, so a retried request is always safe.
     if (runtime.options.failRate > 0 && Math.random() < runtime.options.failRate) {
@@ -332,7 +350,13 @@ export function createRequestListener(runtime: Runtime) {
     const started = performance.now();
     const raw = req.url ?? '/';
     const idempotencyKey = req.headers['idempotency-key'];
-    const notes: Notes = { instance: raw, path: raw, key: undefined, idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined, replayed: false };
+    const notes: Notes = {
+      instance: raw,
+      path: raw,
+      key: undefined,
+      idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+      replayed: false,
+    };
     let reply: Eventually<Reply>;
     try {
       reply = handle(runtime, req, req.method ?? 'GET', notes);
@@ -340,9 +364,7 @@ export function createRequestListener(runtime: Runtime) {
       reply = errorReply(runtime, error, notes.instance);
     }
     if (reply instanceof Promise) {
-      void reply
-        .catch((error: unknown) => errorReply(runtime, error, notes.instance))
-        .then((settled) => finish(runtime, req, res, settled, notes, started));
+      void reply.catch((error: unknown) => errorReply(runtime, error, notes.instance)).then((settled) => finish(runtime, req, res, settled, notes, started));
     } else {
       finish(runtime, req, res, reply, notes, started);
     }

@@ -143,7 +143,8 @@ export function createStoredImageFiles(_blobs: BlobStore): ImageFiles {
     },
     async place(saved, tx) {
       const bytes = held.get(saved.temp);
-      if (bytes === undefined || !tx.blobs) throw new Error(`image bytes ${saved.sha256} cannot be placed: ${bytes === undefined ? 'already discarded' : 'the store keeps no bytes'}`);
+      if (bytes === undefined || !tx.blobs)
+        throw new Error(`image bytes ${saved.sha256} cannot be placed: ${bytes === undefined ? 'already discarded' : 'the store keeps no bytes'}`);
       // Kept in memory until discarded: a transaction run again after a deadlock places them again.
       await tx.blobs.put(saved.sha256, bytes);
     },

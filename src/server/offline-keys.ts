@@ -25,8 +25,18 @@ async function checkOwnFolder(dir: string, uid: number | undefined): Promise<voi
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new ServerSetupError(`--data ${dir} is not a folder`, { hint: 'name the data folder the server was started with (--data)' });
   if (uid !== undefined && info.uid !== uid) throw new ServerSetupError(`${dir} belongs to another user; only its owner may make keys for it`);
-  const found = await Promise.all(STORE_FILES.map((file) => stat(join(dir, file)).then(() => true, () => false)));
-  if (!found.includes(true)) throw new ServerSetupError(`${dir} holds no local server data (no ${STORE_FILES.join(' or ')})`, { hint: 'pla server start --data DIR creates it, with an admin key' });
+  const found = await Promise.all(
+    STORE_FILES.map((file) =>
+      stat(join(dir, file)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (!found.includes(true))
+    throw new ServerSetupError(`${dir} holds no local server data (no ${STORE_FILES.join(' or ')})`, {
+      hint: 'pla server start --data DIR creates it, with an admin key',
+    });
 }
 
 /**

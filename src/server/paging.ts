@@ -144,7 +144,14 @@ export function pageA<T>(content: T[], result: Pick<PageResult, 'total'>, reques
  * one, else in the listing's own (`shape`: B for accounting, A for notifications).
  * Numbers in the answer stay zero-based under a one-based profile, as Spring's are.
  */
-export function shapedPage<T>(shape: PageShape, content: T[], result: Pick<PageResult, 'total'>, request: PageRequest, wire: PageProfile | undefined, sorted = false) {
+export function shapedPage<T>(
+  shape: PageShape,
+  content: T[],
+  result: Pick<PageResult, 'total'>,
+  request: PageRequest,
+  wire: PageProfile | undefined,
+  sorted = false,
+) {
   switch (wire?.shape ?? shape) {
     case 'array':
       return content;

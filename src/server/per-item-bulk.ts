@@ -40,7 +40,11 @@ export async function runPerItem(handler: OperationHandler, call: OperationCall,
     } catch (error) {
       if (!(error instanceof HttpProblem) || error.status >= 500) throw error;
       failed += 1;
-      results.push(call.op.body?.kind === 'records' ? { ...(id !== undefined ? { id } : {}), success: false, error: error.detail } : { id, [done]: false, reason: error.detail });
+      results.push(
+        call.op.body?.kind === 'records'
+          ? { ...(id !== undefined ? { id } : {}), success: false, error: error.detail }
+          : { id, [done]: false, reason: error.detail },
+      );
     }
   }
   return { data: results, message: `${items.length - failed} of ${items.length} ${done}` };

@@ -28,7 +28,16 @@ export async function seed(tx: Transaction, now = Date.now()): Promise<void> {
     { code: 'ATD-IMP', name: 'Impairment', transactionType: 'IMPAIRMENT', companyCode: '3000', inUse: false },
   ];
   determinations.forEach((d, i) => add('determinations', { ...d, status: 'ACTIVE', ...stamps(60 * 24 * (30 - i)) }));
-  add('determinations', { code: 'ATD-OLD', name: 'Legacy write-off', transactionType: 'WRITE_OFF', companyCode: '1000', inUse: false, status: 'DECOMMISSIONED', decommissionedAt: ago(now, 60 * 24 * 10), ...stamps(60 * 24 * 10) });
+  add('determinations', {
+    code: 'ATD-OLD',
+    name: 'Legacy write-off',
+    transactionType: 'WRITE_OFF',
+    companyCode: '1000',
+    inUse: false,
+    status: 'DECOMMISSIONED',
+    decommissionedAt: ago(now, 60 * 24 * 10),
+    ...stamps(60 * 24 * 10),
+  });
 
   const settings = [
     { key: 'fiscalYearStartMonth', value: '1', companyCode: '1000' },
@@ -47,16 +56,78 @@ export async function seed(tx: Transaction, now = Date.now()): Promise<void> {
     ['CANCELLED', { cancelledAt: ago(now, 100) }],
   ];
   tasks.forEach(([status, extra], i) =>
-    add('tasks', { sourceCompanyCode: '1000', targetCompanyCode: i % 2 ? '2000' : '3000', contractNumber: `LC-${1001 + i}`, assetCount: 10 * (i + 1), status, ...extra, ...stamps(600 - i * 60) }),
+    add('tasks', {
+      sourceCompanyCode: '1000',
+      targetCompanyCode: i % 2 ? '2000' : '3000',
+      contractNumber: `LC-${1001 + i}`,
+      assetCount: 10 * (i + 1),
+      status,
+      ...extra,
+      ...stamps(600 - i * 60),
+    }),
   );
 
   const notifications = [
-    { forUserId: 'alice', byUserId: 'bob', type: 'LEASE', service: 'web', title: 'Lease LC-1001 approved', description: 'Bob approved lease contract LC-1001.', clickEvent: 'OPEN_LEASE', viewed: false },
-    { forUserId: 'alice', byUserId: 'system', type: 'TASK', service: 'mobile', title: 'Transfer finished', description: 'Transfer task 4 completed.', clickEvent: 'OPEN_TASK', viewed: false },
-    { forUserId: 'alice', byUserId: 'system', type: 'TASK', service: 'mobile', title: 'Transfer failed', description: 'Transfer task 5 failed.', clickEvent: 'OPEN_TASK', viewed: true },
-    { forUserId: 'alice', byUserId: 'carol', type: 'COMMENT', service: 'web', title: 'New comment', description: 'Carol commented on LC-1002.', clickEvent: 'OPEN_LEASE', viewed: true },
-    { forUserId: 'bob', byUserId: 'alice', type: 'LEASE', service: 'mobile', title: 'Lease LC-1003 needs review', description: 'Alice asked you to review LC-1003.', clickEvent: 'OPEN_LEASE', viewed: false },
-    { forUserId: 'bob', byUserId: 'system', type: 'REMINDER', service: 'web', title: 'Period close', description: 'The period closes on Friday.', clickEvent: 'OPEN_CALENDAR', viewed: false },
+    {
+      forUserId: 'alice',
+      byUserId: 'bob',
+      type: 'LEASE',
+      service: 'web',
+      title: 'Lease LC-1001 approved',
+      description: 'Bob approved lease contract LC-1001.',
+      clickEvent: 'OPEN_LEASE',
+      viewed: false,
+    },
+    {
+      forUserId: 'alice',
+      byUserId: 'system',
+      type: 'TASK',
+      service: 'mobile',
+      title: 'Transfer finished',
+      description: 'Transfer task 4 completed.',
+      clickEvent: 'OPEN_TASK',
+      viewed: false,
+    },
+    {
+      forUserId: 'alice',
+      byUserId: 'system',
+      type: 'TASK',
+      service: 'mobile',
+      title: 'Transfer failed',
+      description: 'Transfer task 5 failed.',
+      clickEvent: 'OPEN_TASK',
+      viewed: true,
+    },
+    {
+      forUserId: 'alice',
+      byUserId: 'carol',
+      type: 'COMMENT',
+      service: 'web',
+      title: 'New comment',
+      description: 'Carol commented on LC-1002.',
+      clickEvent: 'OPEN_LEASE',
+      viewed: true,
+    },
+    {
+      forUserId: 'bob',
+      byUserId: 'alice',
+      type: 'LEASE',
+      service: 'mobile',
+      title: 'Lease LC-1003 needs review',
+      description: 'Alice asked you to review LC-1003.',
+      clickEvent: 'OPEN_LEASE',
+      viewed: false,
+    },
+    {
+      forUserId: 'bob',
+      byUserId: 'system',
+      type: 'REMINDER',
+      service: 'web',
+      title: 'Period close',
+      description: 'The period closes on Friday.',
+      clickEvent: 'OPEN_CALENDAR',
+      viewed: false,
+    },
   ];
   notifications.forEach((n, i) => add('notifications', { ...n, ...dtoStamps(500 - i * 30) }));
 

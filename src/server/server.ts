@@ -76,13 +76,18 @@ function baseUrl(host: string, port: number): string {
 function listenProblem(error: unknown, port: number, host: string): unknown {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new ServerSetupError(`port ${port} on ${host} is in use`, { hint: 'stop what uses it, or pick another with --port (0 = any free port)', inUse: true });
+      return new ServerSetupError(`port ${port} on ${host} is in use`, {
+        hint: 'stop what uses it, or pick another with --port (0 = any free port)',
+        inUse: true,
+      });
     case 'EACCES':
       return new ServerSetupError(`no permission to listen on port ${port} on ${host}`, { hint: 'ports below 1024 need privileges; pick another with --port' });
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ServerSetupError(`cannot listen on ${host}: not an address of this machine`, { hint: 'use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)' });
+      return new ServerSetupError(`cannot listen on ${host}: not an address of this machine`, {
+        hint: 'use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)',
+      });
     default:
       return error;
   }
@@ -99,16 +104,24 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   // Records and (hashed) keys: the data folder is its owner's only.
   await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
   });
-  const store: Store = await openStore({ dir: dataDir, indexes: INDEXES, warn, maxConnections: options.storePoolSize, ...(options.storeUrl ? { url: options.storeUrl } : {}) });
+  const store: Store = await openStore({
+    dir: dataDir,
+    indexes: INDEXES,
+    warn,
+    maxConnections: options.storePoolSize,
+    ...(options.storeUrl ? { url: options.storeUrl } : {}),
+  });
 
   const images = store.blobs ? createStoredImageFiles(store.blobs) : createImageFiles(dataDir);
   // Only this process writes the folder now (the store holds its lock): any upload in progress was cut short.
   const swept = await images.sweep(async (sha256) => (await store.count('images', [{ field: 'sha256', equals: sha256 }])) > 0);
   if (swept.partial > 0) warn(`removed ${swept.partial} partial upload(s) an earlier run left in ${images.dir}`);
-  if (swept.orphans > 0) warn(`removed ${swept.orphans} image file(s) no image refers to any more (an earlier run stopped between a delete and its clean-up) in ${images.dir}`);
+  if (swept.orphans > 0)
+    warn(`removed ${swept.orphans} image file(s) no image refers to any more (an earlier run stopped between a delete and its clean-up) in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
   const idempotency = await IdempotencyKeys.open(store);
   const runtime: Runtime = {

@@ -92,7 +92,13 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     simulateTasksSeconds: number('simulate-tasks', simulate, d.simulateTasksSeconds, (n) => n > 0, 'seconds per step'),
     ...(flags.smtp ? { smtpUrl: flags.smtp } : {}),
     ...(store.storeUrl ? { storeUrl: store.storeUrl } : {}),
-    storePoolSize: wholeNumber('store-pool-size', flags.storePoolSize, d.storePoolSize, (n) => n >= 1 && n <= MAX_STORE_POOL_SIZE, `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`),
+    storePoolSize: wholeNumber(
+      'store-pool-size',
+      flags.storePoolSize,
+      d.storePoolSize,
+      (n) => n >= 1 && n <= MAX_STORE_POOL_SIZE,
+      `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`,
+    ),
     maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
@@ -139,7 +145,9 @@ export async function runServerMigrate(flags: { store?: string }, output: Pick<S
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const { storeUrl, storeSource } = storeOf(flags, configuredStore);
   if (storeUrl === undefined || storeSource === undefined) {
-    throw new ServerSetupError('pla server migrate needs a store: --store postgres://…, PLA_STORE_URL or `pla config set-store`', { hint: 'the JSON-file store needs no migrations' });
+    throw new ServerSetupError('pla server migrate needs a store: --store postgres://…, PLA_STORE_URL or `pla config set-store`', {
+      hint: 'the JSON-file store needs no migrations',
+    });
   }
   const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
   const store = await openPostgresStore({ url: storeUrl, migrate: false });
@@ -175,7 +183,8 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const store = storeOf(flags, configuredStore);
   const options = toServerOptions(flags, store);
-  if (flags.storePoolSize !== undefined && !options.storeUrl) note('pla server: --store-pool-size has no effect: the data folder\'s JSON-file store has no connections');
+  if (flags.storePoolSize !== undefined && !options.storeUrl)
+    note("pla server: --store-pool-size has no effect: the data folder's JSON-file store has no connections");
   const server = await createLocalServer(options, (message) => note(`pla server: ${message}`), note);
 
   try {
@@ -185,7 +194,8 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     throw error;
   }
 
-  const where = options.storeUrl && store.storeSource ? `PostgreSQL at ${maskUrl(options.storeUrl)} (from ${SOURCE_NAMES[store.storeSource]})` : options.dataDir;
+  const where =
+    options.storeUrl && store.storeSource ? `PostgreSQL at ${maskUrl(options.storeUrl)} (from ${SOURCE_NAMES[store.storeSource]})` : options.dataDir;
   note(`pla server: data in ${where}${server.seeded ? ' (seeded with demo data)' : ''}`);
   const rehearsal = [
     options.rateLimit ? `rate limit ${options.rateLimit}/s per key` : '',

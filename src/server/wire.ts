@@ -36,7 +36,10 @@ function profileFile(text: string): WireProfile {
 function profileText(text: string): WireProfile {
   const [first = '', ...rest] = text.split(/[\s,]+/).filter(Boolean);
   if (isWireProfileName(first)) return rest.length > 0 ? parseWireSettings(rest, WIRE_PROFILES[first]) : WIRE_PROFILES[first];
-  if (!first.includes('=')) throw new WireProfileError(`no such profile, and no file of that name: use one of ${NAMES}, a JSON profile file, or settings such as failure=success-false`);
+  if (!first.includes('='))
+    throw new WireProfileError(
+      `no such profile, and no file of that name: use one of ${NAMES}, a JSON profile file, or settings such as failure=success-false`,
+    );
   return parseWireSettings(text);
 }
 
@@ -91,7 +94,11 @@ export function refusalReply(profile: FullWireProfile, problem: HttpProblem, ins
       // Jackson leaves `data: null` out: the form that hides a failure best.
       return jsonReply(200, { success: false, message: problem.detail });
     case 'status-error':
-      return jsonReply(200, { status: 'ERROR', message: problem.detail, errors: problem.options.errors?.length ? problem.options.errors : [{ message: problem.detail }] });
+      return jsonReply(200, {
+        status: 'ERROR',
+        message: problem.detail,
+        errors: problem.options.errors?.length ? problem.options.errors : [{ message: problem.detail }],
+      });
     case 'code-msg':
       return jsonReply(200, { code: problem.status, msg: problem.detail });
   }

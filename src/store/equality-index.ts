@@ -6,9 +6,7 @@ import type { StoredRecord } from './types.js';
 // Primitives are Map keys as they are; objects and arrays by their JSON, kept in a
 // separate map so that the string '{"a":1}' and the object {a:1} stay distinct.
 function bucketKey(value: unknown): { map: 'plain' | 'json'; key: unknown } {
-  return typeof value === 'object' && value !== null
-    ? { map: 'json', key: jsonText(value) }
-    : { map: 'plain', key: value };
+  return typeof value === 'object' && value !== null ? { map: 'json', key: jsonText(value) } : { map: 'plain', key: value };
 }
 
 /** Whether two field values are equal as an index compares them (objects by JSON). */

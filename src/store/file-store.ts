@@ -74,7 +74,9 @@ async function upgradeSnapshot(dir: string, state: StoreState, warn: (message: s
   await writeSnapshot(dir, state.capture());
   await rm(join(dir, LEGACY_SNAPSHOT_FILE));
   await fsyncDir(dir);
-  warn(`store: upgraded ${join(dir, LEGACY_SNAPSHOT_FILE)} to the faster snapshot format of this pla (now snapshot.pla); older pla versions cannot read this folder any more`);
+  warn(
+    `store: upgraded ${join(dir, LEGACY_SNAPSHOT_FILE)} to the faster snapshot format of this pla (now snapshot.pla); older pla versions cannot read this folder any more`,
+  );
 }
 
 /** Removes a `pla-store/1` snapshot an upgrade already replaced (it was interrupted before removing it). */

@@ -27,7 +27,6 @@ export function isCollectionName(name: unknown): name is CollectionName {
   return typeof name === 'string' && COLLECTION_NAMES.has(name);
 }
 
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -65,7 +64,8 @@ export function checkChanges(changes: readonly unknown[]): asserts changes is re
 /** Parses and checks one journal line; throws an `Error` saying what is wrong with it. */
 export function parseJournalEntry(line: string): JournalEntry {
   const value: unknown = parseJson(line);
-  if (!isPlainObject(value) || typeof value.seq !== 'number' || !Number.isSafeInteger(value.seq) || value.seq <= 0) throw new ShapeError('not a journal entry (no seq)');
+  if (!isPlainObject(value) || typeof value.seq !== 'number' || !Number.isSafeInteger(value.seq) || value.seq <= 0)
+    throw new ShapeError('not a journal entry (no seq)');
   if (value.ids !== undefined) {
     if (!isPlainObject(value.ids)) throw new ShapeError('ids is not an object');
     for (const [name, next] of Object.entries(value.ids)) {

@@ -10,19 +10,7 @@ import type { FileStoreOptions, FileTables } from './file-store.js';
 import { predicateOf } from './query.js';
 import { comparatorFor } from './record-order.js';
 import type { TableQuery } from './table.js';
-import type {
-  Change,
-  CollectionName,
-  Condition,
-  PageQuery,
-  PageResult,
-  Query,
-  Store,
-  StoredRecord,
-  StoreHealth,
-  StoreReader,
-  Transaction,
-} from './types.js';
+import type { Change, CollectionName, Condition, PageQuery, PageResult, Query, Store, StoredRecord, StoreHealth, StoreReader, Transaction } from './types.js';
 
 /** Opens a data folder as a `Store` (see `openFileTables` for what it throws). */
 export async function openJsonStore(options: FileStoreOptions): Promise<Store> {

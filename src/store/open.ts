@@ -19,7 +19,12 @@ export interface OpenStoreOptions {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  if (options.url === undefined) return openJsonStore({ dir: options.dir, ...(options.indexes ? { indexes: options.indexes } : {}), ...(options.warn ? { warn: options.warn } : {}) });
+  if (options.url === undefined)
+    return openJsonStore({ dir: options.dir, ...(options.indexes ? { indexes: options.indexes } : {}), ...(options.warn ? { warn: options.warn } : {}) });
   const { openPostgresStore } = await import('./postgres/postgres-store.js');
-  return openPostgresStore({ url: options.url, ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}), ...(options.warn ? { warn: options.warn } : {}) });
+  return openPostgresStore({
+    url: options.url,
+    ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
+  });
 }

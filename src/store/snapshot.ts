@@ -139,7 +139,7 @@ function scanLines(fd: number, end: number, onLine: (bytes: Buffer, from: number
   let filled = 0;
   let bufferOffset = 0;
   let crc = 0;
-  for (let position = 0; position < end; ) {
+  for (let position = 0; position < end;) {
     if (filled === buffer.length) {
       const larger = Buffer.allocUnsafe(buffer.length * 2);
       buffer.copy(larger, 0, 0, filled);

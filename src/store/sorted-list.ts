@@ -53,8 +53,7 @@ export class SortedList {
     }
     const before = this.items[at - 1];
     const after = this.items[at + 1];
-    const stays =
-      (before === undefined || this.compare(before, next) < 0) && (after === undefined || this.compare(next, after) < 0);
+    const stays = (before === undefined || this.compare(before, next) < 0) && (after === undefined || this.compare(next, after) < 0);
     if (stays) {
       this.items[at] = next;
     } else {

@@ -37,9 +37,7 @@ export const COLLECTIONS = [
 export type CollectionName = (typeof COLLECTIONS)[number];
 
 /** One change of one transaction; a transaction's changes are applied together or not at all. */
-export type Change =
-  | { op: 'put'; collection: CollectionName; record: StoredRecord }
-  | { op: 'delete'; collection: CollectionName; id: RecordId };
+export type Change = { op: 'put'; collection: CollectionName; record: StoredRecord } | { op: 'delete'; collection: CollectionName; id: RecordId };
 
 export interface SortKey {
   /**

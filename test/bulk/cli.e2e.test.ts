@@ -99,7 +99,10 @@ it('a file holding one record still honours --rejects (exit 9, the record in the
   const rejects = temp.path('one-rejects.ndjson');
   const run = await server.pla(['determinations', 'upsert', '--file', file, '--rejects', rejects]);
   expect(run.exitCode, String(run.stderr)).toBe(9);
-  const [rejected] = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const [rejected] = (await readFile(rejects, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(rejected).toMatchObject({ ref: 'one-1', status: 'NOT-A-STATUS', _error: expect.stringContaining('status') as unknown });
 });
 

@@ -35,20 +35,41 @@ async function readPastLimit(path: string) {
   return answer;
 }
 
-it(`a bulk create of ${RECORDS} records (40 requests, 4 at once) against --rate-limit ${RATE} finishes with every record and no rejects`, { timeout: 300_000 }, async () => {
-  const input = temp.path('rated.ndjson');
-  await writeFile(input, Array.from({ length: RECORDS }, (_, i) => `{"ref":"rate-${i}"}\n`).join(''));
-  const rejects = temp.path('rated-rejects.ndjson');
-  const unknown = temp.path('rated-unknown.ndjson');
-  const result = await server.pla(['determinations', 'create', '--file', input, '--batch-size', '25', '--concurrency', '4', '--rejects', rejects, '--unknown-outcome', unknown, '-o', 'ndjson', '--fields', 'id']);
-  expect(result.exitCode, result.stderr).toBe(0);
-  expect(result.stderr).toMatch(/^created 1,000, failed 0, skipped 0 in /m);
-  await expect(access(rejects)).rejects.toMatchObject({ code: 'ENOENT' });
-  await expect(access(unknown)).rejects.toMatchObject({ code: 'ENOENT' });
+it(
+  `a bulk create of ${RECORDS} records (40 requests, 4 at once) against --rate-limit ${RATE} finishes with every record and no rejects`,
+  { timeout: 300_000 },
+  async () => {
+    const input = temp.path('rated.ndjson');
+    await writeFile(input, Array.from({ length: RECORDS }, (_, i) => `{"ref":"rate-${i}"}\n`).join(''));
+    const rejects = temp.path('rated-rejects.ndjson');
+    const unknown = temp.path('rated-unknown.ndjson');
+    const result = await server.pla([
+      'determinations',
+      'create',
+      '--file',
+      input,
+      '--batch-size',
+      '25',
+      '--concurrency',
+      '4',
+      '--rejects',
+      rejects,
+      '--unknown-outcome',
+      unknown,
+      '-o',
+      'ndjson',
+      '--fields',
+      'id',
+    ]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^created 1,000, failed 0, skipped 0 in /m);
+    await expect(access(rejects)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(access(unknown)).rejects.toMatchObject({ code: 'ENOENT' });
 
-  const stored = await readPastLimit('/api/v1/asset-transaction-type-determinations?size=1');
-  expect((stored.body as { page: { totalElements: number } }).page.totalElements).toBe(RECORDS);
-  // The limit was really in the way: some requests were answered 429 and sent again.
-  const log = (await readPastLimit('/_admin/requests?limit=500')).body as { data: Array<{ status: number }> };
-  expect(log.data.some((entry) => entry.status === 429)).toBe(true);
-});
+    const stored = await readPastLimit('/api/v1/asset-transaction-type-determinations?size=1');
+    expect((stored.body as { page: { totalElements: number } }).page.totalElements).toBe(RECORDS);
+    // The limit was really in the way: some requests were answered 429 and sent again.
+    const log = (await readPastLimit('/_admin/requests?limit=500')).body as { data: Array<{ status: number }> };
+    expect(log.data.some((entry) => entry.status === 429)).toBe(true);
+  },
+);

@@ -69,7 +69,9 @@ describe('a receipt on a full disk', () => {
 
     // What the store holds is what the service confirmed: the run did not go on.
     const listed = await pla(['determinations', 'list', '--all', '-o', 'ndjson', '--size', '1000']);
-    const made = String(listed.stdout).split('\n').filter((line) => line.includes('"full-'));
+    const made = String(listed.stdout)
+      .split('\n')
+      .filter((line) => line.includes('"full-'));
     expect(made.length).toBe(confirmed);
     expect(made.length).toBeGreaterThan(0);
     expect(made.length).toBeLessThan(100);
@@ -79,7 +81,10 @@ describe('a receipt on a full disk', () => {
     const names = (await readdir(runsDir)).sort();
     const text = await readFile(join(runsDir, names[names.length - 1] as string), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as { type: string; after?: { id: number } });
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; after?: { id: number } });
     expect(lines.some((line) => line.type === 'end')).toBe(false); // shown as unfinished
     const inReceipt = lines.filter((line) => line.type === 'record').length;
     const unknownFile = (await readdir(work)).find((name) => name.startsWith('unknown-outcome-'));
@@ -109,10 +114,16 @@ describe('a receipt on a full disk', () => {
     const runs = join(mountPoint, 'config', 'runs');
     await mkdir(runs, { recursive: true });
     expect((await execa('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', runs], { reject: false })).exitCode).toBe(0);
-    const before = String((await pla(['determinations', 'list', '--all', '-q'])).stdout).trim().split('\n').length;
+    const before = String((await pla(['determinations', 'list', '--all', '-q'])).stdout)
+      .trim()
+      .split('\n').length;
     const run = await pla(['determinations', 'create', '--data', '[{"ref": "ro-1"}, {"ref": "ro-2"}]']);
     expect(run.exitCode).toBe(9);
     expect(run.stderr).toMatch(/cannot create the receipt .*read-only file system.*; nothing was sent/);
-    expect(String((await pla(['determinations', 'list', '--all', '-q'])).stdout).trim().split('\n').length).toBe(before);
+    expect(
+      String((await pla(['determinations', 'list', '--all', '-q'])).stdout)
+        .trim()
+        .split('\n').length,
+    ).toBe(before);
   });
 });

@@ -61,7 +61,10 @@ describe('unreadable rows', () => {
     const rows = (await readFile(rejects, 'utf8')).trim().split(/\r?\n/);
     expect(rows[0]).toBe('_raw,_line,_error');
     expect(rows).toHaveLength(3);
-    expect(rows.slice(1).sort()).toEqual([expect.stringContaining(',5,a quote opened on this line is never closed'), expect.stringMatching(/^bad-4,4,"expected 2 cells/)]);
+    expect(rows.slice(1).sort()).toEqual([
+      expect.stringContaining(',5,a quote opened on this line is never closed'),
+      expect.stringMatching(/^bad-4,4,"expected 2 cells/),
+    ]);
     expect(run.stderr).toContain('upserted 3 (created 3, updated 0), failed 0, skipped 2');
   });
 
@@ -92,7 +95,17 @@ describe('csv as spreadsheets write it', () => {
   });
 
   it('keeps a stored string a string: the plan of `1000` against "1000" is unchanged, and a type change is a warning', async () => {
-    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'type-1', companyCode: '1000', amount: 5 }, { ref: 'type-2', companyCode: '2000', amount: 6 }]), '-o', 'ndjson']);
+    const seed = await pla([
+      'determinations',
+      'create',
+      '--data',
+      JSON.stringify([
+        { ref: 'type-1', companyCode: '1000', amount: 5 },
+        { ref: 'type-2', companyCode: '2000', amount: 6 },
+      ]),
+      '-o',
+      'ndjson',
+    ]);
     expect(seed.exitCode, String(seed.stderr)).toBe(0);
     const [a, b] = (await all('type-')).sort((x, y) => Number(x.id) - Number(y.id));
     const csv = await file('types.csv', `id,ref,companyCode,amount\n${String(a?.id)},type-1,1000,5\n${String(b?.id)},type-2,2000,7\n`);
@@ -127,7 +140,16 @@ describe('csv as spreadsheets write it', () => {
   });
 
   it('--raw and the id rule are the same in plan, run and apply: digits are ids, abc and 12.5 are refused everywhere', async () => {
-    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'raw-1', amount: 1 }, { ref: 'raw-2', amount: 2 }]), '-q']);
+    const seed = await pla([
+      'determinations',
+      'create',
+      '--data',
+      JSON.stringify([
+        { ref: 'raw-1', amount: 1 },
+        { ref: 'raw-2', amount: 2 },
+      ]),
+      '-q',
+    ]);
     const [first, second] = String(seed.stdout).trim().split('\n');
     const csv = await file('raw.csv', `id,ref,amount\n${first},raw-1,10\n${second},raw-2,20\n,raw-new,30\nabc,raw-abc,40\n12.5,raw-dec,50\n`);
     const planFile = files.temp().path('raw-plan.json');
@@ -165,14 +187,28 @@ describe('duplicates are decided', () => {
   });
 
   it('records naming one id with other values are all refused as ambiguous; identical ones are sent once', async () => {
-    const seed = await pla(['determinations', 'create', '--data', JSON.stringify([{ ref: 'duprec-1', amount: 1 }, { ref: 'duprec-2', amount: 2 }]), '-q']);
+    const seed = await pla([
+      'determinations',
+      'create',
+      '--data',
+      JSON.stringify([
+        { ref: 'duprec-1', amount: 1 },
+        { ref: 'duprec-2', amount: 2 },
+      ]),
+      '-q',
+    ]);
     const [a, b] = String(seed.stdout).trim().split('\n');
-    const sheet = await file('dup-records.ndjson', [
-      { id: Number(a), ref: 'duprec-1', amount: 10 },
-      { id: Number(b), ref: 'duprec-2', amount: 20 },
-      { id: Number(a), ref: 'duprec-1', amount: 11 },
-      { id: Number(b), ref: 'duprec-2', amount: 20 },
-    ].map((row) => JSON.stringify(row)).join('\n'));
+    const sheet = await file(
+      'dup-records.ndjson',
+      [
+        { id: Number(a), ref: 'duprec-1', amount: 10 },
+        { id: Number(b), ref: 'duprec-2', amount: 20 },
+        { id: Number(a), ref: 'duprec-1', amount: 11 },
+        { id: Number(b), ref: 'duprec-2', amount: 20 },
+      ]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    );
     const rejects = files.temp().path('dup-rejects.ndjson');
     const run = await inTemp(['determinations', 'upsert', '--file', sheet, '--rejects', rejects]);
     expect(run.exitCode).toBe(9);

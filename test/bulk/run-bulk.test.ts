@@ -110,8 +110,16 @@ describe('refused batches are split to find the bad records', () => {
     const rejectsPath = temp.path('rejects.ndjson');
     const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 8, concurrency: 3, rejectsPath });
     expect(summary).toMatchObject({ succeeded: 17, failed: 3, rejectsPath });
-    expect(appliedRefs().sort()).toEqual(input.filter((_, i) => !bad.has(i)).map((i) => i.value.ref).sort());
-    const rejects = (await readFile(rejectsPath, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(appliedRefs().sort()).toEqual(
+      input
+        .filter((_, i) => !bad.has(i))
+        .map((i) => i.value.ref)
+        .sort(),
+    );
+    const rejects = (await readFile(rejectsPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rejects.map((r) => r.ref).sort()).toEqual(['r17', 'r3', 'r4']);
     for (const reject of rejects) {
       expect(reject.bad).toBe(true);
@@ -128,7 +136,9 @@ describe('refused batches are split to find the bad records', () => {
 
   it('writes csv rejects with an _error column that a re-read drops, giving the records back', async () => {
     serve(allOrNothing);
-    const input = await writeFile(temp.path('in.csv'), 'ref,amount,bad,code\na,1,false,007\nb,2,true,"12"\nc,3,false,x\nd,,true,y\n').then(() => temp.path('in.csv'));
+    const input = await writeFile(temp.path('in.csv'), 'ref,amount,bad,code\na,1,false,007\nb,2,true,"12"\nc,3,false,x\nd,,true,y\n').then(() =>
+      temp.path('in.csv'),
+    );
     const rejectsPath = temp.path('rejects.csv');
     const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: readRecords({ file: input }), batchSize: 4, rejectsPath });
     expect(summary).toMatchObject({ succeeded: 2, failed: 2 });
@@ -160,7 +170,13 @@ describe('refused batches are split to find the bad records', () => {
   it('writes json rejects as a json array', async () => {
     serve(allOrNothing);
     const rejectsPath = temp.path('rejects.json');
-    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(6, (i) => (i % 2 ? { bad: true } : {}))), batchSize: 2, rejectsPath });
+    await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(records(6, (i) => (i % 2 ? { bad: true } : {}))),
+      batchSize: 2,
+      rejectsPath,
+    });
     const rejects = JSON.parse(await readFile(rejectsPath, 'utf8')) as Array<Record<string, unknown>>;
     expect(rejects.map((r) => r.ref).sort()).toEqual(['r1', 'r3', 'r5']);
   });
@@ -176,7 +192,13 @@ describe('refused batches are split to find the bad records', () => {
       },
     ]);
     const rejectsPath = temp.path('ids-rejects.ndjson');
-    const summary = await runBulk({ client: client(server.url), operationId: 'tasks.cancelBulk', items: readIds({ idsOption: '10,11,12,13,14' }), batchSize: 5, rejectsPath });
+    const summary = await runBulk({
+      client: client(server.url),
+      operationId: 'tasks.cancelBulk',
+      items: readIds({ idsOption: '10,11,12,13,14' }),
+      batchSize: 5,
+      rejectsPath,
+    });
     expect(summary).toMatchObject({ succeeded: 4, failed: 1, created: 0, updated: 0 });
     expect(JSON.parse((await readFile(rejectsPath, 'utf8')).trim())).toMatchObject({ id: 13, _error: expect.stringMatching(/409.*COMPLETED/) });
     expect(formatSummary(summary)).toMatch(/^cancelled 4, failed 1, skipped 0 in /);
@@ -194,7 +216,9 @@ describe('refused batches are split to find the bad records', () => {
 describe('errors that are not about the records stop the run', () => {
   it('does not split on 401 and throws it', async () => {
     serve(() => ({ status: 401, body: { title: 'Unauthorized', status: 401 } }));
-    const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(50)), batchSize: 5, concurrency: 2 }).catch((e: unknown) => e);
+    const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(50)), batchSize: 5, concurrency: 2 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AuthError);
     // Only the batches already started went out; none was split.
     expect(server.requests.length).toBeLessThanOrEqual(2);
@@ -206,7 +230,9 @@ describe('errors that are not about the records stop the run', () => {
     // Updates by id: safe to repeat, so a 503 is retried and then stops the run.
     const input = records(30, (i) => ({ id: 1000 + i }));
     serve((request) => (refsOf(request).includes('r12') ? { status: 503, body: { title: 'Service Unavailable', status: 503 } } : allOrNothing(request)));
-    const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, checkpointPath }).catch((e: unknown) => e);
+    const error = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, checkpointPath }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ServerError);
     expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ operationId: UPSERT, batchSize: 5, finished: [0, 1] });
 
@@ -241,12 +267,20 @@ describe('errors that are not about the records stop the run', () => {
   it('refuses a checkpoint written for other input or another batch size', async () => {
     const checkpointPath = temp.path('other.checkpoint.json');
     serve((request) => (refsOf(request).includes('r7') ? { status: 500 } : allOrNothing(request)));
-    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(10)), batchSize: 5, concurrency: 1, checkpointPath }).catch(() => {});
+    await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(10)), batchSize: 5, concurrency: 1, checkpointPath }).catch(
+      () => {},
+    );
     serve(allOrNothing);
     const other = records(10, (i) => (i === 0 ? { changed: true } : {}));
-    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(other), batchSize: 5, checkpointPath })).rejects.toThrow(/different input/);
-    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(10)), batchSize: 4, checkpointPath })).rejects.toThrow(/--batch-size 5/);
-    await expect(runBulk({ client: client(server.url), operationId: 'settings.upsertBulk', items: stream(records(10)), batchSize: 5, checkpointPath })).rejects.toBeInstanceOf(UsageError);
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(other), batchSize: 5, checkpointPath })).rejects.toThrow(
+      /different input/,
+    );
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(10)), batchSize: 4, checkpointPath })).rejects.toThrow(
+      /--batch-size 5/,
+    );
+    await expect(
+      runBulk({ client: client(server.url), operationId: 'settings.upsertBulk', items: stream(records(10)), batchSize: 5, checkpointPath }),
+    ).rejects.toBeInstanceOf(UsageError);
   });
 });
 
@@ -279,11 +313,27 @@ describe('interrupt', () => {
     expect(checkpoint.finished.length).toBeLessThan(8);
 
     serve(allOrNothing);
-    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 2, checkpointPath, rejectsPath });
+    const summary = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(input),
+      batchSize: 5,
+      concurrency: 2,
+      checkpointPath,
+      rejectsPath,
+    });
     expect(summary.skipped).toBe(checkpoint.finished.length * 5);
-    expect(appliedRefs().sort()).toEqual(input.filter((i) => i.value.bad !== true).map((i) => i.value.ref).sort());
+    expect(appliedRefs().sort()).toEqual(
+      input
+        .filter((i) => i.value.bad !== true)
+        .map((i) => i.value.ref)
+        .sort(),
+    );
     // The rejects of both runs are in the file, once each.
-    const rejects = (await readFile(rejectsPath, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { ref: string }).ref);
+    const rejects = (await readFile(rejectsPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { ref: string }).ref);
     expect(rejects.sort()).toEqual(['r2', 'r33']);
   });
 });
@@ -326,7 +376,15 @@ describe('batches whose outcome is unknown', () => {
     const rejectsPath = temp.path('both-rejects.ndjson');
     serve((request) => (refsOf(request).includes('r7') ? { status: 502 } : allOrNothing(request)));
     const input = records(10, (i) => ({ bad: i === 1 }));
-    const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 1, rejectsPath, unknownPath: temp.path('both-unknown.ndjson') });
+    const summary = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(input),
+      batchSize: 5,
+      concurrency: 1,
+      rejectsPath,
+      unknownPath: temp.path('both-unknown.ndjson'),
+    });
     expect(summary).toMatchObject({ succeeded: 4, failed: 1, unknown: 5 });
     expect(partialFailure(summary)?.message).toMatch(/^the outcome of 5 records is unknown .*; 1 of 5 failed: see .*both-rejects\.ndjson$/);
   });

@@ -60,7 +60,10 @@ describe('bulk summary', () => {
     const rejects = temp.path('mixed-rejects.ndjson');
     const run = await server.pla(['determinations', 'upsert', '--file', file, '--rejects', rejects, '-q']);
     expect(run.exitCode, String(run.stderr)).toBe(9);
-    const rows = (await readFile(rejects, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows[0]).toMatchObject({ _line: 3, _raw: 'SUM-2,two,extra cell' });
     expect(String(rows[0]?._error)).toMatch(/expected 2 cells/);
     const [flag, path] = feedBack(String(run.stderr));

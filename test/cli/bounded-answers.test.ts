@@ -44,7 +44,15 @@ describe('answers the CLI will not wait for or hold whole', () => {
     const peakFile = join(dir.path, `${name}.peak`);
     const started = performance.now();
     const result = await execa('node', ['--require', PEAK_MODULE, BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: dir.path, PLA_CONFIG_DIR: dir.path, NO_COLOR: '1', PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY, PLA_TEST_PEAK_FILE: peakFile },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir.path,
+        PLA_CONFIG_DIR: dir.path,
+        NO_COLOR: '1',
+        PLA_BASE_URL: server.url,
+        PLA_API_KEY: TEST_KEY,
+        PLA_TEST_PEAK_FILE: peakFile,
+      },
       extendEnv: false,
       reject: false,
       // A CLI that never ends fails the test here instead of hanging it.

@@ -38,10 +38,14 @@ afterAll(async () => {
 
 it('stops quietly with exit 0 when the reader of stdout closes the pipe', async () => {
   const pla = join(process.cwd(), 'bin/pla.js');
-  const result = await execa('bash', ['-c', `node ${pla} determinations list --all -o ndjson --size ${PAGE_SIZE} | head -n 1; echo "pla-exit=\${PIPESTATUS[0]}" >&2`], {
-    env: { PLA_CONFIG_DIR: configDir, PLA_BASE_URL: server.url, PLA_API_KEY: 'test-key-closed-pipe' },
-    reject: false,
-  });
+  const result = await execa(
+    'bash',
+    ['-c', `node ${pla} determinations list --all -o ndjson --size ${PAGE_SIZE} | head -n 1; echo "pla-exit=\${PIPESTATUS[0]}" >&2`],
+    {
+      env: { PLA_CONFIG_DIR: configDir, PLA_BASE_URL: server.url, PLA_API_KEY: 'test-key-closed-pipe' },
+      reject: false,
+    },
+  );
   expect(JSON.parse(result.stdout)).toMatchObject({ id: 1 });
   expect(result.stderr).toContain('pla-exit=0');
   expect(result.stderr).not.toMatch(/EPIPE|Error:|at /);

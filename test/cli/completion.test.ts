@@ -61,7 +61,9 @@ function subcommands(...path: string[]): string[] {
 
 describe('bash completion', () => {
   it('completes subcommands: pla det de', async () => {
-    const expected = subcommands('determinations').filter((n) => n.startsWith('de')).sort();
+    const expected = subcommands('determinations')
+      .filter((n) => n.startsWith('de'))
+      .sort();
     expect(expected).toContain('decommission');
     expect(await complete('pla det de')).toEqual(expected);
     expect(await complete('pla con')).toEqual(['config']);

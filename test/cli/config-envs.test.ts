@@ -19,7 +19,8 @@ afterEach(async () => {
 });
 
 const run = (args: string[], input?: string) => pla(args, { configDir: config.path, ...(input !== undefined ? { input } : {}) });
-const stored = async () => JSON.parse(await readFile(join(config.path, 'config.json'), 'utf8')) as { currentEnv?: string; environments: Record<string, Record<string, string>> };
+const stored = async () =>
+  JSON.parse(await readFile(join(config.path, 'config.json'), 'utf8')) as { currentEnv?: string; environments: Record<string, Record<string, string>> };
 
 describe('config environments', () => {
   it('every one of many pairs of simultaneous writes lands', async () => {
@@ -28,7 +29,12 @@ describe('config environments', () => {
         run(['config', 'set-url', `https://pair-${pair}.example.com`, '--env', `env-${pair}`]),
         run(['config', 'set-key', '--env', `env-${pair}`], `key-of-pair-${pair}-0123456789`),
       ]);
-      expect([url.exitCode, key.exitCode, url.stderr, key.stderr]).toEqual([0, 0, `env-${pair} now uses https://pair-${pair}.example.com\n`, `saved key ••••6789 for env-${pair}\n`]);
+      expect([url.exitCode, key.exitCode, url.stderr, key.stderr]).toEqual([
+        0,
+        0,
+        `env-${pair} now uses https://pair-${pair}.example.com\n`,
+        `saved key ••••6789 for env-${pair}\n`,
+      ]);
     }
     const { environments } = await stored();
     for (let pair = 0; pair < 20; pair++) {
@@ -49,7 +55,11 @@ describe('config environments', () => {
 
   it('suggests the environment meant by a typo', async () => {
     await run(['config', 'set-url', 'https://staging.example.com', '--env', 'staging']);
-    const [use, get, far] = await Promise.all([run(['config', 'use', 'prodution']), run(['-e', 'stagign', 'det', 'get', '1']), run(['-e', 'zzz', 'det', 'get', '1'])]);
+    const [use, get, far] = await Promise.all([
+      run(['config', 'use', 'prodution']),
+      run(['-e', 'stagign', 'det', 'get', '1']),
+      run(['-e', 'zzz', 'det', 'get', '1']),
+    ]);
     expect([use.exitCode, get.exitCode, far.exitCode]).toEqual([2, 2, 2]);
     expect(use.stderr).toBe('error: unknown environment prodution\nhint: did you mean production?\n');
     expect(get.stderr).toBe('error: unknown environment stagign\nhint: did you mean staging?\n');
@@ -62,7 +72,10 @@ describe('config environments', () => {
     await run(['config', 'use', 'qa']);
     const renamed = await run(['config', 'rename', 'qa', 'qa-eu']);
     expect(renamed.stderr).toBe('renamed qa to qa-eu\n');
-    expect(await stored()).toMatchObject({ currentEnv: 'qa-eu', environments: { 'qa-eu': { baseUrl: 'https://qa.example.com', apiKey: 'qa-key-0123456789' } } });
+    expect(await stored()).toMatchObject({
+      currentEnv: 'qa-eu',
+      environments: { 'qa-eu': { baseUrl: 'https://qa.example.com', apiKey: 'qa-key-0123456789' } },
+    });
     expect((await stored()).environments.qa).toBeUndefined();
 
     const clash = await run(['config', 'rename', 'qa-eu', 'qa-eu']);
@@ -85,14 +98,22 @@ describe('config environments', () => {
 
     const plain = await run(['config', 'export']);
     expect(plain.exitCode).toBe(0);
-    expect(JSON.parse(plain.stdout)).toEqual({ currentEnv: 'local', environments: { production: { baseUrl: 'https://prod.example.com', proxy: 'http://ana@proxy.example.com:3128', protected: true } } });
+    expect(JSON.parse(plain.stdout)).toEqual({
+      currentEnv: 'local',
+      environments: { production: { baseUrl: 'https://prod.example.com', proxy: 'http://ana@proxy.example.com:3128', protected: true } },
+    });
     expect(plain.stderr).toBe('left out 2 secrets (API keys, proxy and store passwords); --with-keys includes them\n');
 
     const unconfirmed = await run(['config', 'export', '--with-keys']);
     expect(unconfirmed.exitCode).toBe(2);
     expect(unconfirmed.stdout).toBe('');
     const withKeys = await run(['config', 'export', '--with-keys', '--yes']);
-    expect(JSON.parse(withKeys.stdout).environments.production).toEqual({ baseUrl: 'https://prod.example.com', proxy: 'http://ana:pw-9876@proxy.example.com:3128', protected: true, apiKey: 'prod-key-0123456789' });
+    expect(JSON.parse(withKeys.stdout).environments.production).toEqual({
+      baseUrl: 'https://prod.example.com',
+      proxy: 'http://ana:pw-9876@proxy.example.com:3128',
+      protected: true,
+      apiKey: 'prod-key-0123456789',
+    });
 
     const other = await tempDir();
     try {

@@ -61,7 +61,9 @@ describe.skipIf(!asRoot)('a config folder this user cannot write', () => {
   it('fails a write at once with the file and the reason, not as a lock held by another run', async () => {
     const protect = await asNobody(['config', 'protect', 'development']);
     expect(protect.exitCode).not.toBe(0);
-    expect(protect.stderr).toContain(`error: cannot write ${join(config.path, 'config.json')}: permission denied\nhint: ${config.path} must be writable by this user`);
+    expect(protect.stderr).toContain(
+      `error: cannot write ${join(config.path, 'config.json')}: permission denied\nhint: ${config.path} must be writable by this user`,
+    );
     expect(protect.stderr).not.toContain('locked');
   });
 });

@@ -31,7 +31,9 @@ describe('pla config set-wire', () => {
     expect(merged.stderr).toContain('local: envelope.key=data page.base=1 page.maxSize=50');
     expect(await storedWire()).toEqual({ envelope: { key: 'data' }, page: { base: 1, maxSize: 50 } });
     const show = await server.pla(['config', 'show', '-o', 'json']);
-    expect((JSON.parse(show.stdout) as Array<{ env: string; wire: string }>).find((row) => row.env === 'local')?.wire).toBe('envelope.key=data page.base=1 page.maxSize=50');
+    expect((JSON.parse(show.stdout) as Array<{ env: string; wire: string }>).find((row) => row.env === 'local')?.wire).toBe(
+      'envelope.key=data page.base=1 page.maxSize=50',
+    );
 
     expect((await server.pla(['config', 'set-wire', '--replace', 'page.shape=nested'])).exitCode).toBe(0);
     expect(await storedWire()).toEqual({ page: { shape: 'nested' } });
@@ -49,7 +51,9 @@ describe('pla config set-wire', () => {
   it('export and import carry the profile; a broken one in an import is refused', async () => {
     expect((await server.pla(['config', 'set-wire', 'page.base=0', 'page.shape=nested'])).exitCode).toBe(0);
     const exported = await server.pla(['config', 'export']);
-    expect((JSON.parse(exported.stdout) as { environments: Record<string, { wire?: unknown }> }).environments.local?.wire).toEqual({ page: { base: 0, shape: 'nested' } });
+    expect((JSON.parse(exported.stdout) as { environments: Record<string, { wire?: unknown }> }).environments.local?.wire).toEqual({
+      page: { base: 0, shape: 'nested' },
+    });
     const bad = `${server.dataDir}/bad-envs.json`;
     await writeFile(bad, JSON.stringify({ environments: { qa: { baseUrl: 'https://qa.example.com', wire: { page: { base: 'one' } } } } }));
     const refused = await server.pla(['config', 'import', bad]);

@@ -11,7 +11,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeReply } from '../support/fake-server.js';
-import { type BulkItem, plainAnswer, Refusal, SIGN_IN_PAGE, type SpringStyleOptions, type SpringStyleService, startSpringStyleService, type WriteRequest } from '../support/spring-style-service.js';
+import {
+  type BulkItem,
+  plainAnswer,
+  Refusal,
+  SIGN_IN_PAGE,
+  type SpringStyleOptions,
+  type SpringStyleService,
+  startSpringStyleService,
+  type WriteRequest,
+} from '../support/spring-style-service.js';
 import { pla, tempDir } from './support.js';
 
 let dir: { path: string; remove: () => Promise<void> };
@@ -303,12 +312,20 @@ describe('bulk answers item by item', () => {
     const svc = await serve({
       write: perItem((item, error) => {
         const code = (item.value as { code?: string }).code ?? '';
-        return code.startsWith('BAD') ? { ...(item.value as object), success: false, errorMessage: 'code is reserved' } : error ? { success: false, error: error.message } : undefined;
+        return code.startsWith('BAD')
+          ? { ...(item.value as object), success: false, errorMessage: 'code is reserved' }
+          : error
+            ? { success: false, error: error.message }
+            : undefined;
       }),
     });
     const rejects = join(dir.path, 'rejects.ndjson');
     const input = ['{"id":2,"code":"OK-2"}', '{"code":"BAD-1"}', '{"code":"OK-NEW"}', '{"id":3,"code":"BAD-3"}'].join('\n');
-    const result = await pla(['det', 'upsert', '--file', '-', '--format', 'ndjson', '--rejects', rejects, '-o', 'json'], { server: svc.server, configDir: dir.path, input });
+    const result = await pla(['det', 'upsert', '--file', '-', '--format', 'ndjson', '--rejects', rejects, '-o', 'json'], {
+      server: svc.server,
+      configDir: dir.path,
+      input,
+    });
     expect(result.exitCode).toBe(9);
     expect(result.stderr).toMatch(/upserted 2 \(created 1, updated 1\), failed 2/);
     expect((await ndjson(rejects)).map((r) => [r.code, r._error])).toEqual([
@@ -351,7 +368,11 @@ describe('bulk answers item by item', () => {
     });
     const unknownFile = join(dir.path, 'unknown.ndjson');
     const input = ['{"code":"N-1"}', '{"code":"N-2"}', '{"code":"N-3"}'].join('\n');
-    const result = await pla(['det', 'upsert', '--file', '-', '--format', 'ndjson', '--unknown-outcome', unknownFile], { server: svc.server, configDir: dir.path, input });
+    const result = await pla(['det', 'upsert', '--file', '-', '--format', 'ndjson', '--unknown-outcome', unknownFile], {
+      server: svc.server,
+      configDir: dir.path,
+      input,
+    });
     expect(result.exitCode).toBe(9);
     expect(result.stderr).toMatch(/upserted 0 .*outcome unknown 3/);
     expect((await ndjson(unknownFile)).map((r) => r.code)).toEqual(['N-1', 'N-2', 'N-3']);

@@ -35,7 +35,15 @@ beforeAll(async () => {
   server = await startLocalServer({ seed: false });
   temp = await tempDir();
   const seed = temp.path('seed.ndjson');
-  await writeFile(seed, [{ code: 'F-1', ...FORMULAS }, { code: 'F-2', note: 'plain' }].map((r) => JSON.stringify(r)).join('\n'));
+  await writeFile(
+    seed,
+    [
+      { code: 'F-1', ...FORMULAS },
+      { code: 'F-2', note: 'plain' },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
   const created = await server.pla(['determinations', 'upsert', '--file', seed]);
   expect(created.exitCode, String(created.stderr)).toBe(0);
 }, 120_000);

@@ -24,7 +24,10 @@ let proxy: ForwardProxy;
 
 beforeAll(async () => {
   server = await startLocalServer();
-  [front, proxy] = await Promise.all([startTlsFront(server.url, [CORP_HOST]), startForwardProxy({ hosts: { [CORP_HOST]: '127.0.0.1' }, credentials: `ana:${PASSWORD}` })]);
+  [front, proxy] = await Promise.all([
+    startTlsFront(server.url, [CORP_HOST]),
+    startForwardProxy({ hosts: { [CORP_HOST]: '127.0.0.1' }, credentials: `ana:${PASSWORD}` }),
+  ]);
   for (const env of ['tls', 'corp']) await server.pla(['config', 'set-key', '--env', env], { env: CLEAN, input: server.adminKey, reject: true });
   await server.pla(['config', 'set-url', front.url, '--env', 'tls'], { env: CLEAN, reject: true });
   await server.pla(['config', 'set-url', `https://${CORP_HOST}:${front.port}`, '--env', 'corp'], { env: CLEAN, reject: true });
@@ -47,7 +50,21 @@ describe('pla doctor', () => {
     const { result, checks, byName } = await doctor([]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(checks.map((c) => c.check)).toEqual(['config file', 'environment', 'base URL', 'API key', 'proxy', 'DNS', 'TCP', 'TLS', 'service', 'key accepted', 'clock', 'latency', 'wire profile']);
+    expect(checks.map((c) => c.check)).toEqual([
+      'config file',
+      'environment',
+      'base URL',
+      'API key',
+      'proxy',
+      'DNS',
+      'TCP',
+      'TLS',
+      'service',
+      'key accepted',
+      'clock',
+      'latency',
+      'wire profile',
+    ]);
     expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
     expect(byName('config file')?.detail).toMatch(/config\.json \(mode 0600\)$/);
     expect(byName('environment')?.detail).toBe('local (from the current environment (pla config use))');
@@ -73,7 +90,12 @@ describe('pla doctor', () => {
   it('an untrusted certificate is a ✗ TLS naming issuer and reason, exit 8; set-ca fixes it', async () => {
     const untrusted = await doctor(['-e', 'tls']);
     expect(untrusted.result.exitCode).toBe(8);
-    expect(untrusted.byName('TLS')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^certificate not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): TLSv1\.[23], issued by pla test to pla test, expires \d{4}-\d\d-\d\d \(\d+ days\)$/) });
+    expect(untrusted.byName('TLS')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(
+        /^certificate not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): TLSv1\.[23], issued by pla test to pla test, expires \d{4}-\d\d-\d\d \(\d+ days\)$/,
+      ),
+    });
     expect(untrusted.byName('TLS')?.hint).toMatch(/pla config set-ca ca\.pem --env tls, or NODE_EXTRA_CA_CERTS=ca\.pem/);
 
     await server.pla(['config', 'set-ca', front.certFile, '--env', 'tls'], { env: CLEAN, reject: true });

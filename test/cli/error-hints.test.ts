@@ -54,7 +54,9 @@ describe('hints end to end', () => {
     expect(String(flagged.stderr)).toMatch(/^hint: check the key given with --api-key$/m);
     const fromEnv = await server.pla(['det', 'list', '-e', 'local', '--retries', '0'], { env: { PLA_API_KEY: 'not-the-key-0002' } });
     expect(fromEnv.exitCode).toBe(3);
-    expect(String(fromEnv.stderr)).toMatch(/^hint: check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of `pla config set-key --env local`$/m);
+    expect(String(fromEnv.stderr)).toMatch(
+      /^hint: check the key: PLA_API_KEY is set and wins over the config; unset it to use the key of `pla config set-key --env local`$/m,
+    );
     expect(String(fromEnv.stderr)).not.toContain('not-the-key-0002');
   });
 
@@ -65,7 +67,10 @@ describe('hints end to end', () => {
     await new Promise((resolve) => closed.close(resolve));
     const config = await tempDir();
     try {
-      const result = await pla(['det', 'get', '1', '--retries', '0'], { configDir: config.path, env: { PLA_BASE_URL: `http://127.0.0.1:${port}`, PLA_API_KEY: 'some-key-000000' } });
+      const result = await pla(['det', 'get', '1', '--retries', '0'], {
+        configDir: config.path,
+        env: { PLA_BASE_URL: `http://127.0.0.1:${port}`, PLA_API_KEY: 'some-key-000000' },
+      });
       expect(result.exitCode).toBe(8);
       expect(result.stderr).toMatch(/^error: cannot reach .*ECONNREFUSED.*\nhint: is the service up\? for the local one: `pla server start`/);
     } finally {

@@ -60,14 +60,23 @@ describe('errors', () => {
     const key = 'stored-key-from-config-5678';
     const own = await tempDir();
     const echo = await startFakeServer([
-      { path: `${D}/1`, reply: (req) => ({ status: 400, headers: { 'content-type': 'application/problem+json' }, body: { detail: `bad key ${String(req.headers['x-api-key'])}`, echo: req.headers } }) },
+      {
+        path: `${D}/1`,
+        reply: (req) => ({
+          status: 400,
+          headers: { 'content-type': 'application/problem+json' },
+          body: { detail: `bad key ${String(req.headers['x-api-key'])}`, echo: req.headers },
+        }),
+      },
       { path: `${D}/2`, reply: (req) => ({ status: 200, body: { success: false, message: `key ${String(req.headers['x-api-key'])} disabled`, data: null } }) },
     ]);
     try {
       const stored = await pla(['config', 'set-key'], { configDir: own.path, input: key });
       expect(stored.exitCode).toBe(0);
       // No PLA_API_KEY and no --api-key: the key comes from the config file only.
-      const runs = await Promise.all(['1', '2'].map((id) => pla(['det', 'get', id, '--verbose', '--retries', '0'], { configDir: own.path, env: { PLA_BASE_URL: echo.url } })));
+      const runs = await Promise.all(
+        ['1', '2'].map((id) => pla(['det', 'get', id, '--verbose', '--retries', '0'], { configDir: own.path, env: { PLA_BASE_URL: echo.url } })),
+      );
       expect(echo.requests.every((r) => r.headers['x-api-key'] === key)).toBe(true);
       for (const out of runs) {
         expect(out.exitCode).toBe(5);
@@ -80,7 +89,11 @@ describe('errors', () => {
   });
 
   it('several ids, one call each: a refused key or a server failure exits with its own code, not as a partial failure', async () => {
-    const [auth, server5xx, refused] = await Promise.all([run(['det', 'get', '401', '403']), run(['det', 'get', '500', '503']), run(['det', 'get', '404', '400'])]);
+    const [auth, server5xx, refused] = await Promise.all([
+      run(['det', 'get', '401', '403']),
+      run(['det', 'get', '500', '503']),
+      run(['det', 'get', '404', '400']),
+    ]);
     expect(auth.exitCode).toBe(3);
     expect(auth.stderr).toMatch(/^error: 40[13] /m);
     expect(server5xx.exitCode).toBe(7);
@@ -88,7 +101,10 @@ describe('errors', () => {
   });
 
   it('exits 8 when the service cannot be reached', async () => {
-    const out = await pla(['det', 'get', '7', '--retries', '0'], { configDir: config.path, env: { PLA_BASE_URL: 'http://127.0.0.1:9', PLA_API_KEY: 'k-0123456789ab' } });
+    const out = await pla(['det', 'get', '7', '--retries', '0'], {
+      configDir: config.path,
+      env: { PLA_BASE_URL: 'http://127.0.0.1:9', PLA_API_KEY: 'k-0123456789ab' },
+    });
     expect(out.exitCode).toBe(8);
     expect(out.stderr).toMatch(/^error: /);
   });

@@ -29,7 +29,9 @@ describe('creates past id 2^53 on PostgreSQL', () => {
       expect(created.exitCode, String(created.stderr)).toBe(0);
       printed.push(String(created.stdout).trim());
     }
-    const together = await Promise.all(['PG-4', 'PG-5', 'PG-6', 'PG-7'].map((code) => server.pla(['determinations', 'create', '--data', `{"code":"${code}"}`, '-q'])));
+    const together = await Promise.all(
+      ['PG-4', 'PG-5', 'PG-6', 'PG-7'].map((code) => server.pla(['determinations', 'create', '--data', `{"code":"${code}"}`, '-q'])),
+    );
     for (const created of together) {
       expect(created.exitCode, String(created.stderr)).toBe(0);
       printed.push(String(created.stdout).trim());
@@ -37,7 +39,9 @@ describe('creates past id 2^53 on PostgreSQL', () => {
     const expected = Array.from({ length: 7 }, (_, i) => String(9007199254740993n + BigInt(i)));
     expect([...printed].sort()).toEqual(expected);
 
-    const rows = await postgres.current().query<{ id: string; code: string }>(`SELECT id::text AS id, doc->>'code' AS code FROM ${tableOf('determinations')} ORDER BY id`, [], server.storeUrl);
+    const rows = await postgres
+      .current()
+      .query<{ id: string; code: string }>(`SELECT id::text AS id, doc->>'code' AS code FROM ${tableOf('determinations')} ORDER BY id`, [], server.storeUrl);
     expect(rows.map((row) => row.id)).toEqual(expected);
     expect(new Set(rows.map((row) => row.code)).size).toBe(7);
 

@@ -127,7 +127,10 @@ describe('ids and amounts past double precision', () => {
     const ids = [IDS[2] as string, IDS[3] as string];
     const dry = await pla(['determinations', 'delete', ...ids, '--dry-run', '-o', 'ndjson']);
     expect(dry.exitCode, String(dry.stderr)).toBe(0);
-    const rows = String(dry.stdout).trim().split('\n').map((line) => parseJson(line) as Record<string, unknown>);
+    const rows = String(dry.stdout)
+      .trim()
+      .split('\n')
+      .map((line) => parseJson(line) as Record<string, unknown>);
     expect(rows.map((row) => [String(row.id), String(row.amount)])).toEqual([
       [IDS[2], '98765432109876543.21'],
       [IDS[3], '1.5'],

@@ -98,7 +98,10 @@ describe('the pager', () => {
     const env = { PAGER: MARKING_PAGER, PLA_CONFIG_DIR: server.configDir };
     const paged = await runInTerminal(['det', 'create', '--file', file, '--plan'], { columns: 100, rows: 20, env });
     expect(paged.exitCode).toBe(0);
-    expect(paged.lines.some((l) => /^\| .*PG-0"/.test(l.text)), paged.raw.slice(0, 2000)).toBe(true);
+    expect(
+      paged.lines.some((l) => /^\| .*PG-0"/.test(l.text)),
+      paged.raw.slice(0, 2000),
+    ).toBe(true);
     const plain = await runInTerminal(['det', 'create', '--file', file, '--plan'], { columns: 100, rows: 20, env: { ...env, PAGER: 'cat' } });
     expect(plain.lines.some((l) => /^\| /.test(l.text))).toBe(false);
     expect(plain.lines.some((l) => l.text.includes('PG-0"'))).toBe(true);

@@ -32,8 +32,10 @@ describe('help', () => {
       for (const tree of ['determinations|det', 'settings|set', 'tasks', 'notifications|notif', 'images', 'topics', 'config', 'api', 'server', 'openapi']) {
         expect(top?.stdout).toContain(tree);
       }
-      for (const verb of ['get', 'list', 'create', 'update', 'upsert', 'delete', 'meta', 'remove', 'decommission']) expect(det?.stdout).toMatch(new RegExp(`\\n  ${verb} `));
-      for (const verb of ['list', 'count', 'read', 'create', 'delete', 'clear', 'work-order', 'email']) expect(notif?.stdout).toMatch(new RegExp(`\\n  ${verb} `));
+      for (const verb of ['get', 'list', 'create', 'update', 'upsert', 'delete', 'meta', 'remove', 'decommission'])
+        expect(det?.stdout).toMatch(new RegExp(`\\n  ${verb} `));
+      for (const verb of ['list', 'count', 'read', 'create', 'delete', 'clear', 'work-order', 'email'])
+        expect(notif?.stdout).toMatch(new RegExp(`\\n  ${verb} `));
       for (const verb of ['get', 'list', 'update', 'upsert', 'search', 'cancel', 'watch']) expect(tasks?.stdout).toMatch(new RegExp(`\\n  ${verb} `));
       expect(tasks?.stdout).not.toMatch(/\n {2}create /);
     } finally {

@@ -74,7 +74,12 @@ describe('handlers in-process with a fake IO object', () => {
     expect(ids).toHaveLength(2);
 
     const shown = await run(['det', 'get', '--ids-file', '-', '-o', 'ndjson'], { input: ids.join('\n') });
-    expect(shown.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { name: string }).name)).toEqual(['from stdin 1', 'from stdin 2']);
+    expect(
+      shown.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { name: string }).name),
+    ).toEqual(['from stdin 1', 'from stdin 2']);
   });
 
   it('a get that reads no input never touches stdin (the process builds its stream on first touch)', async () => {

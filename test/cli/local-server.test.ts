@@ -50,7 +50,12 @@ describe('against the local server', () => {
     expect(many.stderr).toMatch(/2/);
 
     const list = await run(['det', 'list', '--all', '-o', 'ndjson', '--fields', 'id,name']);
-    expect(list.stdout.trim().split('\n').map((l) => JSON.parse(l).name)).toEqual(['lease-a', 'lease-b', 'lease-c']);
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).name),
+    ).toEqual(['lease-a', 'lease-b', 'lease-c']);
 
     const dry = await run(['det', 'decommission', String(created.id), '--dry-run']);
     expect(JSON.parse(dry.stdout)[0]).toMatchObject({ id: created.id, name: 'lease-a' });
@@ -68,9 +73,18 @@ describe('against the local server', () => {
     await run(['det', 'create', '--file', '-', '--format', 'ndjson'], '{"name":"lease-d"}\n{"name":"lease-e"}\n');
     const first = await run(['det', 'list', '--all', '-q']);
     await run(['det', 'decommission', first.stdout.split('\n')[0] ?? '', '--yes']);
-    const ids = (text: string) => text.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+    const ids = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: number }).id);
     const all = (await run(['det', 'list', '--all', '-o', 'ndjson'])).stdout;
-    const active = all.trim().split('\n').map((line) => JSON.parse(line) as { id: number; status: string }).filter((r) => r.status === 'ACTIVE').map((r) => r.id);
+    const active = all
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; status: string })
+      .filter((r) => r.status === 'ACTIVE')
+      .map((r) => r.id);
     expect(active.length).toBeGreaterThan(0);
     expect(active.length).toBeLessThan(ids(all).length);
 

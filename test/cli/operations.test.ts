@@ -33,7 +33,13 @@ const json = (value: unknown) => JSON.stringify(value);
 /** The eleven record operations determinations and settings share, for either tree. */
 function recordCases(resource: 'determinations' | 'settings', tree: string, prefix: string): Case[] {
   return [
-    { op: `${resource}.get`, args: [tree, 'get', '7'], method: 'GET', path: `${prefix}/7`, check: (_, out) => expect(JSON.parse(out.stdout)).toMatchObject({ id: 7 }) },
+    {
+      op: `${resource}.get`,
+      args: [tree, 'get', '7'],
+      method: 'GET',
+      path: `${prefix}/7`,
+      check: (_, out) => expect(JSON.parse(out.stdout)).toMatchObject({ id: 7 }),
+    },
     { op: `${resource}.update`, args: [tree, 'update', '7', '--data', json(one)], method: 'PUT', path: `${prefix}/7`, body: one },
     { op: `${resource}.delete`, args: [tree, 'delete', '7', '--yes'], method: 'DELETE', path: `${prefix}/7` },
     { op: `${resource}.upsertBulk`, args: [tree, 'upsert', '--data', json(two)], method: 'PUT', path: `${prefix}/createOrUpdate/bulk`, body: two },
@@ -61,7 +67,14 @@ const CASES: Case[] = [
   ...recordCases('determinations', 'determinations', D),
   // The fake's answer names no ids, so the CLI reads each id back to say what the remove did.
   { op: 'determinations.remove', args: ['det', 'remove', '7', '--yes'], method: 'PUT', path: `${D}/remove/7`, readsBack: [7] },
-  { op: 'determinations.removeBulk', args: ['det', 'remove', '--ids', '7,8', '--yes'], method: 'PUT', path: `${D}/remove/bulk`, body: [7, 8], readsBack: [7, 8] },
+  {
+    op: 'determinations.removeBulk',
+    args: ['det', 'remove', '--ids', '7,8', '--yes'],
+    method: 'PUT',
+    path: `${D}/remove/bulk`,
+    body: [7, 8],
+    readsBack: [7, 8],
+  },
   { op: 'determinations.decommission', args: ['det', 'decommission', '7', '--yes'], method: 'PUT', path: `${D}/decommission/7` },
   {
     op: 'determinations.decommissionModifiedBefore',
@@ -69,8 +82,19 @@ const CASES: Case[] = [
     method: 'PUT',
     path: `${D}/decommission/modified-before/${encodeURIComponent('2024-01-31T00:00:00.000Z')}`,
   },
-  { op: 'determinations.decommissionBeforeNow', args: ['det', 'decommission', '--before-now', '--yes'], method: 'PUT', path: `${D}/decommission/modified-before-now` },
-  { op: 'determinations.decommissionBulk', args: ['det', 'decommission', '7', '8', '9', '--yes'], method: 'PUT', path: `${D}/decommission/bulk`, body: [7, 8, 9] },
+  {
+    op: 'determinations.decommissionBeforeNow',
+    args: ['det', 'decommission', '--before-now', '--yes'],
+    method: 'PUT',
+    path: `${D}/decommission/modified-before-now`,
+  },
+  {
+    op: 'determinations.decommissionBulk',
+    args: ['det', 'decommission', '7', '8', '9', '--yes'],
+    method: 'PUT',
+    path: `${D}/decommission/bulk`,
+    body: [7, 8, 9],
+  },
   ...recordCases('settings', 'set', S),
   { op: 'tasks.get', args: ['tasks', 'get', '3'], method: 'GET', path: `${T}/3` },
   { op: 'tasks.update', args: ['tasks', 'update', '3', '--data', json({ status: 'RUNNING' })], method: 'PUT', path: `${T}/3`, body: { status: 'RUNNING' } },
@@ -103,7 +127,13 @@ const CASES: Case[] = [
     path: '/api/notifications/ana/count-by-type',
     check: (_, out) => expect(JSON.parse(out.stdout)).toEqual({ count: 3 }),
   },
-  { op: 'notifications.list', args: ['notif', 'list', 'ana', '--page', '0', '--size', '10'], method: 'GET', path: '/api/notifications/ana', query: { page: '0', size: '10' } },
+  {
+    op: 'notifications.list',
+    args: ['notif', 'list', 'ana', '--page', '0', '--size', '10'],
+    method: 'GET',
+    path: '/api/notifications/ana',
+    query: { page: '0', size: '10' },
+  },
   { op: 'notifications.listMobile', args: ['notif', 'list', 'ana', '--mobile'], method: 'GET', path: '/api/notifications/ana/for-mobile' },
   { op: 'notifications.countMobile', args: ['notif', 'count', 'ana', '--mobile'], method: 'GET', path: '/api/notifications/ana/for-mobile/count' },
   { op: 'notifications.count', args: ['notif', 'count', 'ana', '--unread'], method: 'GET', path: '/api/notifications/ana/count', query: { unread: 'true' } },
@@ -170,7 +200,14 @@ describe('every operation through the CLI', () => {
         expect(run.exitCode).toBe(0);
         // A page past the first, without a wire profile: two reads of one record first find the page base.
         const probes = c.query?.page !== undefined && c.query.page !== '0' ? server.requests.splice(0, 2) : [];
-        expect(probes.map((r) => [r.query.page, r.query.size])).toEqual(probes.length ? [['0', '1'], ['1', '1']] : []);
+        expect(probes.map((r) => [r.query.page, r.query.size])).toEqual(
+          probes.length
+            ? [
+                ['0', '1'],
+                ['1', '1'],
+              ]
+            : [],
+        );
         const [req, ...readBack] = server.requests;
         expect(readBack.map((r) => `${r.method} ${r.path}`).sort()).toEqual((c.readsBack ?? []).map((id) => `GET ${D}/${id}`));
         if (!req) throw new Error('no request');

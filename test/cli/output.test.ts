@@ -48,7 +48,12 @@ describe('output', () => {
     expect(table?.stdout).toMatch(/│ 8\s+│ beta\s+│/);
     expect(csv?.stdout.split('\n')[0]).toBe('id,name,status,updatedAt,tags');
     expect(csv?.stdout).toContain('8,beta,ACTIVE,2024-01-10T00:00:00.000Z,"{""a"":1}"');
-    expect(ndjson?.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([7, 8]);
+    expect(
+      ndjson?.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([7, 8]);
     expect(JSON.parse(json?.stdout ?? '').map((r: { id: number }) => r.id)).toEqual([7, 8]);
   });
 
@@ -81,12 +86,28 @@ describe('output', () => {
     }
   });
 
-  it('gives csv a column for every field of every record, not just the first record\'s', async () => {
+  it("gives csv a column for every field of every record, not just the first record's", async () => {
     const mixed = await startFakeServer([
-      { method: 'GET', path: D, reply: { status: 200, body: { content: [{ id: 1, name: 'a' }, { id: 2, name: 'b', decommissionedAt: '2024-01-01' }], page: { size: 2, number: 0, totalElements: 2, totalPages: 1 } } } },
+      {
+        method: 'GET',
+        path: D,
+        reply: {
+          status: 200,
+          body: {
+            content: [
+              { id: 1, name: 'a' },
+              { id: 2, name: 'b', decommissionedAt: '2024-01-01' },
+            ],
+            page: { size: 2, number: 0, totalElements: 2, totalPages: 1 },
+          },
+        },
+      },
     ]);
     try {
-      const [plain, chosen] = await Promise.all([run(['det', 'list', '--all', '-o', 'csv'], mixed), run(['det', 'list', '--all', '-o', 'csv', '--fields', 'id,decommissionedAt'], mixed)]);
+      const [plain, chosen] = await Promise.all([
+        run(['det', 'list', '--all', '-o', 'csv'], mixed),
+        run(['det', 'list', '--all', '-o', 'csv', '--fields', 'id,decommissionedAt'], mixed),
+      ]);
       expect(plain.stdout).toBe('id,name,decommissionedAt\n1,a,\n2,b,2024-01-01\n');
       expect(plain.stderr).toBe('');
       expect(chosen.stdout).toBe('id,decommissionedAt\n1,\n2,2024-01-01\n');
@@ -121,7 +142,12 @@ describe('output', () => {
       run(['det', 'list', '--all', '-o', 'json'], pages),
       run(['det', 'list', '--max-items', '3', '-o', 'ndjson'], pages),
     ]);
-    expect(ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1, 2, 3, 4, 5, 6]);
     expect(csv.stdout).toBe('id,name\n1,r1\n2,r2\n3,r3\n4,r4\n5,r5\n6,r6\n');
     expect(JSON.parse(json.stdout)).toHaveLength(6);
     expect(capped.stdout.trim().split('\n')).toHaveLength(3);

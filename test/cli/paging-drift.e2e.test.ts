@@ -50,7 +50,17 @@ function service(rows: Row[], form: ServiceForm = {}) {
     const totalPages = Math.ceil(sorted.length / said);
     const number = form.oneBasedNumbers ? page + 1 : page;
     return {
-      body: { content, number, size: said, totalElements: sorted.length, totalPages, numberOfElements: content.length, first: page === 0, last: page >= totalPages - 1, empty: content.length === 0 },
+      body: {
+        content,
+        number,
+        size: said,
+        totalElements: sorted.length,
+        totalPages,
+        numberOfElements: content.length,
+        first: page === 0,
+        last: page >= totalPages - 1,
+        empty: content.length === 0,
+      },
     };
   };
   const get = (req: LoggedRequest): FakeReply => {
@@ -172,7 +182,14 @@ describe('page forms of other services', () => {
     const detect = await pla(['config', 'detect', '--env', 'qa', '-o', 'json'], env);
     expect(detect.exitCode, detect.stderr).toBe(0);
     const found = Object.fromEntries((JSON.parse(detect.stdout) as Array<{ setting: string; value: string }>).map((row) => [row.setting, row.value]));
-    expect(found).toMatchObject({ 'page.shape': 'flat', 'page.base': '1', 'page.maxSize': '100', 'page.sizeEcho': 'requested', 'envelope.key': 'result', softNotFound: 'true' });
+    expect(found).toMatchObject({
+      'page.shape': 'flat',
+      'page.base': '1',
+      'page.maxSize': '100',
+      'page.sizeEcho': 'requested',
+      'envelope.key': 'result',
+      softNotFound: 'true',
+    });
 
     const before = server.requests.length;
     const result = await pla(['det', 'list', '--all', '--size', '1000', '-q', '--env', 'qa'], env);

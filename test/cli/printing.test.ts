@@ -37,7 +37,12 @@ async function create(...records: Array<Record<string, unknown>>): Promise<Store
   return made;
 }
 
-const ndjson = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Stored);
+const ndjson = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Stored);
 
 describe('printing: one or many, the same rules', () => {
   it('decommission of three ids prints the three records the service returned, as one id prints one', async () => {

@@ -64,7 +64,10 @@ describe('file modes', () => {
       const unknown = temp.path('unknown.ndjson');
       const checkpoint = temp.path('run.checkpoint');
       const configDir = temp.path('unknown-config');
-      const run = await pla(['determinations', 'upsert', '--file', input, '--unknown-outcome', unknown, '--checkpoint', checkpoint, '--retries', '0'], { server: failing, configDir });
+      const run = await pla(['determinations', 'upsert', '--file', input, '--unknown-outcome', unknown, '--checkpoint', checkpoint, '--retries', '0'], {
+        server: failing,
+        configDir,
+      });
       expect(run.exitCode, run.stderr).not.toBe(0);
       expect(await modeOf(unknown)).toBe(0o600);
       expect(await modeOf(checkpoint)).toBe(0o600);

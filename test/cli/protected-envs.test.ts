@@ -46,7 +46,12 @@ describe('protected environments in config.json', () => {
     const header = lines.find((line) => line.includes('protected')) ?? '';
     const column = (env: string) => {
       const cells = (lines.find((line) => line.includes(` ${env} `)) ?? '').split('│').map((cell) => cell.trim());
-      return cells[header.split('│').map((cell) => cell.trim()).indexOf('protected')];
+      return cells[
+        header
+          .split('│')
+          .map((cell) => cell.trim())
+          .indexOf('protected')
+      ];
     };
     expect([column('qa'), column('production'), column('local')]).toEqual(['true', 'false', 'false']);
   });
@@ -57,7 +62,7 @@ describe('protected environments in config.json', () => {
     expect((await readdir(config.path)).filter((name) => name.startsWith('config.json') || name.startsWith('protected'))).toEqual([]);
   });
 
-  it('rename carries protection (production\'s default one too); remove drops it, so a new environment of that name is not protected', async () => {
+  it("rename carries protection (production's default one too); remove drops it, so a new environment of that name is not protected", async () => {
     await run(['config', 'set-url', 'http://127.0.0.1:1', '-e', 'prod-eu']);
     await run(['config', 'protect', 'prod-eu']);
     expect((await run(['config', 'rename', 'prod-eu', 'prod-europe'])).exitCode).toBe(0);
@@ -108,7 +113,9 @@ describe('protected environments in config.json', () => {
       const loosened = JSON.stringify({ environments: { books: { protected: false }, production: { protected: false }, sandbox: { protected: false } } });
       const second = await run(['config', 'import', '-'], { dir: fresh.path, input: loosened });
       expect(second.exitCode, second.stderr).toBe(0);
-      expect(second.stderr).toContain('kept books protected: the file has it unprotected, and an import only ever adds protection (pla config unprotect books if that is meant)\n');
+      expect(second.stderr).toContain(
+        'kept books protected: the file has it unprotected, and an import only ever adds protection (pla config unprotect books if that is meant)\n',
+      );
       expect(second.stderr).toContain('kept production protected');
       expect(await protection(fresh.path)).toMatchObject({ production: true, books: true, sandbox: false });
 
@@ -135,7 +142,11 @@ describe('protected environments in config.json', () => {
     expect([first.stderr, second.stderr].filter((stderr) => stderr.includes(moved))).toHaveLength(1);
     expect(await protection()).toEqual({ local: false, development: false, qa: true, production: false, books: true });
     expect((await readdir(config.path)).sort()).toEqual(['config.json', 'protected.json.migrated']);
-    expect((await stored()).environments).toEqual({ books: { baseUrl: 'https://books.example.com', protected: true }, qa: { protected: true }, production: { protected: false } });
+    expect((await stored()).environments).toEqual({
+      books: { baseUrl: 'https://books.example.com', protected: true },
+      qa: { protected: true },
+      production: { protected: false },
+    });
 
     // Migrated once: a later unprotect sticks.
     await run(['config', 'unprotect', 'qa']);
@@ -144,7 +155,11 @@ describe('protected environments in config.json', () => {
 
   it('a malformed protected.json or protected flag is a clear error, not a silent default', async () => {
     await writeFile(join(config.path, 'protected.json'), '{"protected": "production"}');
-    for (const args of [['config', 'show'], ['config', 'protect', 'qa'], ['-e', 'production', 'determinations', 'get', '1']]) {
+    for (const args of [
+      ['config', 'show'],
+      ['config', 'protect', 'qa'],
+      ['-e', 'production', 'determinations', 'get', '1'],
+    ]) {
       const refused = await run(args);
       expect(refused.exitCode).toBe(2);
       expect(refused.stderr).toBe(
@@ -157,7 +172,10 @@ describe('protected environments in config.json', () => {
     await unlink(join(config.path, 'protected.json'));
     await writeFile(join(config.path, 'config.json'), JSON.stringify({ environments: { qa: { baseUrl: 'http://127.0.0.1:1', protected: 'yes' } } }));
     const flag = await run(['config', 'show']);
-    expect([flag.exitCode, flag.stderr]).toEqual([2, 'error: environment qa has "protected": "yes" in config.json; expected true or false\nhint: pla config protect qa (or unprotect qa) stores it again\n']);
+    expect([flag.exitCode, flag.stderr]).toEqual([
+      2,
+      'error: environment qa has "protected": "yes" in config.json; expected true or false\nhint: pla config protect qa (or unprotect qa) stores it again\n',
+    ]);
     expect((await run(['config', 'protect', 'qa'])).exitCode).toBe(0);
     expect((await protection()).qa).toBe(true);
   });

@@ -51,7 +51,9 @@ describe('the record before on a protected environment', () => {
     const deleted = await inQa(['determinations', 'delete', '9007199254740993', '--yes']);
     expect(deleted.exitCode, deleted.stderr).toBe(0);
     expect(calls().slice(0, 2)).toEqual(['GET …/9007199254740993', 'DELETE …/9007199254740993']);
-    expect(await lastRecords()).toEqual([expect.objectContaining({ action: 'delete', id: 9007199254740993n, before: expect.objectContaining({ name: 'alpha' }) })]);
+    expect(await lastRecords()).toEqual([
+      expect.objectContaining({ action: 'delete', id: 9007199254740993n, before: expect.objectContaining({ name: 'alpha' }) }),
+    ]);
   });
 
   it('is not needed off a protected environment: an upsert of "7" that kept its id is an update, not a create (an undo must not delete record 7)', async () => {

@@ -123,7 +123,9 @@ describe('proxies', () => {
 
     const show = await server.pla(['config', 'show', '-o', 'json'], { env: CLEAN });
     expect(show.stdout + show.stderr).not.toContain(PASSWORD);
-    expect((JSON.parse(show.stdout) as Array<Record<string, unknown>>).find((row) => row.env === 'corp')).toMatchObject({ proxy: expect.stringContaining('ana:••••@') });
+    expect((JSON.parse(show.stdout) as Array<Record<string, unknown>>).find((row) => row.env === 'corp')).toMatchObject({
+      proxy: expect.stringContaining('ana:••••@'),
+    });
 
     const exported = await server.pla(['config', 'export'], { env: CLEAN });
     expect(exported.stdout).not.toContain(PASSWORD);

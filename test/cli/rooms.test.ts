@@ -35,7 +35,9 @@ describe('rooms of the CLI', () => {
     expect(eager.filter((edge) => !edge.endsWith('→ ../src/cli/invocation.js'))).toEqual([]);
     // …and handlers are named there, lazily, so the direction is real, not vacuous.
     expect(readFileSync(join(ROOT, 'commands/topics.ts'), 'utf8')).toContain("import('../src/cli/handlers/topics.js')");
-    const backwards = [...graph].flatMap(([file, imports]) => (file.startsWith('src/cli/handlers/') ? imports.filter((i) => i.startsWith('commands/')).map((i) => `${file} → ${i}`) : []));
+    const backwards = [...graph].flatMap(([file, imports]) =>
+      file.startsWith('src/cli/handlers/') ? imports.filter((i) => i.startsWith('commands/')).map((i) => `${file} → ${i}`) : [],
+    );
     expect(backwards).toEqual([]);
     expect(graph.get('src/cli/program.ts')).toContain('commands/index.ts');
   });

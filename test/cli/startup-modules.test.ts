@@ -30,7 +30,11 @@ export async function resolve(specifier, context, next) {
 const HEAVY = ['undici', 'zod', 'conf', 'ora'];
 
 /** Runs the built CLI with `args`; returns its stdout and the packages bundled in the dist/ files it loaded. */
-async function packagesLoadedBy(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; files: number; packages: Set<string> }> {
+async function packagesLoadedBy(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; files: number; packages: Set<string> }> {
   const out = join(dir, 'imports.txt');
   await writeFile(join(dir, 'register.mjs'), REGISTER);
   await writeFile(join(dir, 'hooks.mjs'), HOOKS);

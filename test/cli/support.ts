@@ -27,9 +27,7 @@ function templateRegex(op: Operation): RegExp {
 
 /** The operation a request is for: literal paths win over templates (`/bulk` over `/{id}`). */
 function operationFor(req: Pick<LoggedRequest, 'method' | 'path'>): Operation | undefined {
-  return OPERATIONS.filter((op) => op.method === req.method && templateRegex(op).test(req.path)).sort(
-    (a, b) => a.pathParams.length - b.pathParams.length,
-  )[0];
+  return OPERATIONS.filter((op) => op.method === req.method && templateRegex(op).test(req.path)).sort((a, b) => a.pathParams.length - b.pathParams.length)[0];
 }
 
 /** A body of the operation's response kind, with its success status. */
@@ -68,7 +66,9 @@ function replyFor(op: Operation): FakeReply {
 function bulkAnswer(op: Operation, req: LoggedRequest): FakeReply | undefined {
   if (op.response !== 'list' || !Array.isArray(req.body)) return undefined;
   const records = (req.body as unknown[]).map((item, i) =>
-    typeof item === 'number' ? { ...RECORD, id: item, status: 'DECOMMISSIONED' } : { ...RECORD, ...(item as object), id: (item as { id?: unknown }).id ?? 100 + i },
+    typeof item === 'number'
+      ? { ...RECORD, id: item, status: 'DECOMMISSIONED' }
+      : { ...RECORD, ...(item as object), id: (item as { id?: unknown }).id ?? 100 + i },
   );
   return { status: op.status, body: { success: true, message: 'ok', data: records } };
 }
@@ -94,7 +94,8 @@ export function startContractServer(): Promise<FakeServer> {
         if (op?.id === 'determinations.remove') removed.add(req.path.split('/').at(-1) ?? '');
         if (op?.id === 'determinations.removeBulk' && Array.isArray(req.body)) for (const id of req.body as unknown[]) removed.add(String(id));
         const id = req.path.split('/').at(-1) ?? '';
-        if (op?.id === 'determinations.get' && removed.has(id)) return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
+        if (op?.id === 'determinations.get' && removed.has(id))
+          return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
         if (op?.response === 'page') return pageReply(req);
         // A read or write by id answers that record (the client refuses another record's answer), its id exact.
         const pathId = op?.response === 'single' && op.pathParams.some((param) => param.name === 'id') ? parseRecordId(id) : undefined;
@@ -102,7 +103,9 @@ export function startContractServer(): Promise<FakeServer> {
           const data = { ...RECORD, ...(op?.method === 'PUT' && typeof req.body === 'object' ? (req.body as object) : {}), id: pathId };
           return { status: op?.status, body: jsonText({ success: true, message: 'ok', data }) };
         }
-        return op ? (bulkAnswer(op, req) ?? replyFor(op)) : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
+        return op
+          ? (bulkAnswer(op, req) ?? replyFor(op))
+          : { status: 404, body: { title: 'Not Found', status: 404, detail: `no route ${req.method} ${req.path}` } };
       },
     },
   ]);

@@ -26,7 +26,12 @@ afterAll(async () => {
 
 const env = () => ({ PLA_CONFIG_DIR: server.configDir });
 const screen = (lines: ScreenLine[]) => lines.map((l) => l.text).join('\n');
-const header = (lines: ScreenLine[]) => lines.find((l) => /^│ \S/.test(l.text))?.text.split('│').map((c) => c.trim()).filter(Boolean) ?? [];
+const header = (lines: ScreenLine[]) =>
+  lines
+    .find((l) => /^│ \S/.test(l.text))
+    ?.text.split('│')
+    .map((c) => c.trim())
+    .filter(Boolean) ?? [];
 const bottom = (lines: ScreenLine[]) => lines.findIndex((l) => l.text.startsWith('└'));
 
 describe('tables on a terminal', () => {
@@ -54,7 +59,11 @@ describe('tables on a terminal', () => {
     expect(names, screen(wider.lines)).toEqual(expect.arrayContaining(['id', 'status', 'createdAt']));
     const at = names.indexOf('createdAt');
     for (const row of wider.lines.filter((l) => /^│ \d+ +│/.test(l.text))) {
-      const cell = row.text.split('│').slice(1, -1).map((c) => c.trim())[at] ?? '';
+      const cell =
+        row.text
+          .split('│')
+          .slice(1, -1)
+          .map((c) => c.trim())[at] ?? '';
       expect(cell, screen(wider.lines)).toMatch(/^\d{4}-\d\d-\d\d( \d\d:\d\d(:\d\d)?)?$/);
     }
     expect(screen(wider.lines)).not.toMatch(/\d{4}-\d\d?…/);

@@ -28,7 +28,11 @@ beforeAll(async () => {
   fake = await startFakeServer([
     {
       path: /.*/,
-      reply: { status: 400, headers: { 'content-type': 'application/problem+json' }, body: { title: 'Bad Request', status: 400, detail: `refused${CLEAR}${ERASE_ABOVE}\rall good${RETITLE}` } },
+      reply: {
+        status: 400,
+        headers: { 'content-type': 'application/problem+json' },
+        body: { title: 'Bad Request', status: 400, detail: `refused${CLEAR}${ERASE_ABOVE}\rall good${RETITLE}` },
+      },
     },
   ]);
 }, 120_000);
@@ -51,10 +55,16 @@ describe('escape sequences from a service on a real terminal', () => {
     // (How much shows before the cut is the layout's choice: the column gives way to id, status and dates.)
     expect(row, shown(run.lines)).toMatch(/│ \^\[\]0;pw\S*… │/);
     // Widths counted on what is shown: no row wider than the terminal, none wrapped.
-    expect(run.lines.filter((l) => l.wrapped), shown(run.lines)).toEqual([]);
+    expect(
+      run.lines.filter((l) => l.wrapped),
+      shown(run.lines),
+    ).toEqual([]);
     // Every record's row is there (none erased), the header above them too.
     expect(run.lines.filter((l) => /^│ \d+ +│/.test(l.text)).length, shown(run.lines)).toBe(7);
-    expect(run.lines.some((l) => /^│ id +│ code/.test(l.text)), shown(run.lines)).toBe(true);
+    expect(
+      run.lines.some((l) => /^│ id +│ code/.test(l.text)),
+      shown(run.lines),
+    ).toBe(true);
   });
 
   it('one record as a key/value table shows them visibly', async () => {
@@ -66,7 +76,10 @@ describe('escape sequences from a service on a real terminal', () => {
   });
 
   it("a service's error body is shown visibly in the error line", async () => {
-    const run = await runInTerminal(['determinations', 'get', '7'], { columns: 200, env: { PLA_CONFIG_DIR: server.configDir, PLA_BASE_URL: fake.url, PLA_API_KEY: TEST_KEY } });
+    const run = await runInTerminal(['determinations', 'get', '7'], {
+      columns: 200,
+      env: { PLA_CONFIG_DIR: server.configDir, PLA_BASE_URL: fake.url, PLA_API_KEY: TEST_KEY },
+    });
     expect(run.exitCode, shown(run.lines)).toBe(5);
     for (const sequence of INJECTED) expect(run.raw).not.toContain(sequence);
     // The message is one line: the carriage return is a space there.

@@ -23,7 +23,9 @@ interface TreeNode {
 /** Every .ts file under src/. */
 async function sources(dir = join(ROOT, 'src')): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? sources(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [join(dir, e.name)] : []))));
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? sources(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [join(dir, e.name)] : []))),
+  );
   return nested.flat();
 }
 
@@ -115,7 +117,9 @@ describe('every hint names commands and flags that exist', () => {
         for (const flag of flags) if (!taken.has(flag)) wrong.push(`${where}: pla ${path.join(' ')} takes no ${flag} (${text})`);
       }
       // A flag named without a command must at least exist somewhere.
-      if (named.length === 0) for (const flag of text.match(/(?<![\w-])--[a-z][\w-]*/g) ?? []) if (!all.includes(flag) && !globals.includes(flag)) wrong.push(`${where}: no command takes ${flag} (${text})`);
+      if (named.length === 0)
+        for (const flag of text.match(/(?<![\w-])--[a-z][\w-]*/g) ?? [])
+          if (!all.includes(flag) && !globals.includes(flag)) wrong.push(`${where}: no command takes ${flag} (${text})`);
     }
     expect(wrong).toEqual([]);
   });
@@ -139,7 +143,9 @@ describe('hints through the built CLI', () => {
     const result = await pla(['det', 'get', '1', '--retries', '0'], { configDir: config.path, env: env() });
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toMatch(/^error: 301 Moved Permanently: redirected to https:\/\/new\.example\.com\/api/m);
-    expect(result.stderr).toMatch(/^hint: pla does not follow redirects: if https:\/\/new\.example\.com\/api is where the service now lives, set it as the base URL \(`pla config set-url URL --env local`\)$/m);
+    expect(result.stderr).toMatch(
+      /^hint: pla does not follow redirects: if https:\/\/new\.example\.com\/api is where the service now lives, set it as the base URL \(`pla config set-url URL --env local`\)$/m,
+    );
   });
 
   it('apply without a terminal says --yes, not a --dry-run it does not take', async () => {
@@ -151,10 +157,15 @@ describe('hints through the built CLI', () => {
 
   it('a summary shows the values of a refusal as they are', async () => {
     const detail = 'posting date 2026-11-14T07:13:03.204Z is in a closed period';
-    fake.setRoutes([{ path: /bulk$/, reply: { status: 422, headers: { 'content-type': 'application/problem+json' }, body: { status: 422, title: 'Unprocessable', detail } } }]);
+    fake.setRoutes([
+      { path: /bulk$/, reply: { status: 422, headers: { 'content-type': 'application/problem+json' }, body: { status: 422, title: 'Unprocessable', detail } } },
+    ]);
     const file = join(config.path, 'records.ndjson');
     await writeFile(file, '{"code":"A"}\n{"code":"B"}\n');
-    const result = await pla(['det', 'create', '--file', file, '--rejects', join(config.path, 'rejects.ndjson'), '--retries', '0'], { configDir: config.path, env: env() });
+    const result = await pla(['det', 'create', '--file', file, '--rejects', join(config.path, 'rejects.ndjson'), '--retries', '0'], {
+      configDir: config.path,
+      env: env(),
+    });
     expect(result.exitCode).toBe(9);
     expect(result.stderr).toContain(detail);
     expect(result.stderr).not.toContain('#-#-#T');

@@ -75,7 +75,10 @@ describe.each(Object.keys(WIRE_PROFILES) as WireProfileName[])('--wire %s', (pro
     const result = await server.pla(['tasks', 'cancel', '1', '4', '--yes', '--rejects', rejects]);
     expect(result.exitCode).toBe(9);
     expect(result.stderr).toMatch(/cancelled 1, failed 1/);
-    const [rejected] = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [rejected] = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rejected).toMatchObject({ id: 4 });
     expect(heldRecord(profile, await server.http('GET', `${TASKS}/1`))).toMatchObject({ status: 'CANCELLED' });
     expect(heldRecord(profile, await server.http('GET', `${TASKS}/4`))).toMatchObject({ status: 'COMPLETED' });
@@ -83,12 +86,19 @@ describe.each(Object.keys(WIRE_PROFILES) as WireProfileName[])('--wire %s', (pro
 
   it('a bulk update with one refused record: the others updated, the refused one in the rejects and unchanged', async () => {
     const rejects = join(dir.path, 'update-rejects.ndjson');
-    const records = [{ id: 2, note: 'a' }, { id: 5, status: 'PENDING', note: 'x' }, { id: 3, note: 'b' }];
+    const records = [
+      { id: 2, note: 'a' },
+      { id: 5, status: 'PENDING', note: 'x' },
+      { id: 3, note: 'b' },
+    ];
     const result = await server.pla(['tasks', 'update', '--data', JSON.stringify(records), '--rejects', rejects, '-o', 'json']);
     expect(result.exitCode).toBe(9);
     expect(result.stderr).toMatch(/updated 2, failed 1/);
     expect((JSON.parse(result.stdout) as Array<{ id: number }>).map((task) => task.id)).toEqual([2, 3]);
-    const [rejected] = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [rejected] = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rejected).toMatchObject({ id: 5, status: 'PENDING' });
     expect(heldRecord(profile, await server.http('GET', `${TASKS}/2`))).toMatchObject({ note: 'a' });
     expect(heldRecord(profile, await server.http('GET', `${TASKS}/3`))).toMatchObject({ note: 'b' });
@@ -161,7 +171,9 @@ describe('a profile file', () => {
     await writeFile(file, JSON.stringify({ envelope: { key: 'data' }, failure: 'quietly' }));
     try {
       await expect(startLocalServer({ args: ['--wire', 'nope'] })).rejects.toThrow(/--wire nope: no such profile/);
-      await expect(startLocalServer({ args: ['--wire', file] })).rejects.toThrow(/failure=quietly: expected problem \| success-false \| status-error \| code-msg/);
+      await expect(startLocalServer({ args: ['--wire', file] })).rejects.toThrow(
+        /failure=quietly: expected problem \| success-false \| status-error \| code-msg/,
+      );
     } finally {
       await dir.remove();
     }

@@ -73,7 +73,9 @@ describe('answers', () => {
 
   it('HTML, text or the wrong kind of JSON is an unreadable answer that names what came', async () => {
     const client = fake.client();
-    fake.server().setRoutes([{ path: `${DET}/7`, reply: { headers: { 'content-type': 'text/html' }, body: '<html><head><title>Sign in</title></head></html>' } }]);
+    fake
+      .server()
+      .setRoutes([{ path: `${DET}/7`, reply: { headers: { 'content-type': 'text/html' }, body: '<html><head><title>Sign in</title></head></html>' } }]);
     const html = await rejectionOf(client.call('determinations.get', { params: { id: 7 } }));
     expect(html).toBeInstanceOf(UnreadableAnswerError);
     expect(html.saw).toBe('text/html ("Sign in")');

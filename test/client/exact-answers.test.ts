@@ -14,9 +14,18 @@ import { pla, tempDir } from '../cli/support.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
 /** One record as the service writes it: raw JSON text, since JavaScript cannot hold these numbers. */
-const RECORD = '{"id":9007199254740993,"parentId":9007199254740995,"amount":12345678901234567.89,"rate":0.12345678901234567891,"huge":1e400,"ledger":{"entries":[9223372036854775807,-9007199254740993]}}';
+const RECORD =
+  '{"id":9007199254740993,"parentId":9007199254740995,"amount":12345678901234567.89,"rate":0.12345678901234567891,"huge":1e400,"ledger":{"entries":[9223372036854775807,-9007199254740993]}}';
 const SECOND = '{"id":9007199254740995,"parentId":null,"amount":-98765432109876543.21}';
-const DIGITS = ['9007199254740993', '9007199254740995', '12345678901234567.89', '0.12345678901234567891', '9223372036854775807', '-9007199254740993', '-98765432109876543.21'];
+const DIGITS = [
+  '9007199254740993',
+  '9007199254740995',
+  '12345678901234567.89',
+  '0.12345678901234567891',
+  '9223372036854775807',
+  '-9007199254740993',
+  '-98765432109876543.21',
+];
 
 let server: FakeServer;
 let temp: Awaited<ReturnType<typeof tempDir>>;
@@ -53,19 +62,33 @@ describe('answers with numbers past double precision', () => {
     const json = await run(['determinations', 'list', '-o', 'json']);
     const csv = await run(['determinations', 'list', '-o', 'csv']);
     const table = await run(['determinations', 'list', '-o', 'table', '--wide']);
-    for (const [format, result] of [['json', json], ['csv', csv], ['table', table]] as const) {
+    for (const [format, result] of [
+      ['json', json],
+      ['csv', csv],
+      ['table', table],
+    ] as const) {
       expect(result.exitCode, result.stderr).toBe(0);
       for (const digits of [...DIGITS, '1e400']) expect(result.stdout, `${format}: ${digits}`).toContain(digits);
       expect(result.stdout).not.toMatch(/9007199254740992|12345678901234568\b|Infinity|null,\s*"ledger"/);
     }
     expect(json.stdout).toContain('"huge": 1e400');
-    expect(csv.stdout.split('\n')[1]).toBe('9007199254740993,9007199254740995,12345678901234567.89,0.12345678901234567891,1e400,"{""entries"":[9223372036854775807,-9007199254740993]}"');
+    expect(csv.stdout.split('\n')[1]).toBe(
+      '9007199254740993,9007199254740995,12345678901234567.89,0.12345678901234567891,1e400,"{""entries"":[9223372036854775807,-9007199254740993]}"',
+    );
     const quiet = await run(['determinations', 'list', '-q']);
     expect(quiet.stdout).toBe('9007199254740993\n9007199254740995\n');
   });
 
   it('sends ids and amounts as typed, and prints the answer to them exactly', async () => {
-    const result = await run(['determinations', 'update', '9007199254740993', '--data', '{"amount":12345678901234567.89,"parentId":9223372036854775807}', '-o', 'ndjson']);
+    const result = await run([
+      'determinations',
+      'update',
+      '9007199254740993',
+      '--data',
+      '{"amount":12345678901234567.89,"parentId":9223372036854775807}',
+      '-o',
+      'ndjson',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     const sent = server.requests.at(-1);
     expect(sent?.method).toBe('PUT');

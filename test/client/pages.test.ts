@@ -10,7 +10,13 @@ function shapeB(req: LoggedRequest) {
   const page = Number(req.query.page ?? 0);
   const size = Number(req.query.size ?? 10);
   const content = records.slice(page * size, page * size + size);
-  return { body: { success: true, message: 'ok', data: { content, page: { size, number: page, totalElements: records.length, totalPages: Math.ceil(records.length / size) } } } };
+  return {
+    body: {
+      success: true,
+      message: 'ok',
+      data: { content, page: { size, number: page, totalElements: records.length, totalPages: Math.ceil(records.length / size) } },
+    },
+  };
 }
 
 /** Shape A, flat and bare, like the notification lists. */
@@ -100,7 +106,12 @@ describe('pages', () => {
     expect(pages.map((p) => p.items.length)).toEqual([10, 2]);
     expect(pages[1]!.items).toEqual(records.slice(20, 22));
     expect(pages[1]!.last).toBe(true);
-    expect(fake.server().requests.slice(before).map((r) => r.query.page)).toEqual(['1', '2']);
+    expect(
+      fake
+        .server()
+        .requests.slice(before)
+        .map((r) => r.query.page),
+    ).toEqual(['1', '2']);
   });
 
   it('without a profile, finds the page base with two reads of one record before reading past page 0', async () => {
@@ -109,7 +120,10 @@ describe('pages', () => {
     const seen: number[] = [];
     for await (const page of fake.client().pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
     expect(seen).toEqual(records.map((r) => r.id));
-    const sent = fake.server().requests.slice(before).map((r) => `${String(r.query.page)}/${String(r.query.size)}`);
+    const sent = fake
+      .server()
+      .requests.slice(before)
+      .map((r) => `${String(r.query.page)}/${String(r.query.size)}`);
     expect(sent).toEqual(['undefined/10', 'undefined/1', '1/1', '1/10', '2/10']);
   });
 
@@ -127,14 +141,25 @@ describe('pages', () => {
     ]);
     const before = fake.server().requests.length;
     const seen: number[] = [];
-    for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { size: 10 } })) seen.push(...page.items.map((r) => r.id as number));
+    for await (const page of fake.client(ZERO_BASED).pages('determinations.list', { paging: { size: 10 } }))
+      seen.push(...page.items.map((r) => r.id as number));
     expect(seen).toEqual(records.map((r) => r.id));
-    expect(fake.server().requests.slice(before).map((r) => r.query.size)).toEqual(['10', '4', '4', '4', '4', '4', '4']);
+    expect(
+      fake
+        .server()
+        .requests.slice(before)
+        .map((r) => r.query.size),
+    ).toEqual(['10', '4', '4', '4', '4', '4', '4']);
   });
 
   it('a service that answers the first records whatever page is asked: an error, not the same records again', async () => {
     fake.server().setRoutes([
-      { path: DET, reply: (req) => ({ body: { content: records.slice(0, 10), page: { size: 10, number: Number(req.query.page ?? 0), totalElements: 25, totalPages: 3 } } }) },
+      {
+        path: DET,
+        reply: (req) => ({
+          body: { content: records.slice(0, 10), page: { size: 10, number: Number(req.query.page ?? 0), totalElements: 25, totalPages: 3 } },
+        }),
+      },
     ]);
     const seen: unknown[] = [];
     const walk = async () => {

@@ -130,7 +130,15 @@ describe('requests', () => {
 
   it('traces each attempt with the key masked, and never writes the key', async () => {
     const server = fake.server();
-    server.setRoutes([{ path: `${DET}/1`, reply: [{ status: 503, headers: { 'retry-after': '0' } }, { status: 200, body: { id: 1 } }] }]);
+    server.setRoutes([
+      {
+        path: `${DET}/1`,
+        reply: [
+          { status: 503, headers: { 'retry-after': '0' } },
+          { status: 200, body: { id: 1 } },
+        ],
+      },
+    ]);
     const lines: string[] = [];
     const client = fake.client({ retries: 2, trace: (line) => lines.push(line) });
     await client.call('determinations.get', { params: { id: 1 } });

@@ -53,7 +53,12 @@ describe('retries', () => {
     await rejectionOf(client.call('determinations.upsertBulk', { body: [{ id: 1, a: 1 }, { a: 2 }] }));
     expect(attemptsAt(path)).toHaveLength(1);
     fake.server().setRoutes([{ path, reply: flaky }]);
-    await client.call('determinations.upsertBulk', { body: [{ id: 1, a: 1 }, { id: 2, a: 2 }] });
+    await client.call('determinations.upsertBulk', {
+      body: [
+        { id: 1, a: 1 },
+        { id: 2, a: 2 },
+      ],
+    });
     expect(attemptsAt(path)).toHaveLength(3);
   });
 
@@ -71,7 +76,15 @@ describe('retries', () => {
   });
 
   it('a create is retried on 429 and sends the idempotency key it was given', async () => {
-    fake.server().setRoutes([{ path: DET, reply: [{ status: 429, headers: { 'retry-after': '0' } }, { status: 200, body: { success: true, data: { id: 9 } } }] }]);
+    fake.server().setRoutes([
+      {
+        path: DET,
+        reply: [
+          { status: 429, headers: { 'retry-after': '0' } },
+          { status: 200, body: { success: true, data: { id: 9 } } },
+        ],
+      },
+    ]);
     await fake.client({ retries: 3 }).call('determinations.create', { body: { code: 'Y' }, idempotencyKey: 'run-1-batch-0' });
     const sent = attemptsAt(DET).slice(-2);
     expect(sent.map((r) => r.headers['idempotency-key'])).toEqual(['run-1-batch-0', 'run-1-batch-0']);

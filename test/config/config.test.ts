@@ -113,11 +113,22 @@ describe('resolveConnection', () => {
     await config.setUrl('qa', 'https://qa.example.com');
     await config.setKey('qa', 'config-key-1111');
     await config.use('qa');
-    expect(resolveConnection({}, config, process.env)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config', apiKey: 'config-key-1111', apiKeySource: 'config' });
+    expect(resolveConnection({}, config, process.env)).toMatchObject({
+      env: 'qa',
+      baseUrl: 'https://qa.example.com',
+      baseUrlSource: 'config',
+      apiKey: 'config-key-1111',
+      apiKeySource: 'config',
+    });
 
     process.env.PLA_BASE_URL = 'https://env.example.com';
     process.env.PLA_API_KEY = 'env-var-key-2222';
-    expect(resolveConnection({}, config, process.env)).toMatchObject({ baseUrl: 'https://env.example.com', baseUrlSource: 'env-var', apiKey: 'env-var-key-2222', apiKeySource: 'env-var' });
+    expect(resolveConnection({}, config, process.env)).toMatchObject({
+      baseUrl: 'https://env.example.com',
+      baseUrlSource: 'env-var',
+      apiKey: 'env-var-key-2222',
+      apiKeySource: 'env-var',
+    });
 
     expect(resolveConnection({ baseUrl: 'http://flag.example.com/', apiKey: 'flag-key-3333' }, config, process.env)).toMatchObject({
       baseUrl: 'http://flag.example.com',

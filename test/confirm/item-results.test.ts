@@ -9,26 +9,36 @@ import { operation, type OperationId } from '../../src/contract/operations.js';
 import { itemResults } from '../../src/confirm/item-results.js';
 
 const answer = (data: unknown, success?: true): CallResult => ({ status: 200, data, headers: {}, ...(success ? { success } : {}) });
-const results = (id: OperationId, sent: unknown[], data: unknown, success?: true) => itemResults(operation(id), sent, answer(data, success)).map((r) => (r.kind === 'failed' ? `failed: ${r.reason}` : r.kind));
+const results = (id: OperationId, sent: unknown[], data: unknown, success?: true) =>
+  itemResults(operation(id), sent, answer(data, success)).map((r) => (r.kind === 'failed' ? `failed: ${r.reason}` : r.kind));
 
 describe('item results', () => {
   it('matches by id in any order, and leaves out what the answer does not name', () => {
-    expect(results('tasks.cancelBulk', [10, 11, 12], [{ id: 12, cancelled: false, reason: 'already COMPLETED' }, { id: 10, cancelled: true }])).toEqual([
-      'confirmed',
-      'missing',
-      'failed: already COMPLETED',
-    ]);
+    expect(
+      results(
+        'tasks.cancelBulk',
+        [10, 11, 12],
+        [
+          { id: 12, cancelled: false, reason: 'already COMPLETED' },
+          { id: 10, cancelled: true },
+        ],
+      ),
+    ).toEqual(['confirmed', 'missing', 'failed: already COMPLETED']);
   });
 
   it('reads the per-item words: success flags, failed, errors, a per-item status, a task left in another state', () => {
     expect(
-      results('determinations.deleteBulk', [1, 2, 3, 4, 5], [
-        { id: 1, success: 'false', message: 'in use' },
-        { id: 2, failed: true, error: 'locked' },
-        { id: 3, errors: [{ message: 'referenced' }] },
-        { id: 4, status: 'ERROR', message: 'no' },
-        { id: 5, deleted: true },
-      ]),
+      results(
+        'determinations.deleteBulk',
+        [1, 2, 3, 4, 5],
+        [
+          { id: 1, success: 'false', message: 'in use' },
+          { id: 2, failed: true, error: 'locked' },
+          { id: 3, errors: [{ message: 'referenced' }] },
+          { id: 4, status: 'ERROR', message: 'no' },
+          { id: 5, deleted: true },
+        ],
+      ),
     ).toEqual(['failed: in use', 'failed: locked', 'failed: referenced', 'failed: no', 'confirmed']);
     expect(results('tasks.cancelBulk', [10], [{ id: 10, status: 'RUNNING' }])).toEqual(['failed: the task is RUNNING']);
   });
@@ -41,7 +51,12 @@ describe('item results', () => {
 
   it('creates go by position, never by the ids sent; a shorter answer accounts for none of them', () => {
     const sent = [{ id: 1, code: 'A' }, { code: 'B' }];
-    expect(results('determinations.createBulk', sent, [{ id: 70, code: 'A' }, { id: 71, code: 'B' }])).toEqual(['confirmed', 'confirmed']);
+    expect(
+      results('determinations.createBulk', sent, [
+        { id: 70, code: 'A' },
+        { id: 71, code: 'B' },
+      ]),
+    ).toEqual(['confirmed', 'confirmed']);
     expect(results('determinations.createBulk', sent, [{ id: 70, code: 'A' }])).toEqual(['missing', 'missing']);
   });
 

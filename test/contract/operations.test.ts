@@ -42,14 +42,21 @@ describe('contract', () => {
   it('names every path parameter of each template', () => {
     for (const op of OPERATIONS) {
       const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      expect(op.pathParams.map((p) => p.name), op.id).toEqual(inPath);
+      expect(
+        op.pathParams.map((p) => p.name),
+        op.id,
+      ).toEqual(inPath);
     }
   });
 
   it('uses the success statuses of the spec', () => {
-    const created = OPERATIONS.filter((op) => op.status === 201).map((op) => op.id).sort();
+    const created = OPERATIONS.filter((op) => op.status === 201)
+      .map((op) => op.id)
+      .sort();
     expect(created).toEqual(['email-notifications.create', 'images.upload', 'notifications.create']);
-    const noContent = OPERATIONS.filter((op) => op.status === 204).map((op) => op.id).sort();
+    const noContent = OPERATIONS.filter((op) => op.status === 204)
+      .map((op) => op.id)
+      .sort();
     expect(noContent).toEqual(['email-notifications.delete', 'images.delete']);
   });
 

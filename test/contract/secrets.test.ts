@@ -39,7 +39,9 @@ describe('secrets', () => {
   });
 
   it('masks a password given in the query, and leaves it out of exports, other parameters byte for byte', () => {
-    expect(maskUrl('postgres://pla@db/pla?sslmode=require&password=QSECRET&options=-c%20x')).toBe('postgres://pla@db/pla?sslmode=require&password=••••&options=-c%20x');
+    expect(maskUrl('postgres://pla@db/pla?sslmode=require&password=QSECRET&options=-c%20x')).toBe(
+      'postgres://pla@db/pla?sslmode=require&password=••••&options=-c%20x',
+    );
     expect(maskUrl('postgres://pla@db/pla?SSLPassword=k3y')).toBe('postgres://pla@db/pla?SSLPassword=••••');
     expect(withoutPassword('postgres://pla@db/pla?password=QSECRET&sslmode=require')).toBe('postgres://pla@db/pla?sslmode=require');
     expect(withoutPassword('postgres://pla@db/pla?password=QSECRET')).toBe('postgres://pla@db/pla');
@@ -53,4 +55,3 @@ describe('secrets', () => {
     expect(maskUrl('postgres://pla:ab?cdSECRET@127.0.0.1/pla')).toBe('postgres://••••@127.0.0.1/pla');
   });
 });
-

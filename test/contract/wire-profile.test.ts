@@ -10,7 +10,10 @@ describe('wire profile settings', () => {
   });
 
   it('merges onto a stored profile; envelope.key=none is a bare answer', () => {
-    expect(parseWireSettings('page.base=0 envelope.key=none', { page: { maxSize: 7 }, envelope: { key: 'data' } })).toEqual({ page: { maxSize: 7, base: 0 }, envelope: 'none' });
+    expect(parseWireSettings('page.base=0 envelope.key=none', { page: { maxSize: 7 }, envelope: { key: 'data' } })).toEqual({
+      page: { maxSize: 7, base: 0 },
+      envelope: 'none',
+    });
   });
 
   it.each([
@@ -27,7 +30,10 @@ describe('wire profile settings', () => {
 
   it('checks a profile read from JSON by the same rules, unknown fields refused', () => {
     expect(checkWireProfile({ envelope: 'none', page: { base: 1, shape: 'flat' } })).toEqual({ envelope: 'none', page: { base: 1, shape: 'flat' } });
-    expect(checkWireProfile({ envelope: { key: 'payload', success: true }, failure: 'success-false' })).toEqual({ envelope: { key: 'payload', success: true }, failure: 'success-false' });
+    expect(checkWireProfile({ envelope: { key: 'payload', success: true }, failure: 'success-false' })).toEqual({
+      envelope: { key: 'payload', success: true },
+      failure: 'success-false',
+    });
     expect(() => checkWireProfile({ page: { base: '1x' } })).toThrow(/page.base=1x/);
     expect(() => checkWireProfile({ paging: { base: 1 } })).toThrow(/unknown wire setting paging.base/);
     expect(() => checkWireProfile([])).toThrow(/JSON object/);

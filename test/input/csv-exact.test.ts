@@ -19,7 +19,9 @@ describe('csv cells with numbers past a double', () => {
   });
 
   it('are written so that they read back the same: numbers bare, the text "1e400" quoted', () => {
-    const [record] = parseJson('[{"id":9007199254740993,"amount":12345678901234567.89,"note":"1e400","nested":{"n":12345678901234567890}}]') as Array<Record<string, unknown>>;
+    const [record] = parseJson('[{"id":9007199254740993,"amount":12345678901234567.89,"note":"1e400","nested":{"n":12345678901234567890}}]') as Array<
+      Record<string, unknown>
+    >;
     const line = stringify([Object.values(record as Record<string, unknown>)], { cast: csvCast });
     expect(line).toBe('9007199254740993,12345678901234567.89,"1e400","{""n"":12345678901234567890}"\n');
   });

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => folder.cleanup());
 
-const values = async (source: AsyncIterable<{ value: unknown }>) => (await collect(source as AsyncIterable<{ value: unknown; line: number }>)).map((i) => i.value);
+const values = async (source: AsyncIterable<{ value: unknown }>) =>
+  (await collect(source as AsyncIterable<{ value: unknown; line: number }>)).map((i) => i.value);
 
 describe('readIds', () => {
   it('takes positional ids, then --ids, then the ids file', async () => {

@@ -155,7 +155,10 @@ describe('format selection', () => {
       ['bom.csv', `${bom}ref\na\n`],
       ['bom-sniffed', `${bom}{"ref":"a"}\n`],
     ] as const) {
-      expect((await collect(readRecords({ file: await folder.file(name, text) }))).map((i) => i.value), name).toEqual([{ ref: 'a' }]);
+      expect(
+        (await collect(readRecords({ file: await folder.file(name, text) }))).map((i) => i.value),
+        name,
+      ).toEqual([{ ref: 'a' }]);
     }
   });
 

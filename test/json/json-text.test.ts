@@ -3,7 +3,8 @@ import { compareNumbers, ExactDecimal, exactNumber, isJsonNumber } from '../../s
 import { jsonText } from '../../src/json/json-text.js';
 import { parseJson, UnrepresentableNumberError } from '../../src/json/json-parse.js';
 
-const ANSWER = '{"id":9007199254740993,"amount":12345678901234567.89,"small":1.5,"list":[1,12345678901234567890123],"text":"9007199254740993","tiny":0.1,"huge":1e400}';
+const ANSWER =
+  '{"id":9007199254740993,"amount":12345678901234567.89,"small":1.5,"list":[1,12345678901234567890123],"text":"9007199254740993","tiny":0.1,"huge":1e400}';
 
 describe('parseJson', () => {
   it('keeps every number exact, wherever it is: ids past 2^53 as BigInts, long decimals as their text', () => {

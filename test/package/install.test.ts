@@ -46,7 +46,11 @@ describe('the packed package', () => {
       const version = await execa(pla, ['--version'], { env, extendEnv: false });
       expect(String(version.stdout)).toMatch(/^\d+\.\d+\.\d+$/);
 
-      const server = execa(pla, ['server', 'start', '--port', '0', '--data', join(work.path, 'data'), '--no-seed', '--env-name', 'local'], { env, extendEnv: false, reject: false });
+      const server = execa(pla, ['server', 'start', '--port', '0', '--data', join(work.path, 'data'), '--no-seed', '--env-name', 'local'], {
+        env,
+        extendEnv: false,
+        reject: false,
+      });
       let output = '';
       server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       try {

@@ -99,6 +99,8 @@ describe('kill -9 of the CLI mid-apply', () => {
     expect(undo.exitCode, String(undo.stderr)).toBe(0);
     const after = await exportAll();
     const unknown = new Set(unheard);
-    expect(after.filter((row) => !unknown.has(row.id as number)).map(withoutStamp)).toEqual(before.filter((row) => !unknown.has(row.id as number)).map(withoutStamp));
+    expect(after.filter((row) => !unknown.has(row.id as number)).map(withoutStamp)).toEqual(
+      before.filter((row) => !unknown.has(row.id as number)).map(withoutStamp),
+    );
   });
 });

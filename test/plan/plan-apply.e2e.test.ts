@@ -63,7 +63,10 @@ async function lastReceipt(): Promise<ReceiptJson> {
 
 describe('plan → review → apply → receipt → undo', () => {
   it('leaves the data as it was before (a full export before equals one after the undo)', async () => {
-    const seed = await ndjson('seed.ndjson', Array.from({ length: 300 }, (_, i) => ({ ref: `e2e-${i}`, amount: i, tags: { group: i % 3 } })));
+    const seed = await ndjson(
+      'seed.ndjson',
+      Array.from({ length: 300 }, (_, i) => ({ ref: `e2e-${i}`, amount: i, tags: { group: i % 3 } })),
+    );
     expect((await pla(['determinations', 'create', '--file', seed])).exitCode).toBe(0);
     const before = await exportAll();
     expect(before).toHaveLength(300);
@@ -123,14 +126,20 @@ describe('plan → review → apply → receipt → undo', () => {
 
 describe('pla apply', () => {
   async function fresh(prefix: string, n: number): Promise<Row[]> {
-    const file = await ndjson(`${prefix}.ndjson`, Array.from({ length: n }, (_, i) => ({ ref: `${prefix}-${i}`, amount: i })));
+    const file = await ndjson(
+      `${prefix}.ndjson`,
+      Array.from({ length: n }, (_, i) => ({ ref: `${prefix}-${i}`, amount: i })),
+    );
     expect((await pla(['determinations', 'create', '--file', file])).exitCode).toBe(0);
     return (await exportAll()).filter((row) => String(row.ref).startsWith(`${prefix}-`));
   }
 
   it('reports a record changed since the plan as a conflict and does not overwrite it (exit 9)', async () => {
     const rows = await fresh('conflict', 40);
-    const file = await ndjson('conflict-sheet.ndjson', rows.map((row) => ({ id: row.id, amount: 'planned' })));
+    const file = await ndjson(
+      'conflict-sheet.ndjson',
+      rows.map((row) => ({ id: row.id, amount: 'planned' })),
+    );
     const planFile = temp.path('conflict-plan.json');
     expect((await pla(['determinations', 'upsert', '--file', file, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
 
@@ -145,8 +154,13 @@ describe('pla apply', () => {
     const after = (await exportAll()).filter((row) => String(row.ref).startsWith('conflict-'));
     expect(after.find((row) => row.id === victim.id)?.amount).toBe('someone else');
     expect(after.filter((row) => row.amount === 'planned')).toHaveLength(39);
-    const conflicts = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row);
-    expect(conflicts).toEqual([{ id: victim.id, amount: 'planned', _line: expect.any(Number), _error: expect.stringContaining('conflict: changed since the plan was made') }]);
+    const conflicts = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Row);
+    expect(conflicts).toEqual([
+      { id: victim.id, amount: 'planned', _line: expect.any(Number), _error: expect.stringContaining('conflict: changed since the plan was made') },
+    ]);
     expect((await lastReceipt()).end).toMatchObject({ exitCode: 9, counts: { update: 39, conflicts: 1 } });
   });
 
@@ -195,7 +209,9 @@ describe('pla apply', () => {
     expect(plan.exitCode, String(plan.stderr)).toBe(0);
     const parsed = JSON.parse(String(plan.stdout)) as { counts: Row; entries: Row[] };
     expect(parsed.counts).toEqual({ refused: 1, remove: 1 });
-    expect(parsed.entries).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'refused', id: kept, reason: 'in use and already decommissioned' })]));
+    expect(parsed.entries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'refused', id: kept, reason: 'in use and already decommissioned' })]),
+    );
     const real = await pla(['determinations', 'remove', String(kept), '--yes']);
     expect(real.exitCode).toBe(5);
     expect(String(real.stderr)).toContain('already decommissioned');
@@ -218,7 +234,10 @@ describe('pla apply', () => {
 
 describe('--skip-unchanged and --dry-run', () => {
   it('--skip-unchanged sends only the records that differ', async () => {
-    const file = await ndjson('daily.ndjson', Array.from({ length: 500 }, (_, i) => ({ ref: `daily-${i}`, amount: i })));
+    const file = await ndjson(
+      'daily.ndjson',
+      Array.from({ length: 500 }, (_, i) => ({ ref: `daily-${i}`, amount: i })),
+    );
     expect((await pla(['determinations', 'create', '--file', file])).exitCode).toBe(0);
     const stored = (await exportAll()).filter((row) => String(row.ref).startsWith('daily-'));
     const sheet = await ndjson(
@@ -233,7 +252,10 @@ describe('--skip-unchanged and --dry-run', () => {
   });
 
   it('--dry-run of many ids reads pages, not a GET per id, and its counts match the real run', async () => {
-    const file = await ndjson('dry.ndjson', Array.from({ length: 300 }, (_, i) => ({ ref: `dry-${i}` })));
+    const file = await ndjson(
+      'dry.ndjson',
+      Array.from({ length: 300 }, (_, i) => ({ ref: `dry-${i}` })),
+    );
     expect((await pla(['determinations', 'create', '--file', file])).exitCode).toBe(0);
     const ids = (await exportAll()).filter((row) => String(row.ref).startsWith('dry-')).map((row) => Number(row.id));
     expect((await pla(['determinations', 'decommission', ...ids.slice(0, 7).map(String), '--yes'])).exitCode).toBe(0);
@@ -262,7 +284,9 @@ describe('protected environments', () => {
       const created = await pla(['determinations', 'create', '--data', '{"ref": "guarded", "amount": 1}', '-o', 'json']);
       const id = Number((JSON.parse(String(created.stdout)) as Row).id);
       expect((await pla(['determinations', 'update', String(id), '--data', '{"amount": 2}'])).exitCode).toBe(0);
-      expect((await lastReceipt()).records).toEqual([expect.objectContaining({ action: 'update', id, before: expect.objectContaining({ amount: 1 }), after: expect.objectContaining({ amount: 2 }) })]);
+      expect((await lastReceipt()).records).toEqual([
+        expect.objectContaining({ action: 'update', id, before: expect.objectContaining({ amount: 1 }), after: expect.objectContaining({ amount: 2 }) }),
+      ]);
       expect((await pla(['determinations', 'delete', String(id), '--yes'])).exitCode).toBe(0);
       const deletion = await lastReceipt();
       expect(deletion.records).toEqual([expect.objectContaining({ action: 'delete', id, before: expect.objectContaining({ ref: 'guarded', amount: 2 }) })]);
@@ -277,10 +301,16 @@ describe('protected environments', () => {
   });
 
   it('refuse a record whose id cannot be read before it changes, and send the others with their records before', async () => {
-    const seed = await ndjson('spelled.ndjson', [{ ref: 'spelled-1', amount: 1 }, { ref: 'spelled-2', amount: 2 }]);
+    const seed = await ndjson('spelled.ndjson', [
+      { ref: 'spelled-1', amount: 1 },
+      { ref: 'spelled-2', amount: 2 },
+    ]);
     const created = await pla(['determinations', 'create', '--file', seed, '-o', 'ndjson']);
     expect(created.exitCode, String(created.stderr)).toBe(0);
-    const ids = String(created.stdout).split('\n').filter(Boolean).map((line) => Number((JSON.parse(line) as Row).id));
+    const ids = String(created.stdout)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => Number((JSON.parse(line) as Row).id));
     expect((await pla(['config', 'protect', 'local'])).exitCode).toBe(0);
     try {
       const refused = await pla(['determinations', 'update', '--data', '{"id": "abc", "amount": 1}']);
@@ -296,8 +326,18 @@ describe('protected environments', () => {
       expect(many.exitCode, String(many.stderr)).toBe(9);
       const receipt = await lastReceipt();
       expect(receipt.records).toEqual([
-        expect.objectContaining({ action: 'update', id: ids[0], before: expect.objectContaining({ amount: 1 }), after: expect.objectContaining({ amount: 10 }) }),
-        expect.objectContaining({ action: 'update', id: ids[1], before: expect.objectContaining({ amount: 2 }), after: expect.objectContaining({ amount: 20 }) }),
+        expect.objectContaining({
+          action: 'update',
+          id: ids[0],
+          before: expect.objectContaining({ amount: 1 }),
+          after: expect.objectContaining({ amount: 10 }),
+        }),
+        expect.objectContaining({
+          action: 'update',
+          id: ids[1],
+          before: expect.objectContaining({ amount: 2 }),
+          after: expect.objectContaining({ amount: 20 }),
+        }),
       ]);
       // The id rule refuses it before anything is read or sent, on any environment.
       expect(await readFile(rejects, 'utf8')).toContain("'abc' is not an id: ids are positive integers");
@@ -328,7 +368,9 @@ describe('protected environments', () => {
     try {
       const renamed = await deleteOne('ledger', 'renamed-guarded');
       expect(renamed.receipt).toMatchObject({ env: 'ledger', protected: true });
-      expect(renamed.receipt.records).toEqual([expect.objectContaining({ action: 'delete', id: renamed.id, before: expect.objectContaining({ ref: 'renamed-guarded', amount: 5 }) })]);
+      expect(renamed.receipt.records).toEqual([
+        expect.objectContaining({ action: 'delete', id: renamed.id, before: expect.objectContaining({ ref: 'renamed-guarded', amount: 5 }) }),
+      ]);
 
       expect((await pla(['config', 'remove', 'ledger'])).exitCode).toBe(0);
       expect((await pla(['config', 'set-url', server.url, '-e', 'ledger'])).exitCode).toBe(0);

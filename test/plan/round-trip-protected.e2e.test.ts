@@ -67,14 +67,22 @@ describe('plan → apply → apply again → undo on a protected environment', (
     expect(after.find((row) => row.ref === 'rt-1')).toMatchObject({ costCentre: '1000', qty: 11 });
     expect(after.find((row) => row.ref === 'rt-4')).toMatchObject({ qty: 4 });
     // Refused and unreadable rows: each once in the rejects file, with its line.
-    const rejected = (await readFile(rejects, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row);
+    const rejected = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Row);
     expect(rejected.map((row) => row._line).sort((a, b) => Number(a) - Number(b))).toEqual([8, 9, 10, 12]);
 
     const shown = await pla(['runs', 'show', 'last', '-o', 'json']);
     const receipt = JSON.parse(String(shown.stdout)) as { run: string; plan: string; protected: boolean; records: Row[] };
     expect(receipt).toMatchObject({ plan: plan.id, protected: true });
     const created = receipt.records.filter((line) => line.action === 'create');
-    expect(created.map((line) => line.id).sort()).toEqual(after.filter((row) => String(row.ref).startsWith('rt-new-')).map((row) => row.id).sort());
+    expect(created.map((line) => line.id).sort()).toEqual(
+      after
+        .filter((row) => String(row.ref).startsWith('rt-new-'))
+        .map((row) => row.id)
+        .sort(),
+    );
     expect(receipt.records.filter((line) => line.action === 'update').every((line) => line.before !== undefined)).toBe(true);
 
     // Applied again: refused, nothing sent (no second set of creates).
@@ -96,7 +104,15 @@ describe('plan → apply → apply again → undo on a protected environment', (
       const before = await exportAll();
       const target = before[0] as Row;
       const sheet = files.temp().path('plain.ndjson');
-      await writeFile(sheet, [{ id: 888888, ref: 'plain-new' }, { id: target.id, ref: target.ref, qty: 99 }].map((row) => JSON.stringify(row)).join('\n'));
+      await writeFile(
+        sheet,
+        [
+          { id: 888888, ref: 'plain-new' },
+          { id: target.id, ref: target.ref, qty: 99 },
+        ]
+          .map((row) => JSON.stringify(row))
+          .join('\n'),
+      );
       const run = await pla(['determinations', 'upsert', '--file', sheet]);
       expect(run.exitCode, String(run.stderr)).toBe(0);
       expect(run.stderr).toContain('upserted 2 (created 1, updated 1)');

@@ -17,7 +17,13 @@ describe('inverseEntries', () => {
     const created = { id: 1, name: 'new', updatedAt: at(2) };
     const before = { id: 2, name: 'old', amount: 1, updatedAt: at(1) };
     const after = { id: 2, name: 'changed', amount: 1, note: 'added', updatedAt: at(2) };
-    const entries = inverseEntries([line('create', 1, undefined, created), line('update', 2, before, after)], new Map([[1, created], [2, after]]));
+    const entries = inverseEntries(
+      [line('create', 1, undefined, created), line('update', 2, before, after)],
+      new Map([
+        [1, created],
+        [2, after],
+      ]),
+    );
     expect(entries).toEqual([
       { action: 'delete', id: 1, before: created },
       {
@@ -58,6 +64,8 @@ describe('inverseEntries', () => {
   it('makes an action the resource has no operation for irreversible (tasks cannot be deleted)', () => {
     const operations = undoOperations('tasks');
     expect(operations).toEqual({ update: 'tasks.updateBulk' });
-    expect(withinReach([{ action: 'delete', id: 1 }], operations)).toEqual([{ action: 'irreversible', id: 1, reason: 'the interface has no delete for this resource' }]);
+    expect(withinReach([{ action: 'delete', id: 1 }], operations)).toEqual([
+      { action: 'irreversible', id: 1, reason: 'the interface has no delete for this resource' },
+    ]);
   });
 });

@@ -71,7 +71,12 @@ describe('accounting records', () => {
   it('bulk create, update and delete are all-or-nothing', async () => {
     const made = (await ok<Rec[]>('POST', `${SET}/bulk`, [{ key: 'b1' }, { key: 'b2' }])).data;
     const ids = made.map((r) => r.id);
-    const missing = await server.http('PUT', `${SET}/bulk`, { body: [{ id: ids[0], value: 'changed' }, { id: 777777, value: 'x' }] });
+    const missing = await server.http('PUT', `${SET}/bulk`, {
+      body: [
+        { id: ids[0], value: 'changed' },
+        { id: 777777, value: 'x' },
+      ],
+    });
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('777777');
     expect(((await read(SET, ids[0] as number)).body as Envelope<Rec>).data.value).toBeUndefined();
@@ -79,14 +84,25 @@ describe('accounting records', () => {
     expect((await server.http('DELETE', `${SET}/bulk`, { body: [...ids, 777777] })).status).toBe(404);
     expect((await read(SET, ids[1] as number)).status).toBe(200);
 
-    const updated = (await ok<Rec[]>('PUT', `${SET}/bulk`, ids.map((id) => ({ id, value: 'v' })))).data;
+    const updated = (
+      await ok<Rec[]>(
+        'PUT',
+        `${SET}/bulk`,
+        ids.map((id) => ({ id, value: 'v' })),
+      )
+    ).data;
     expect(updated.map((r) => r.value)).toEqual(['v', 'v']);
     await ok('DELETE', `${SET}/bulk`, ids);
     for (const id of ids) expect((await read(SET, id)).status).toBe(404);
   });
 
   it('lists in page shape B with size, totals and multi-field sort', async () => {
-    for (const [group, rank] of [['g', 2], ['g', 1], ['h', 3]] as const) await create(DET, { group, rank });
+    for (const [group, rank] of [
+      ['g', 2],
+      ['g', 1],
+      ['h', 3],
+    ] as const)
+      await create(DET, { group, rank });
     // Records without `group` sort last ascending, so the three made here lead.
     const page = (await server.http('GET', `${DET}?size=2&page=0&sort=group,asc&sort=rank,desc`)).body as {
       content: Rec[];
@@ -94,7 +110,10 @@ describe('accounting records', () => {
     };
     const total = page.page.totalElements;
     expect(page.page).toEqual({ size: 2, totalElements: total, totalPages: Math.ceil(total / 2), number: 0 });
-    expect(page.content.map((r) => [r.group, r.rank])).toEqual([['g', 2], ['g', 1]]);
+    expect(page.content.map((r) => [r.group, r.rank])).toEqual([
+      ['g', 2],
+      ['g', 1],
+    ]);
     const next = (await server.http('GET', `${DET}?size=2&page=1&sort=group,asc&sort=rank,desc`)).body as { content: Rec[] };
     expect(next.content[0]).toMatchObject({ group: 'h', rank: 3 });
   });
@@ -152,7 +171,10 @@ describe('transfer tasks', () => {
     const task = (await ok<Rec>('PUT', `${TASKS}/createOrUpdate`, { contractNumber: 'LC-1' })).data;
     expect(task.status).toBe('PENDING');
     expect((await server.http('PUT', `${TASKS}/${task.id}`, { body: { status: 'COMPLETED' } })).status).toBe(409);
-    expect((await ok<Rec>('PUT', `${TASKS}/${task.id}`, { status: 'RUNNING' })).data).toMatchObject({ status: 'RUNNING', startedAt: expect.any(String) as unknown });
+    expect((await ok<Rec>('PUT', `${TASKS}/${task.id}`, { status: 'RUNNING' })).data).toMatchObject({
+      status: 'RUNNING',
+      startedAt: expect.any(String) as unknown,
+    });
     expect((await ok<Rec>('PUT', `${TASKS}/${task.id}`, { status: 'COMPLETED' })).data.status).toBe('COMPLETED');
     expect((await server.http('POST', `${TASKS}/cancel/${task.id}`)).status).toBe(409);
     expect((await server.http('PUT', `${TASKS}/${task.id}`, { body: { status: 'DONE' } })).status).toBe(400);
@@ -178,14 +200,16 @@ describe('transfer tasks', () => {
   });
 
   it('searches by equality, any-of and range, sorted by createdAt ascending by default or as asked', async () => {
-    const made = (await ok<Rec[]>('PUT', `${TASKS}/createOrUpdate/bulk`, [
-      { batch: 'S', amount: 10, region: 'north' },
-      { batch: 'S', amount: 20, region: 'south' },
-      { batch: 'S', amount: 30, region: 'east' },
-      { batch: 'S', amount: 40, region: 'north', status: 'RUNNING' },
-    ])).data;
+    const made = (
+      await ok<Rec[]>('PUT', `${TASKS}/createOrUpdate/bulk`, [
+        { batch: 'S', amount: 10, region: 'north' },
+        { batch: 'S', amount: 20, region: 'south' },
+        { batch: 'S', amount: 30, region: 'east' },
+        { batch: 'S', amount: 40, region: 'north', status: 'RUNNING' },
+      ])
+    ).data;
     const search = async (filter: unknown, query = '') =>
-      ((await server.http('POST', `${TASKS}/search${query}`, { body: filter })).body as { content: Rec[]; page: { totalElements: number } });
+      (await server.http('POST', `${TASKS}/search${query}`, { body: filter })).body as { content: Rec[]; page: { totalElements: number } };
 
     expect((await search({ batch: 'S' })).content.map((t) => t.id)).toEqual(made.map((t) => t.id));
     expect((await search({ batch: 'S', region: ['north', 'east'] })).content.map((t) => t.amount)).toEqual([10, 30, 40]);

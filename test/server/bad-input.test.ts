@@ -14,10 +14,7 @@ let limited: LocalServer;
 let readOnlyKey: string;
 
 beforeAll(async () => {
-  [server, limited] = await Promise.all([
-    startLocalServer({ args: ['--max-body', '64kb'] }),
-    startLocalServer({ seed: false, args: ['--rate-limit', '2'] }),
-  ]);
+  [server, limited] = await Promise.all([startLocalServer({ args: ['--max-body', '64kb'] }), startLocalServer({ seed: false, args: ['--rate-limit', '2'] })]);
   const created = await server.http('POST', '/_admin/keys', { body: { name: 'reader', permissions: ['determinations:read'] } });
   readOnlyKey = (created.body as { data: { secret: string } }).data.secret;
 });
@@ -29,7 +26,14 @@ afterAll(async () => {
 function expectProblem(result: HttpResult, status: number, path?: string): void {
   expect(result.status).toBe(status);
   expect(result.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const problem = result.body as { type: string; title: string; status: number; detail: string; instance: string; errors?: Array<{ path: string; message: string }> };
+  const problem = result.body as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    instance: string;
+    errors?: Array<{ path: string; message: string }>;
+  };
   expect(problem).toMatchObject({ status, instance: expect.stringMatching(/^\//) as unknown });
   expect(problem.title).toEqual(expect.any(String));
   expect(problem.detail).toEqual(expect.any(String));
@@ -81,7 +85,16 @@ describe('bad input', () => {
   it('an unknown id is 404, and a bulk naming one unknown id applies nothing', async () => {
     await refused(() => server.http('GET', `${DET}/999999`), 404);
     await refused(() => server.http('DELETE', `${DET}/bulk`, { body: [1, 999999] }), 404);
-    await refused(() => server.http('PUT', `${DET}/bulk`, { body: [{ id: 1, name: 'renamed' }, { id: 999998, name: 'x' }] }), 404);
+    await refused(
+      () =>
+        server.http('PUT', `${DET}/bulk`, {
+          body: [
+            { id: 1, name: 'renamed' },
+            { id: 999998, name: 'x' },
+          ],
+        }),
+      404,
+    );
     await refused(() => server.http('POST', '/api/notifications/999999/read'), 404);
   });
 
@@ -105,7 +118,10 @@ describe('bad input', () => {
   it('a 20 MB body sent chunked (no length announced) is answered 413 after it was read: no reset while sending', async () => {
     const { request } = await import('node:http');
     const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
-      const req = request(new URL(`${DET}/bulk`, server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': server.adminKey } });
+      const req = request(new URL(`${DET}/bulk`, server.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': server.adminKey },
+      });
       let status: number | undefined;
       let failure: string | undefined;
       req.on('response', (res) => {

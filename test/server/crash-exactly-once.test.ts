@@ -94,78 +94,104 @@ async function runUntilKillPoint(verb: 'upsert' | 'create', extra: string[]) {
   server = local;
   const dir = await tempDir('pla-crash-run-');
   const unknownFile = join(dir, 'unknown.ndjson');
-  const args = ['determinations', verb, '--file', input, '--checkpoint', join(dir, 'run.ckpt'), '--unknown-outcome', unknownFile, '-o', 'ndjson', '--fields', 'id', ...extra];
+  const args = [
+    'determinations',
+    verb,
+    '--file',
+    input,
+    '--checkpoint',
+    join(dir, 'run.ckpt'),
+    '--unknown-outcome',
+    unknownFile,
+    '-o',
+    'ndjson',
+    '--fields',
+    'id',
+    ...extra,
+  ];
   const run = local.pla(args);
   await waitFor(async () => (await committed(local)) >= KILL_AFTER, `${KILL_AFTER} records committed`);
   return { local, args, run, unknownFile };
 }
 
 describe('kill -9 of the local server during a bulk run of 200,000 records without ids', () => {
-  it('upsert, server restarted at once: batches in flight go to the unknown-outcome file, the rest goes through; a resume with --retry-unsafe completes exactly once', { timeout: TIMEOUT_MS }, async () => {
-    const { local, args, run, unknownFile } = await runUntilKillPoint('upsert', ['--retries', '10']);
-    await local.restart('SIGKILL');
-    const first = await run;
+  it(
+    'upsert, server restarted at once: batches in flight go to the unknown-outcome file, the rest goes through; a resume with --retry-unsafe completes exactly once',
+    { timeout: TIMEOUT_MS },
+    async () => {
+      const { local, args, run, unknownFile } = await runUntilKillPoint('upsert', ['--retries', '10']);
+      await local.restart('SIGKILL');
+      const first = await run;
 
-    // Only the batches in flight at the kill can be of unknown outcome; they were not resent.
-    expect([0, 9]).toContain(first.exitCode);
-    const { succeeded, unknown } = counts(first);
-    const unknownRefs = await refsIn(unknownFile);
-    expect(unknownRefs).toHaveLength(unknown);
-    expect(succeeded + unknown).toBe(TOTAL);
-    if (unknown > 0) expect(first.stderr).toMatch(/hint: check them with --plan/);
+      // Only the batches in flight at the kill can be of unknown outcome; they were not resent.
+      expect([0, 9]).toContain(first.exitCode);
+      const { succeeded, unknown } = counts(first);
+      const unknownRefs = await refsIn(unknownFile);
+      expect(unknownRefs).toHaveLength(unknown);
+      expect(succeeded + unknown).toBe(TOTAL);
+      if (unknown > 0) expect(first.stderr).toMatch(/hint: check them with --plan/);
 
-    const store = await refsInStore(local);
-    expect([...store.values()].every((n) => n === 1)).toBe(true);
-    const uncertain = new Set(unknownRefs);
-    const acknowledged = Array.from({ length: TOTAL }, (_, i) => `r${i}`).filter((ref) => !uncertain.has(ref));
-    expect(acknowledged.filter((ref) => store.get(ref) !== 1)).toEqual([]);
-    // The store holds what the CLI counted, plus those of unknown outcome the server had committed.
-    expect(store.size).toBe(succeeded + unknownRefs.filter((ref) => store.has(ref)).length);
+      const store = await refsInStore(local);
+      expect([...store.values()].every((n) => n === 1)).toBe(true);
+      const uncertain = new Set(unknownRefs);
+      const acknowledged = Array.from({ length: TOTAL }, (_, i) => `r${i}`).filter((ref) => !uncertain.has(ref));
+      expect(acknowledged.filter((ref) => store.get(ref) !== 1)).toEqual([]);
+      // The store holds what the CLI counted, plus those of unknown outcome the server had committed.
+      expect(store.size).toBe(succeeded + unknownRefs.filter((ref) => store.has(ref)).length);
 
-    // Resent under the keys they had: the server replays what it had committed.
-    // (When the kill caught no request in flight, the run was complete already.)
-    if (unknown > 0) {
+      // Resent under the keys they had: the server replays what it had committed.
+      // (When the kill caught no request in flight, the run was complete already.)
+      if (unknown > 0) {
+        const second = await local.pla([...args, '--retry-unsafe']);
+        expect(second.exitCode).toBe(0);
+        expect(counts(second)).toEqual({ succeeded: unknown, unknown: 0 });
+      }
+      expectExactlyOnce(await refsInStore(local));
+    },
+  );
+
+  it(
+    'create, server restarted later: the run stops, and the resume sends what was unfinished under the same keys: exactly once',
+    { timeout: TIMEOUT_MS },
+    async () => {
+      const { local, args, run, unknownFile } = await runUntilKillPoint('create', ['--retries', '1']);
+      let first: PlaResult | undefined;
+      // Down until the run has given up on it.
+      await local.restart('SIGKILL', async () => (first = await run));
+      // The network error stopped the run; its summary still says what went through and what is unknown.
+      expect(first?.exitCode).toBe(8);
+      const firstCounts = counts(first!);
+      const unknownRefs = await refsIn(unknownFile);
+      expect(unknownRefs).toHaveLength(firstCounts.unknown);
+      const before = await refsInStore(local);
+      expect([...before.values()].every((n) => n === 1)).toBe(true);
+      expect(before.size).toBe(firstCounts.succeeded + unknownRefs.filter((ref) => before.has(ref)).length);
+
       const second = await local.pla([...args, '--retry-unsafe']);
       expect(second.exitCode).toBe(0);
-      expect(counts(second)).toEqual({ succeeded: unknown, unknown: 0 });
-    }
-    expectExactlyOnce(await refsInStore(local));
-  });
+      const secondCounts = counts(second);
+      expect(secondCounts.unknown).toBe(0);
+      // Each record acknowledged once, in one run or the other; the store has each once.
+      expect(firstCounts.succeeded + secondCounts.succeeded).toBe(TOTAL);
+      expectExactlyOnce(await refsInStore(local));
+    },
+  );
 
-  it('create, server restarted later: the run stops, and the resume sends what was unfinished under the same keys: exactly once', { timeout: TIMEOUT_MS }, async () => {
-    const { local, args, run, unknownFile } = await runUntilKillPoint('create', ['--retries', '1']);
-    let first: PlaResult | undefined;
-    // Down until the run has given up on it.
-    await local.restart('SIGKILL', async () => (first = await run));
-    // The network error stopped the run; its summary still says what went through and what is unknown.
-    expect(first?.exitCode).toBe(8);
-    const firstCounts = counts(first!);
-    const unknownRefs = await refsIn(unknownFile);
-    expect(unknownRefs).toHaveLength(firstCounts.unknown);
-    const before = await refsInStore(local);
-    expect([...before.values()].every((n) => n === 1)).toBe(true);
-    expect(before.size).toBe(firstCounts.succeeded + unknownRefs.filter((ref) => before.has(ref)).length);
-
-    const second = await local.pla([...args, '--retry-unsafe']);
-    expect(second.exitCode).toBe(0);
-    const secondCounts = counts(second);
-    expect(secondCounts.unknown).toBe(0);
-    // Each record acknowledged once, in one run or the other; the store has each once.
-    expect(firstCounts.succeeded + secondCounts.succeeded).toBe(TOTAL);
-    expectExactlyOnce(await refsInStore(local));
-  });
-
-  it('create with --retry-unsafe, server restarted at once: the batches in flight are resent under their keys and replayed, no unknown outcome', { timeout: TIMEOUT_MS }, async () => {
-    const { local, run } = await runUntilKillPoint('create', ['--retries', '10', '--retry-unsafe']);
-    await local.restart('SIGKILL');
-    const result = await run;
-    expect(result.exitCode).toBe(0);
-    expect(counts(result)).toEqual({ succeeded: TOTAL, unknown: 0 });
-    expectExactlyOnce(await refsInStore(local));
-    // The ids the CLI printed (one per created record, from first replies and replays) are those in the store.
-    const printed = new Set(result.stdout.split('\n').filter(Boolean));
-    expect(printed.size).toBe(TOTAL);
-    const stored = await local.http('GET', `${DET}?page=0&size=1`);
-    expect((stored.body as { page: { totalElements: number } }).page.totalElements).toBe(TOTAL);
-  });
+  it(
+    'create with --retry-unsafe, server restarted at once: the batches in flight are resent under their keys and replayed, no unknown outcome',
+    { timeout: TIMEOUT_MS },
+    async () => {
+      const { local, run } = await runUntilKillPoint('create', ['--retries', '10', '--retry-unsafe']);
+      await local.restart('SIGKILL');
+      const result = await run;
+      expect(result.exitCode).toBe(0);
+      expect(counts(result)).toEqual({ succeeded: TOTAL, unknown: 0 });
+      expectExactlyOnce(await refsInStore(local));
+      // The ids the CLI printed (one per created record, from first replies and replays) are those in the store.
+      const printed = new Set(result.stdout.split('\n').filter(Boolean));
+      expect(printed.size).toBe(TOTAL);
+      const stored = await local.http('GET', `${DET}?page=0&size=1`);
+      expect((stored.body as { page: { totalElements: number } }).page.totalElements).toBe(TOTAL);
+    },
+  );
 });

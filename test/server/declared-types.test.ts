@@ -49,7 +49,14 @@ describe('declared field types', () => {
   });
 
   it('right types, null and fields of its own are kept as sent', async () => {
-    const created = await strict.pla(['det', 'create', '--data', JSON.stringify({ code: 'ATD-Y', name: 'Yes', inUse: false, companyCode: null, colour: 7 }), '-o', 'json']);
+    const created = await strict.pla([
+      'det',
+      'create',
+      '--data',
+      JSON.stringify({ code: 'ATD-Y', name: 'Yes', inUse: false, companyCode: null, colour: 7 }),
+      '-o',
+      'json',
+    ]);
     expect(created.exitCode, created.stderr).toBe(0);
     const record = JSON.parse(created.stdout) as { id: number };
     const stored = (await strict.http('GET', `${DET}/${record.id}`)).body as { data: Record<string, unknown> };

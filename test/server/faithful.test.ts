@@ -79,7 +79,9 @@ describe('work orders are free-form objects (spec 2.8)', () => {
   });
 
   it('any object values are accepted; forUserId, when given, names the user', async () => {
-    const result = await server.http('POST', '/api/notifications/workorder', { body: { 'WO-9': { forUserId: 'hank', lines: [1, 2], meta: { a: 1 } }, 'WO-10': {} } });
+    const result = await server.http('POST', '/api/notifications/workorder', {
+      body: { 'WO-9': { forUserId: 'hank', lines: [1, 2], meta: { a: 1 } }, 'WO-10': {} },
+    });
     expect([result.status, result.text]).toEqual([200, '']);
     expect(((await server.http('GET', '/api/notifications/hank')).body as { content: Rec[] }).content[0]).toMatchObject({ title: 'Work order WO-9 created' });
     expect((await server.http('POST', '/api/notifications/workorder', { body: {} })).status).toBe(200);
@@ -201,7 +203,11 @@ describe('smaller points', () => {
   });
 
   it('a bulk cancel or task bulk update with [] answers as one without a body', async () => {
-    for (const [method, path] of [['POST', `${TASKS}/cancel/bulk`], ['PUT', `${TASKS}/bulk`], ['PUT', `${TASKS}/createOrUpdate/bulk`]] as const) {
+    for (const [method, path] of [
+      ['POST', `${TASKS}/cancel/bulk`],
+      ['PUT', `${TASKS}/bulk`],
+      ['PUT', `${TASKS}/createOrUpdate/bulk`],
+    ] as const) {
       const none = await server.http(method, path);
       const empty = await server.http(method, path, { body: [] });
       expect([empty.status, empty.text]).toEqual([none.status, none.text]);

@@ -85,7 +85,9 @@ describe('item 8: memory is bounded per request', () => {
     const after = await procStatus(server.pid(), 'VmHWM');
     const growth = after - before;
     const allowed = 2 * 10 * MB + 60 * MB; // two bodies at the 10 MB limit, plus a margin for parsing them
-    console.log(`item 8: peak RSS ${Math.round(before / MB)} MB before, ${Math.round(after / MB)} MB after two 1 MB byte-by-byte bodies (+${Math.round(growth / MB)} MB, allowed +${allowed / MB} MB)`);
+    console.log(
+      `item 8: peak RSS ${Math.round(before / MB)} MB before, ${Math.round(after / MB)} MB after two 1 MB byte-by-byte bodies (+${Math.round(growth / MB)} MB, allowed +${allowed / MB} MB)`,
+    );
     expect(growth).toBeLessThan(allowed);
   });
 });
@@ -155,7 +157,9 @@ describe('item 11: slow and greedy clients', () => {
     expect(answer).toContain('--max-connections');
     expect(answer).toContain('urn:pla:problem:too-many-connections');
     for (const socket of held) socket.destroy();
-    await expect.poll(async () => (await capped.http('GET', '/_admin/health', { key: null }).catch(() => ({ status: 0 }))).status, { timeout: 30_000, interval: 100 }).toBe(200);
+    await expect
+      .poll(async () => (await capped.http('GET', '/_admin/health', { key: null }).catch(() => ({ status: 0 }))).status, { timeout: 30_000, interval: 100 })
+      .toBe(200);
   });
 
   it('a body slower than --request-timeout is cut with 408, and the server keeps answering', async () => {
@@ -239,7 +243,6 @@ describe('item 12: keys', () => {
     const next = ((await createKey(['admin'])).body as { data: { secret: string } }).data.secret;
     expect((await server.http('DELETE', `/_admin/keys/${root.id}`, { key: next })).status).toBe(200);
   });
-
 });
 
 describe('item 13: logs', () => {
@@ -262,10 +265,14 @@ describe('item 13: logs', () => {
       // `Expect: 100-continue`: the server says "100 Continue" as it hands the request to
       // its handler, so the body below is known to arrive at a request being read.
       const continued = new Promise<void>((resolve) => socket.on('data', (chunk: Buffer) => chunk.toString().includes('100 Continue') && resolve()));
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${server.adminKey}\r\ncontent-type: ${type}\r\ncontent-length: 100000\r\nexpect: 100-continue\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${server.adminKey}\r\ncontent-type: ${type}\r\ncontent-length: 100000\r\nexpect: 100-continue\r\n\r\n`,
+      );
       await continued;
       socket.write(`${start}${'z'.repeat(2000)}`, () => socket.destroy());
-      await expect.poll(() => server.stderr(), { timeout: 30_000, interval: 100 }).toContain(`${path}: the client went away before its ${what === 'upload' ? 'upload' : 'request body'} was complete`);
+      await expect
+        .poll(() => server.stderr(), { timeout: 30_000, interval: 100 })
+        .toContain(`${path}: the client went away before its ${what === 'upload' ? 'upload' : 'request body'} was complete`);
       expect(server.stderr()).not.toContain('internal error');
       expect(server.stderr()).not.toMatch(/\n\s+at /);
       expect((await server.http('GET', '/_admin/health', { key: null })).status).toBe(200);

@@ -61,10 +61,10 @@ describe('kept idempotency keys', () => {
     ({ store, keys } = await open(dir));
     expect(await keys.run('k1 POST /x a', createsTask(runs))).toEqual({ reply: first.reply, replayed: true });
     expect(runs.count).toBe(1);
-    expect((await store.count('tasks'))).toBe(1);
+    expect(await store.count('tasks')).toBe(1);
     // Another key is another request.
     expect((await keys.run('k1 POST /x b', createsTask(runs))).replayed).toBe(false);
-    expect((await store.count('tasks'))).toBe(2);
+    expect(await store.count('tasks')).toBe(2);
   });
 
   it('writes the key in the same transaction as the changes, and nothing before the reply is known', async () => {
@@ -80,16 +80,23 @@ describe('kept idempotency keys', () => {
     });
     expect(seenDuringRun).toBe(0);
     expect(seenThroughView).toBe(1);
-    expect([(await store.count('tasks')), (await store.count(IDEMPOTENCY_COLLECTION))]).toEqual([1, 1]);
+    expect([await store.count('tasks'), await store.count(IDEMPOTENCY_COLLECTION)]).toEqual([1, 1]);
   });
 
   it('a 5xx applies nothing and keeps nothing; a request that changed nothing is not kept', async () => {
     const { store, keys } = await open(await tempDir());
     const runs = { count: 0 };
-    expect((await keys.run('a', createsTask(runs, () => reply(500)))).reply.status).toBe(500);
-    expect((await store.count('tasks'))).toBe(0);
+    expect(
+      (
+        await keys.run(
+          'a',
+          createsTask(runs, () => reply(500)),
+        )
+      ).reply.status,
+    ).toBe(500);
+    expect(await store.count('tasks')).toBe(0);
     expect((await keys.run('a', createsTask(runs))).replayed).toBe(false);
-    expect((await store.count('tasks'))).toBe(1);
+    expect(await store.count('tasks')).toBe(1);
 
     const refused = async () => {
       runs.count++;
@@ -114,7 +121,7 @@ describe('kept idempotency keys', () => {
     const [a, b] = await Promise.all([first, second]);
     expect(b).toEqual({ reply: a.reply, replayed: true });
     expect(runs.count).toBe(1);
-    expect((await store.count('tasks'))).toBe(1);
+    expect(await store.count('tasks')).toBe(1);
   });
 
   it('keeps at most maxKeys, dropping the oldest from the store as well', async () => {
@@ -123,7 +130,7 @@ describe('kept idempotency keys', () => {
     const { store, keys } = await open(dir, retention);
     const runs = { count: 0 };
     for (const key of ['1', '2', '3', '4']) await keys.run(key, createsTask(runs));
-    expect((await store.count(IDEMPOTENCY_COLLECTION))).toBe(3);
+    expect(await store.count(IDEMPOTENCY_COLLECTION)).toBe(3);
     for (const key of ['2', '3', '4']) expect((await keys.run(key, createsTask(runs))).replayed).toBe(true);
     expect((await keys.run('1', createsTask(runs))).replayed).toBe(false);
     expect(runs.count).toBe(5);
@@ -156,7 +163,8 @@ describe('Idempotency-Key through the local server', () => {
   it('a create and an upsert without id replayed after kill -9 and restart: same answer, one record each', async () => {
     server = await startLocalServer({ seed: false });
     const tasks = '/api/v1/batch/mass-inter-company-transfer/tasks';
-    const create = () => server!.http('POST', '/api/v1/asset-transaction-type-determinations', { body: { code: 'once' }, headers: { 'idempotency-key': 'c-1' } });
+    const create = () =>
+      server!.http('POST', '/api/v1/asset-transaction-type-determinations', { body: { code: 'once' }, headers: { 'idempotency-key': 'c-1' } });
     const upsert = () => server!.http('PUT', `${tasks}/createOrUpdate/bulk`, { body: [{ name: 'a' }, { name: 'b' }], headers: { 'idempotency-key': 'u-1' } });
     const [created, upserted] = [await create(), await upsert()];
     expect([created.status, upserted.status]).toEqual([200, 200]);

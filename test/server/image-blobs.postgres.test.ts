@@ -149,7 +149,11 @@ describe('image bytes in PostgreSQL', () => {
       // The upload goes on once the reset has either finished or waits for a lock (the upload's).
       await eventually(async () => {
         if (resetDone) return true;
-        const rows = await postgres.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [], url);
+        const rows = await postgres.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          [],
+          url,
+        );
         return (rows[0]?.n ?? 0) > 0;
       });
       resume();

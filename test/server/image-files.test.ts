@@ -25,7 +25,11 @@ afterAll(async () => {
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const fileOf = (hash: string) => join(server.dataDir, 'images', hash);
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Uploads `data` as an image; resolves with the new image's id. */
 async function upload(data: string, filename = 'a.png'): Promise<number> {

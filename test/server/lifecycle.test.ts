@@ -11,7 +11,8 @@ import { startLocalServer, type LocalServer } from '../support/local-server.js';
 const DET = '/api/v1/asset-transaction-type-determinations';
 const SET = '/api/v1/system-financial-settings';
 
-const total = async (server: LocalServer, path: string) => ((await server.http('GET', `${path}?size=1`)).body as { page: { totalElements: number } }).page.totalElements;
+const total = async (server: LocalServer, path: string) =>
+  ((await server.http('GET', `${path}?size=1`)).body as { page: { totalElements: number } }).page.totalElements;
 
 describe('start, seed, keys and shutdown', () => {
   it('seeds a fresh folder; --no-seed starts empty', async () => {
@@ -19,7 +20,9 @@ describe('start, seed, keys and shutdown', () => {
     const empty = await startLocalServer({ seed: false });
     try {
       expect(await total(seeded, DET)).toBeGreaterThan(0);
-      const statuses = ((await seeded.http('GET', '/api/v1/batch/mass-inter-company-transfer/tasks')).body as { content: Array<{ status: string }> }).content.map((t) => t.status);
+      const statuses = (
+        (await seeded.http('GET', '/api/v1/batch/mass-inter-company-transfer/tasks')).body as { content: Array<{ status: string }> }
+      ).content.map((t) => t.status);
       expect(new Set(statuses)).toEqual(new Set(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED']));
       expect(((await seeded.http('GET', '/api/notifications/bob/count')).body as { count: number }).count).toBeGreaterThan(0);
       expect((await empty.http('GET', '/_admin/health', { key: null })).body).toMatchObject({
@@ -107,12 +110,17 @@ describe('rehearsal tools', () => {
     const server = await startLocalServer({ args: ['--simulate-tasks', '1'] });
     try {
       const open = async () =>
-        ((await server.http('POST', '/api/v1/batch/mass-inter-company-transfer/tasks/search', { body: { status: ['PENDING', 'RUNNING'] } })).body as { page: { totalElements: number } })
-          .page.totalElements;
+        (
+          (await server.http('POST', '/api/v1/batch/mass-inter-company-transfer/tasks/search', { body: { status: ['PENDING', 'RUNNING'] } })).body as {
+            page: { totalElements: number };
+          }
+        ).page.totalElements;
       expect(await open()).toBeGreaterThan(0);
       // Polls for the outcome (no assertion on how long it takes; the test timeout bounds it).
       while ((await open()) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      const ended = (await server.http('GET', '/api/v1/batch/mass-inter-company-transfer/tasks')).body as { content: Array<{ status: string; finishedAt?: string }> };
+      const ended = (await server.http('GET', '/api/v1/batch/mass-inter-company-transfer/tasks')).body as {
+        content: Array<{ status: string; finishedAt?: string }>;
+      };
       for (const task of ended.content) expect(['COMPLETED', 'FAILED', 'CANCELLED']).toContain(task.status);
       expect(ended.content.filter((t) => t.status === 'COMPLETED').every((t) => typeof t.finishedAt === 'string')).toBe(true);
     } finally {

@@ -44,7 +44,11 @@ function multipart(parts: Array<{ name: string; filename?: string; type: string;
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${part.type}\r\n\r\n`), Buffer.from(part.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${part.type}\r\n\r\n`),
+      Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
@@ -55,7 +59,19 @@ describe('notifications', () => {
     const created = await create({ forUserId: 'carol', byUserId: 'dave', title: 'T', description: 'D', clickEvent: 'OPEN', type: 'INFO' });
     await create({ forUserId: 'carol', title: 'second' });
     const page = (await server.http('GET', '/api/notifications/carol?size=1&page=1')).body as ShapeA;
-    expect(Object.keys(page).sort()).toEqual(['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'sort', 'totalElements', 'totalPages']);
+    expect(Object.keys(page).sort()).toEqual([
+      'content',
+      'empty',
+      'first',
+      'last',
+      'number',
+      'numberOfElements',
+      'pageable',
+      'size',
+      'sort',
+      'totalElements',
+      'totalPages',
+    ]);
     expect(page).toMatchObject({ totalPages: 2, totalElements: 2, numberOfElements: 1, size: 1, number: 1, first: false, last: true, empty: false });
     expect(page.pageable).toMatchObject({ paged: true, unpaged: false, pageNumber: 1, pageSize: 1, offset: 1 });
     expect(page.content[0]).toMatchObject({

@@ -71,7 +71,13 @@ describe.each([
     await pla([tree, 'update', String(a?.id), '--data', '{"note":"one"}']);
     expect((await get(`${prefix}/${a?.id}`)).data.note).toBe('one');
     const file = join(server.dataDir, `${tree}-update.json`);
-    await writeFile(file, JSON.stringify([{ id: a?.id, note: 'bulk' }, { id: b?.id, note: 'bulk' }]));
+    await writeFile(
+      file,
+      JSON.stringify([
+        { id: a?.id, note: 'bulk' },
+        { id: b?.id, note: 'bulk' },
+      ]),
+    );
     await pla([tree, 'update', '--file', file]);
     expect((await get(`${prefix}/${b?.id}`)).data.note).toBe('bulk');
 
@@ -124,7 +130,13 @@ describe('tasks through the CLI', () => {
     await pla(['tasks', 'update', String(t1?.id), '--data', '{"status":"RUNNING"}']);
     expect((await get(`${TASKS}/${t1?.id}`)).data.status).toBe('RUNNING');
     const file = join(server.dataDir, 'tasks-update.json');
-    await writeFile(file, JSON.stringify([{ id: t2?.id, note: 'x' }, { id: t3?.id, note: 'x' }]));
+    await writeFile(
+      file,
+      JSON.stringify([
+        { id: t2?.id, note: 'x' },
+        { id: t3?.id, note: 'x' },
+      ]),
+    );
     await pla(['tasks', 'update', '--file', file]);
     expect((await get(`${TASKS}/${t3?.id}`)).data.note).toBe('x');
     const up = (await pla(['tasks', 'upsert', '--data', '{"batch":"cli-up"}'])) as Rec;
@@ -170,7 +182,8 @@ describe('notification side through the CLI', () => {
   });
 
   it('email send', async () => {
-    const sent = (await pla(['notifications', 'email', 'send', '--data', '{"forUserEmail":"zoe@example.com","title":"Hi","description":"There"}'])) as Rec | Rec[];
+    const sent = (await pla(['notifications', 'email', 'send', '--data', '{"forUserEmail":"zoe@example.com","title":"Hi","description":"There"}'])) as
+      Rec | Rec[];
     const email = (Array.isArray(sent) ? sent[0] : sent) as Rec;
     expect(email.sent).toBe(true);
     const outbox = await readdir(join(server.dataDir, 'outbox'));
@@ -202,7 +215,9 @@ describe('notification side through the CLI', () => {
 
 describe('coverage', () => {
   it('the CLI reached every one of the 52 operations', async () => {
-    const log = (await server.http('GET', '/_admin/requests?limit=500')).body as { data: Array<{ method: string; path: string; key?: string; status: number }> };
+    const log = (await server.http('GET', '/_admin/requests?limit=500')).body as {
+      data: Array<{ method: string; path: string; key?: string; status: number }>;
+    };
     const router = createRouter();
     const reached = new Set<string>();
     for (const entry of log.data) {

@@ -102,7 +102,9 @@ describe('--rate-limit shared by every server on the database', () => {
     const second = await startLocalServer({ storeUrl: url, seed: false, configDir: first.configDir, args: ['--rate-limit', '5'] });
     try {
       const started = performance.now();
-      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? second : first).http('GET', '/api/topics/lease').then((reply) => ({ server: i % 2, reply }))));
+      const replies = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => (i % 2 ? second : first).http('GET', '/api/topics/lease').then((reply) => ({ server: i % 2, reply }))),
+      );
       const seconds = (performance.now() - started) / 1000;
       const ok = replies.filter(({ reply }) => reply.status === 200).length;
       // A burst of 5 and 5 a second for the time the requests took, for both servers together

@@ -13,7 +13,9 @@ const CLI_SIDE = ['src/cli/', 'commands/', 'src/config/', 'src/errors.ts', 'src/
 
 /** `file → import` for each import of a module in `graph` that lands on the CLI side. */
 function crossings(graph: ReadonlyMap<string, readonly string[]>): string[] {
-  return [...graph].flatMap(([file, imports]) => imports.filter((target) => CLI_SIDE.some((side) => target.startsWith(side))).map((target) => `${file} → ${target}`));
+  return [...graph].flatMap(([file, imports]) =>
+    imports.filter((target) => CLI_SIDE.some((side) => target.startsWith(side))).map((target) => `${file} → ${target}`),
+  );
 }
 
 describe('rooms of the server and the store', () => {

@@ -25,7 +25,6 @@ describe('routes from the contract', () => {
     }
   });
 
-
   it('tells an unknown path from a wrong method', () => {
     expect(router.match('GET', '/api/nothing')).toEqual({ allowed: [] });
     expect(router.match('PATCH', '/api/topics/lease')).toEqual({ allowed: ['GET', 'HEAD'] });

@@ -86,7 +86,10 @@ describe('three server processes on one database', () => {
     );
     for (const id of ids) {
       const statuses = replies.filter((reply) => reply.id === id).map((reply) => reply.status);
-      expect(statuses.filter((status) => status < 300), `task ${id}: ${statuses.join(',')}`).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status < 300),
+        `task ${id}: ${statuses.join(',')}`,
+      ).toHaveLength(1);
       expect(statuses.filter((status) => status === 409)).toHaveLength(statuses.length - 1);
     }
     for (const id of ids) {
@@ -156,7 +159,9 @@ describe('three server processes on one database', () => {
       expect(write.status).toBe(200);
       expect((await server.http('GET', '/_admin/health')).status).toBe(200);
     }
-    const [{ n }] = (await postgres.query<{ n: string }>(`SELECT count(*) AS n FROM determinations WHERE record->>'code' = 'while-down'`, [], storeUrl)) as [{ n: string }];
+    const [{ n }] = (await postgres.query<{ n: string }>(`SELECT count(*) AS n FROM determinations WHERE record->>'code' = 'while-down'`, [], storeUrl)) as [
+      { n: string },
+    ];
     expect(Number(n)).toBe(0);
   });
 });

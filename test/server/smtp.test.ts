@@ -46,8 +46,13 @@ afterAll(async () => {
 
 it('delivers through SMTP and marks the notification sent', async () => {
   const result = await server.pla([
-    'notifications', 'email', 'send', '-o', 'json',
-    '--data', JSON.stringify({ forUserEmail: 'hana@example.com', byUserEmail: 'ops@example.com', title: 'Lease renewal', description: 'Please sign by Monday' }),
+    'notifications',
+    'email',
+    'send',
+    '-o',
+    'json',
+    '--data',
+    JSON.stringify({ forUserEmail: 'hana@example.com', byUserEmail: 'ops@example.com', title: 'Lease renewal', description: 'Please sign by Monday' }),
   ]);
   expect(result.exitCode).toBe(0);
   expect(JSON.parse(result.stdout)).toMatchObject([{ forUserEmail: 'hana@example.com', sent: true }]);
@@ -64,7 +69,15 @@ it('answers 502 and keeps nothing when the SMTP server cannot be reached', async
   // Port 1 on loopback: nothing listens there.
   const unreachable = await startLocalServer({ args: ['--smtp', 'smtp://127.0.0.1:1', '--no-seed'] });
   try {
-    const result = await unreachable.pla(['notifications', 'email', 'send', '--retries', '0', '--data', JSON.stringify({ forUserEmail: 'ian@example.com', title: 'x' })]);
+    const result = await unreachable.pla([
+      'notifications',
+      'email',
+      'send',
+      '--retries',
+      '0',
+      '--data',
+      JSON.stringify({ forUserEmail: 'ian@example.com', title: 'x' }),
+    ]);
     expect(result.exitCode).toBe(7);
     expect(result.stderr).toMatch(/^error: 502 /m);
     const health = (await unreachable.http('GET', '/_admin/health')).body as { records: Record<string, number> };

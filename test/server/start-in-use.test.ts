@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 const start = (args: string[]) =>
-  execa('node', [BIN, 'server', 'start', ...args], { env: { PLA_CONFIG_DIR: join(running.configDir, 'second'), NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+  execa('node', [BIN, 'server', 'start', ...args], {
+    env: { PLA_CONFIG_DIR: join(running.configDir, 'second'), NO_COLOR: '1' },
+    reject: false,
+    stdin: 'ignore',
+  });
 
 describe('server start on something in use', () => {
   it('a data folder another server holds is exit 10, naming the holder, with a hint', async () => {

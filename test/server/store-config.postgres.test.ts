@@ -188,4 +188,3 @@ describe('the store URL in the pla config', () => {
     printed.push(JSON.stringify((await server.http('GET', '/_admin/health')).body));
   });
 });
-

@@ -42,11 +42,14 @@ describe('--store-pool-size', () => {
     }
   });
 
-  it.each(['0', '-1', '2.5', 'ten', '100001', '1e2', '0x10', '10.0', ' 10'])('refuses %s with a clear error (digits only), before touching the database', async (value) => {
-    await expect(startLocalServer({ storeUrl: await postgres.createDatabase(), args: ['--store-pool-size', value] })).rejects.toThrow(
-      `--store-pool-size must be a whole number from 1 to 1000, got ${value}`,
-    );
-  });
+  it.each(['0', '-1', '2.5', 'ten', '100001', '1e2', '0x10', '10.0', ' 10'])(
+    'refuses %s with a clear error (digits only), before touching the database',
+    async (value) => {
+      await expect(startLocalServer({ storeUrl: await postgres.createDatabase(), args: ['--store-pool-size', value] })).rejects.toThrow(
+        `--store-pool-size must be a whole number from 1 to 1000, got ${value}`,
+      );
+    },
+  );
 
   it('holds at most that many connections: a third transaction waits for one of two', async () => {
     const url = await postgres.createDatabase();
@@ -66,10 +69,9 @@ describe('--store-pool-size', () => {
       const serverConnections = async (where = '') =>
         Number(
           (
-            await postgres.query<{ n: string }>(
-              `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pla-server' ${where}`,
-              [database],
-            )
+            await postgres.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pla-server' ${where}`, [
+              database,
+            ])
           )[0]?.n,
         );
       await eventually(async () => (await serverConnections(`AND wait_event_type = 'Lock'`)) === 2);

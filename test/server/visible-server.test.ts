@@ -24,11 +24,7 @@ let json: LocalServer;
 let quiet: LocalServer;
 
 beforeAll(async () => {
-  [text, json, quiet] = await Promise.all([
-    startLocalServer(),
-    startLocalServer({ args: ['--log-format', 'json'] }),
-    startLocalServer({ args: ['--quiet'] }),
-  ]);
+  [text, json, quiet] = await Promise.all([startLocalServer(), startLocalServer({ args: ['--log-format', 'json'] }), startLocalServer({ args: ['--quiet'] })]);
 });
 
 afterAll(async () => {
@@ -36,7 +32,11 @@ afterAll(async () => {
 });
 
 /** Lines of the server's stderr that name `path`. */
-const linesFor = (server: LocalServer, path: string) => server.stderr().split('\n').filter((line) => line.includes(path));
+const linesFor = (server: LocalServer, path: string) =>
+  server
+    .stderr()
+    .split('\n')
+    .filter((line) => line.includes(path));
 
 describe('the console', () => {
   it('shows one line per request: time, method, path, status, ms and the key by name', async () => {
@@ -45,7 +45,9 @@ describe('the console', () => {
     await text.pla(['det', 'get', '999999', '-o', 'json']);
     await eventually(async () => linesFor(text, `${DET}/999999`).length > 0);
     const [list] = linesFor(text, `${DET}?`);
-    expect(list).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v1\/asset-transaction-type-determinations\?\S*size=2\S* 200 \d+ ms {2}local-admin \(••••\w{4}\)$/);
+    expect(list).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v1\/asset-transaction-type-determinations\?\S*size=2\S* 200 \d+ ms {2}local-admin \(••••\w{4}\)$/,
+    );
     expect(linesFor(text, `${DET}/999999`)[0]).toMatch(/ GET \S+\/999999 404 \d+ ms/);
     // The key is shown once at the first start (by design); the request lines never show it.
     expect(linesFor(text, DET).join('\n')).not.toContain(text.adminKey);
@@ -97,7 +99,7 @@ describe('the request log', () => {
   });
 });
 
-describe('finding one\'s way', () => {
+describe("finding one's way", () => {
   it('/ names where the API and its OpenAPI document are, without a key', async () => {
     const root = await text.http('GET', '/', { key: null });
     expect(root.status).toBe(200);

@@ -54,18 +54,42 @@ const QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>]> = [
   ['range of another kind matches nothing', { where: [{ field: 'amount', range: { from: '0' } }] }],
   ['nested field', { where: [{ field: 'owner.name', equals: 'Zoe' }] }],
   ['own dotted key wins', { where: [{ field: 'owner.name', equals: 'literal' }] }],
-  ['two conditions', { where: [{ field: 'status', equals: 'ACTIVE' }, { field: 'amount', range: { to: 5 } }] }],
+  [
+    'two conditions',
+    {
+      where: [
+        { field: 'status', equals: 'ACTIVE' },
+        { field: 'amount', range: { to: 5 } },
+      ],
+    },
+  ],
   ['sort by string desc', { sort: [{ field: 'updatedAt', direction: 'desc' }] }],
   ['sort by mixed kinds asc (missing last)', { sort: [{ field: 'amount', direction: 'asc' }] }],
   ['sort by mixed kinds desc (missing first)', { sort: [{ field: 'amount', direction: 'desc' }] }],
-  ['sort by two keys', { sort: [{ field: 'amount', direction: 'desc' }, { field: 'code', direction: 'asc' }] }],
+  [
+    'sort by two keys',
+    {
+      sort: [
+        { field: 'amount', direction: 'desc' },
+        { field: 'code', direction: 'asc' },
+      ],
+    },
+  ],
   ['sort by nested field', { sort: [{ field: 'owner.level', direction: 'asc' }] }],
   ['sort by booleans', { sort: [{ field: 'flag', direction: 'asc' }] }],
   ['id descending', { sort: [{ field: 'id', direction: 'desc' }] }],
   ['filter and sort', { where: [{ field: 'amount', range: { from: 0 } }], sort: [{ field: 'updatedAt', direction: 'asc' }] }],
   ['sort column, null and missing, asc', { sort: [{ field: 'updatedAt', direction: 'asc' }] }],
   ['sort column, null and missing, desc', { sort: [{ field: 'createdAt', direction: 'desc' }] }],
-  ['sort column asc, then a field with null and missing', { sort: [{ field: 'createdAt', direction: 'asc' }, { field: 'amount', direction: 'desc' }] }],
+  [
+    'sort column asc, then a field with null and missing',
+    {
+      sort: [
+        { field: 'createdAt', direction: 'asc' },
+        { field: 'amount', direction: 'desc' },
+      ],
+    },
+  ],
   ['nested field, null and missing, desc', { sort: [{ field: 'owner.level', direction: 'desc' }] }],
   // Upper and lower case, prefixes: code order (B, a, arr) whatever the database's collation.
   ['strings by code point asc', { sort: [{ field: 'service', direction: 'asc' }] }],
@@ -122,11 +146,70 @@ describe('the same answers on both backends', () => {
     expect(codes(await store.find('determinations', { where: [{ field: 'service', equalsIgnoreCase: 'mobile' }] }))).toEqual(['b', 'c']);
     expect(codes(await store.find('determinations', { where: [{ field: 'owner.name', equals: 'Zoe' }] }))).toEqual(['b', 'g']);
     // Ascending: values, then null (h, j), then missing (e, i, k, …); descending: missing, then null, then values.
-    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual(['f', 'a', 'b', 'c', 'g', 'd', 'h', 'j', 'e', 'i', 'k', 'l', 'm', 'n']);
-    expect(codes(await store.find('determinations', { sort: [{ field: 'createdAt', direction: 'desc' }] }))).toEqual(['g', 'f', 'e', 'd', 'c', 'a', 'b', 'k', 'h', 'n', 'l', 'm', 'j', 'i']);
-    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual(['b', 'a', 'c', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n']);
+    expect(codes(await store.find('determinations', { sort: [{ field: 'amount', direction: 'asc' }] }))).toEqual([
+      'f',
+      'a',
+      'b',
+      'c',
+      'g',
+      'd',
+      'h',
+      'j',
+      'e',
+      'i',
+      'k',
+      'l',
+      'm',
+      'n',
+    ]);
+    expect(codes(await store.find('determinations', { sort: [{ field: 'createdAt', direction: 'desc' }] }))).toEqual([
+      'g',
+      'f',
+      'e',
+      'd',
+      'c',
+      'a',
+      'b',
+      'k',
+      'h',
+      'n',
+      'l',
+      'm',
+      'j',
+      'i',
+    ]);
+    expect(codes(await store.find('determinations', { where: [{ field: 'viewed', notEquals: true }] }))).toEqual([
+      'b',
+      'a',
+      'c',
+      'e',
+      'f',
+      'g',
+      'h',
+      'i',
+      'j',
+      'k',
+      'l',
+      'm',
+      'n',
+    ]);
     // Code order on a database of a language's collation too: B, MOBILE, Mobile, a, arr, web.
-    expect(codes(await stores['postgres-icu'].find('determinations', { sort: [{ field: 'service', direction: 'asc' }] }))).toEqual(['m', 'c', 'b', 'n', 'l', 'a', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
+    expect(codes(await stores['postgres-icu'].find('determinations', { sort: [{ field: 'service', direction: 'asc' }] }))).toEqual([
+      'm',
+      'c',
+      'b',
+      'n',
+      'l',
+      'a',
+      'd',
+      'e',
+      'f',
+      'g',
+      'h',
+      'i',
+      'j',
+      'k',
+    ]);
   });
 });
 
@@ -155,7 +238,11 @@ describe('numbers past a double, the same on both backends', () => {
   const EXACT_QUERIES: Array<[string, Omit<PageQuery, 'offset' | 'limit'>, string[]]> = [
     ['sort asc', { sort: [{ field: 'amount', direction: 'asc' }] }, ['u', 'v', 's', 'r', 'p', 'q', 't']],
     ['sort desc', { sort: [{ field: 'amount', direction: 'desc' }] }, ['t', 'q', 'p', 'r', 's', 'v', 'u']],
-    ['range between two amounts a double makes equal', { where: [{ field: 'amount', range: { from: value('12345678901234567.895'), to: value('1e401') } }] }, ['q', 't']],
+    [
+      'range between two amounts a double makes equal',
+      { where: [{ field: 'amount', range: { from: value('12345678901234567.895'), to: value('1e401') } }] },
+      ['q', 't'],
+    ],
     ['range past 2^53', { where: [{ field: 'amount', range: { from: 9007199254740993n, before: value('12345678901234567.9') } }] }, ['p', 'r']],
     ['equals an exact amount', { where: [{ field: 'amount', equals: value('12345678901234567.89') }] }, ['p']],
     ['equals an id past 2^53', { where: [{ field: 'amount', equals: 9007199254740993n }] }, ['r']],
@@ -169,7 +256,10 @@ describe('numbers past a double, the same on both backends', () => {
   it('reads every amount back as written', async () => {
     for (const [backend, store] of Object.entries(stores)) {
       const records = await store.find('tasks', { where: [{ field: 'code', anyOf: EXACT.map(([code]) => code) }] });
-      expect(records.map((record) => [record.code, String(record.amount)]), backend).toEqual(EXACT);
+      expect(
+        records.map((record) => [record.code, String(record.amount)]),
+        backend,
+      ).toEqual(EXACT);
     }
   });
 });
@@ -252,8 +342,16 @@ describe('PostgreSQL schema', () => {
     }
     // A user's notifications newest first (strings by code point since migration 5) still read in index order, without a sort.
     const params = new Params();
-    const text = pageSql('notifications', { where: [{ field: 'forUserId', equals: 'u1' }], sort: [{ field: 'createdDate', direction: 'desc' }], offset: 0, limit: 20 }, params);
-    const plan = await postgres.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params.values, `${url}?options=${encodeURIComponent('-c enable_seqscan=off -c enable_sort=off')}`);
+    const text = pageSql(
+      'notifications',
+      { where: [{ field: 'forUserId', equals: 'u1' }], sort: [{ field: 'createdDate', direction: 'desc' }], offset: 0, limit: 20 },
+      params,
+    );
+    const plan = await postgres.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN ${text}`,
+      params.values,
+      `${url}?options=${encodeURIComponent('-c enable_seqscan=off -c enable_sort=off')}`,
+    );
     expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan Backward using notifications_user_newest on notifications/);
   });
 
@@ -277,7 +375,11 @@ describe('PostgreSQL schema', () => {
       const expected = await json.page('determinations', { sort: [{ field: 'updatedAt', direction: 'desc' }], offset: 0, limit: 10 });
       expect(codes(page.items)).toEqual(codes(expected.items));
       expect(page.total).toBe(RECORDS.length);
-      const columns = await postgres.query<{ n: string }>(`SELECT count(*) AS n FROM determinations WHERE updated_at = record->'updatedAt' AND updated_at_kind = pla_kind(record->'updatedAt')`, [], url);
+      const columns = await postgres.query<{ n: string }>(
+        `SELECT count(*) AS n FROM determinations WHERE updated_at = record->'updatedAt' AND updated_at_kind = pla_kind(record->'updatedAt')`,
+        [],
+        url,
+      );
       expect(Number(columns[0]?.n)).toBe(RECORDS.filter((record) => 'updatedAt' in record).length);
     } finally {
       await store.close();

@@ -50,7 +50,7 @@ describe('kill -9 under concurrent commits', () => {
     }
   }
 
-  it('keeps one whole history across several crashes in a row, recovering from each crash\'s leftovers', async () => {
+  it("keeps one whole history across several crashes in a row, recovering from each crash's leftovers", async () => {
     const dir = await tempDir();
     const acked: number[] = [];
     for (const killAfter of [150, 150, 150]) {

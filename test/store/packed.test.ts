@@ -38,8 +38,14 @@ const SORTS: SortKey[][] = [
   [],
   [{ field: 'id', direction: 'desc' }],
   [{ field: 'amount', direction: 'desc' }],
-  [{ field: 'kind', direction: 'asc' }, { field: 'amount', direction: 'asc' }],
-  [{ field: 'owner.level', direction: 'desc' }, { field: 'name', direction: 'asc' }],
+  [
+    { field: 'kind', direction: 'asc' },
+    { field: 'amount', direction: 'asc' },
+  ],
+  [
+    { field: 'owner.level', direction: 'desc' },
+    { field: 'name', direction: 'asc' },
+  ],
 ];
 
 /** Pages worked out from every record (`all`, the id order) and the sort rule itself: what the kept orders must give. */
@@ -85,7 +91,7 @@ describe('records left in the snapshot file', () => {
       await packed.commit(changes);
       await parsed.commit(changes);
       expect(readAll(packed)).toEqual(readAll(parsed));
-    expect(readAll(packed)).toMatchObject(expectedPages(packed));
+      expect(readAll(packed)).toMatchObject(expectedPages(packed));
     }
     expect(packed.count('determinations')).toBe(300 - 1 - 40 + 1);
   });
@@ -93,7 +99,10 @@ describe('records left in the snapshot file', () => {
   it('are copied into the next snapshot by a compaction, and read back the same', async () => {
     const [packed, parsed, dir] = await twoWays(120);
     for (const store of [packed, parsed]) {
-      await store.commit([{ op: 'put', collection: 'determinations', record: record(121) }, { op: 'delete', collection: 'determinations', id: 7 }]);
+      await store.commit([
+        { op: 'put', collection: 'determinations', record: record(121) },
+        { op: 'delete', collection: 'determinations', id: 7 },
+      ]);
     }
     await closeTestStore(packed); // compacts: packed records copied from the old snapshot into the new one
     const lines = (await readFile(join(dir, 'snapshot.pla'), 'utf8')).split('\n');

@@ -31,7 +31,14 @@ describe('pages, sorts and indexes', () => {
 
   it('sorts by other fields, ties broken by id, and keeps the order right across writes', async () => {
     const store = await seeded(50);
-    const byPriority = { offset: 0, limit: 50, sort: [{ field: 'priority', direction: 'desc' as const }, { field: 'title', direction: 'asc' as const }] };
+    const byPriority = {
+      offset: 0,
+      limit: 50,
+      sort: [
+        { field: 'priority', direction: 'desc' as const },
+        { field: 'title', direction: 'asc' as const },
+      ],
+    };
     const expected = () =>
       [...store.all('notifications')]
         .sort((a, b) => (b.priority as number) - (a.priority as number) || String(a.title).localeCompare(String(b.title)) || compareIds(a.id, b.id))
@@ -113,7 +120,11 @@ describe('pages, sorts and indexes', () => {
     const left = [...store.all('notifications')];
     expect(left.map((r) => r.id)).toEqual([...Array.from({ length: 150 }, (_, i) => 2 * (i + 1)), 5].sort((a, b) => a - b));
     expect(store.count('notifications')).toBe(151);
-    const byPriority = (records: typeof left) => records.slice().sort((a, b) => Number(a.priority) - Number(b.priority) || compareIds(a.id, b.id)).map((r) => r.id);
+    const byPriority = (records: typeof left) =>
+      records
+        .slice()
+        .sort((a, b) => Number(a.priority) - Number(b.priority) || compareIds(a.id, b.id))
+        .map((r) => r.id);
     expect(ids(store, { offset: 0, limit: 1000, sort })).toEqual(byPriority(left));
     const bobs = left.filter((r) => r.forUserId === 'bob');
     expect(store.findBy('notifications', 'forUserId', 'bob')).toEqual(bobs);
@@ -138,7 +149,10 @@ describe('pages, sorts and indexes', () => {
 
   it('keeps a sorted order of one index group right across writes into, out of and within it', async () => {
     const store = await seeded(40);
-    const sort = [{ field: 'priority', direction: 'desc' as const }, { field: 'title', direction: 'asc' as const }];
+    const sort = [
+      { field: 'priority', direction: 'desc' as const },
+      { field: 'title', direction: 'asc' as const },
+    ];
     const query = (user: string) => ({ offset: 0, limit: 100, index: { field: 'forUserId', value: user }, sort });
     const expected = (user: string) =>
       store
@@ -156,7 +170,9 @@ describe('pages, sorts and indexes', () => {
     ]);
     for (const user of USERS) expect(ids(store, query(user))).toEqual(expected(user));
     expect(store.page('notifications', { ...query('bob'), offset: 1, limit: 2 })).toEqual({
-      items: expected('bob').slice(1, 3).map((id) => store.get('notifications', id)),
+      items: expected('bob')
+        .slice(1, 3)
+        .map((id) => store.get('notifications', id)),
       total: expected('bob').length,
     });
   });

@@ -151,7 +151,12 @@ describe('recovery at start-up', () => {
     await store.commit([{ op: 'put', collection: 'topics', record: { id: 7, service: 'lease', note: 'tab\there, newline\nthere' } }]);
     await closeTestStore(store);
     const lines = (await readFile(join(dir, 'snapshot.pla'), 'utf8')).split('\n');
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'pla-store/2', seq: 4, nextIds: { tasks: 4, topics: 8 }, counts: { tasks: 3, topics: 1, images: 0 } });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      format: 'pla-store/2',
+      seq: 4,
+      nextIds: { tasks: 4, topics: 8 },
+      counts: { tasks: 3, topics: 1, images: 0 },
+    });
     const at = lines.indexOf('@tasks');
     expect(lines.slice(at + 1, at + 4)).toEqual(['1\t{"id":1,"n":1}', '2\t{"id":2,"n":2}', '3\t{"id":3,"n":3}']);
     const topic = lines[lines.indexOf('@topics') + 1] as string;
@@ -160,7 +165,11 @@ describe('recovery at start-up', () => {
     expect(await readFile(join(dir, 'journal.ndjson'), 'utf8')).toBe('');
     // And it reads back: the records, their counters, and what was journaled after it.
     const reopened = await openTestStore(dir);
-    expect([...reopened.all('tasks')]).toEqual([{ id: 1, n: 1 }, { id: 2, n: 2 }, { id: 3, n: 3 }]);
+    expect([...reopened.all('tasks')]).toEqual([
+      { id: 1, n: 1 },
+      { id: 2, n: 2 },
+      { id: 3, n: 3 },
+    ]);
     expect(reopened.findBy('topics', 'service', 'lease')).toEqual([{ id: 7, service: 'lease', note: 'tab\there, newline\nthere' }]);
     expect(reopened.allocateId('topics')).toBe(8);
   });

@@ -103,7 +103,13 @@ describe('store basics', () => {
     expect(emptySeen).toBe(false);
     const lines = (await readFile(join(dir, 'journal.ndjson'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines.at(-1) ?? '')).toMatchObject({ clear: true, changes: [{ op: 'put', collection: 'apiKeys' }, { op: 'put', collection: 'topics' }] });
+    expect(JSON.parse(lines.at(-1) ?? '')).toMatchObject({
+      clear: true,
+      changes: [
+        { op: 'put', collection: 'apiKeys' },
+        { op: 'put', collection: 'topics' },
+      ],
+    });
     await closeTestStore(store);
 
     const reopened = await openTestStore(dir);
@@ -123,9 +129,7 @@ describe('record keys that name Object.prototype members', () => {
   it('round-trips __proto__, constructor and prototype as plain data without polluting anything', async () => {
     const dir = await tempDir();
     const store = await openTestStore(dir, { indexes: { settings: ['constructor'] } });
-    const record = JSON.parse(
-      '{"id":1,"__proto__":{"polluted":true,"id":99},"constructor":{"prototype":{"polluted":true}},"prototype":"x"}',
-    ) as StoredRecord;
+    const record = JSON.parse('{"id":1,"__proto__":{"polluted":true,"id":99},"constructor":{"prototype":{"polluted":true}},"prototype":"x"}') as StoredRecord;
     await store.commit([put('settings', record), put('settings', { id: 2, name: 'plain' })]);
     const check = (read: StoredRecord | undefined) => {
       expect(read?.id).toBe(1);

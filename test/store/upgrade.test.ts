@@ -14,10 +14,20 @@ import { tempDir } from './temp-dirs.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
 
-const lease = { id: 1, name: 'Lease A', transactionType: 'LEASE', amount: 12.5, note: 'tab\there, ünïcode ✓', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+const lease = {
+  id: 1,
+  name: 'Lease A',
+  transactionType: 'LEASE',
+  amount: 12.5,
+  note: 'tab\there, ünïcode ✓',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
 const doomed = { id: 2, name: 'Sale B', transactionType: 'SALE', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
 // `__proto__` is the record's own field: records are data.
-const odd = JSON.parse('{"id":3,"name":"Odd","__proto__":{"x":1},"nested":{"a":[1,2]},"createdAt":"2026-01-02T00:00:00.000Z","updatedAt":"2026-01-02T00:00:00.000Z"}') as Record<string, unknown>;
+const odd = JSON.parse(
+  '{"id":3,"name":"Odd","__proto__":{"x":1},"nested":{"a":[1,2]},"createdAt":"2026-01-02T00:00:00.000Z","updatedAt":"2026-01-02T00:00:00.000Z"}',
+) as Record<string, unknown>;
 const later = { id: 4, name: 'Journaled after the snapshot', createdAt: '2026-01-03T00:00:00.000Z', updatedAt: '2026-01-03T00:00:00.000Z' };
 const notice = { id: 1, forUserId: 'alice', message: 'hello', createdDate: '2026-01-01T00:00:00Z', read: false };
 
@@ -40,10 +50,22 @@ async function oldFolder(): Promise<string> {
   await writeFile(join(dir, 'snapshot.json'), snapshot);
   const entries = [
     { seq: 1, changes: [{ op: 'put', collection: 'determinations', record: { id: 1, name: 'older, already in the snapshot' } }] },
-    { seq: 3, changes: [{ op: 'put', collection: 'determinations', record: later }, { op: 'delete', collection: 'determinations', id: 2 }] },
+    {
+      seq: 3,
+      changes: [
+        { op: 'put', collection: 'determinations', record: later },
+        { op: 'delete', collection: 'determinations', id: 2 },
+      ],
+    },
   ];
   // Entry 1 is one the snapshot already holds (a crash between snapshot and journal swap): skipped.
-  await writeFile(join(dir, 'journal.ndjson'), `${entries.slice(1).map((e) => JSON.stringify(e)).join('\n')}\n`);
+  await writeFile(
+    join(dir, 'journal.ndjson'),
+    `${entries
+      .slice(1)
+      .map((e) => JSON.stringify(e))
+      .join('\n')}\n`,
+  );
   return dir;
 }
 

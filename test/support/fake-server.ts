@@ -78,7 +78,12 @@ export async function startFakeServer(routes: FakeRoute[] = []): Promise<FakeSer
     if (route) {
       const n = served.get(route) ?? 0;
       served.set(route, n + 1);
-      reply = typeof route.reply === 'function' ? await route.reply(logged) : Array.isArray(route.reply) ? (route.reply[Math.min(n, route.reply.length - 1)] ?? DEFAULT_REPLY) : route.reply;
+      reply =
+        typeof route.reply === 'function'
+          ? await route.reply(logged)
+          : Array.isArray(route.reply)
+            ? (route.reply[Math.min(n, route.reply.length - 1)] ?? DEFAULT_REPLY)
+            : route.reply;
     }
     const headers: Record<string, string> = { ...reply.headers };
     let payload: string | Buffer | undefined;

@@ -122,7 +122,15 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'pla-data-')));
   const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'pla-config-')));
   const storeUrl = options.storeUrl ?? (await defaultStore?.());
-  const args = ['--env-name', 'local', '--data', dataDir, ...(storeUrl ? ['--store', storeUrl] : []), ...(options.seed === false ? ['--no-seed'] : []), ...(options.args ?? [])];
+  const args = [
+    '--env-name',
+    'local',
+    '--data',
+    dataDir,
+    ...(storeUrl ? ['--store', storeUrl] : []),
+    ...(options.seed === false ? ['--no-seed'] : []),
+    ...(options.args ?? []),
+  ];
 
   let running = await spawnServer(args, configDir);
   const server: LocalServer = {

@@ -50,7 +50,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       const applied = MIGRATIONS.filter((migration) => migration.version <= version);
       for (const migration of applied) await query(migration.sql, [], url);
       await query('CREATE TABLE pla_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())', [], url);
-      await query('INSERT INTO pla_migrations (version, name) SELECT * FROM unnest($1::int[], $2::text[])', [applied.map((m) => m.version), applied.map((m) => m.name)], url);
+      await query(
+        'INSERT INTO pla_migrations (version, name) SELECT * FROM unnest($1::int[], $2::text[])',
+        [applied.map((m) => m.version), applied.map((m) => m.name)],
+        url,
+      );
       return url;
     },
   };

@@ -146,7 +146,10 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
   const route = (req: LoggedRequest): FakeReply => {
     const { method, path } = req;
     const body = req.body as Record<string, unknown>;
-    for (const [prefix, collection] of [[DET, 'determinations'], [TASKS, 'tasks']] as const) {
+    for (const [prefix, collection] of [
+      [DET, 'determinations'],
+      [TASKS, 'tasks'],
+    ] as const) {
       if (!path.startsWith(prefix)) continue;
       const rest = path.slice(prefix.length);
       const one = /^\/(\d+)$/.exec(rest);
@@ -179,7 +182,8 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
       if (method === 'DELETE' && rest === '/bulk') return idsBulk('deleteBulk', exists, (id) => verbs.delete(collection, id));
       if (method === 'PUT' && rest === '/createOrUpdate/bulk') {
         const records = Array.isArray(req.body) ? (req.body as Array<Record<string, unknown>>) : [];
-        const upsert = (r: Record<string, unknown>) => (typeof r.id === 'number' && held[collection].has(r.id) ? verbs.update(collection, r.id, r) : verbs.create(collection, r));
+        const upsert = (r: Record<string, unknown>) =>
+          typeof r.id === 'number' && held[collection].has(r.id) ? verbs.update(collection, r.id, r) : verbs.create(collection, r);
         return write('upsertBulk', collection, req.body, () => records.map(upsert), undefined, itemsOf(req.body, upsert));
       }
       const removeOne = /^\/remove\/(\d+)$/.exec(rest);

@@ -43,7 +43,10 @@ export async function screenOf(raw: string, columns: number): Promise<ScreenLine
 }
 
 /** Runs `pla args` on a terminal `columns` wide and `rows` high (default 50; stdout and stderr both on it). */
-export async function runInTerminal(args: string[], options: { columns: number; rows?: number; env?: Record<string, string>; cwd?: string; input?: string }): Promise<TerminalRun> {
+export async function runInTerminal(
+  args: string[],
+  options: { columns: number; rows?: number; env?: Record<string, string>; cwd?: string; input?: string },
+): Promise<TerminalRun> {
   const command = `stty cols ${options.columns} rows ${options.rows ?? 50} && exec node ${[BIN, ...args].map(quote).join(' ')}`;
   const result = await execa('script', ['-qfec', command, '/dev/null'], {
     env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', TERM: 'xterm-256color', ...options.env },

@@ -27,7 +27,23 @@ function selfSigned(dir: string, names: readonly string[]): { cert: string; key:
   const san = ['DNS:localhost', 'IP:127.0.0.1', ...names.map((n) => `DNS:${n}`)].join(',');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '365', '-subj', '/CN=pla test', '-addext', `subjectAltName=${san}`],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '365',
+      '-subj',
+      '/CN=pla test',
+      '-addext',
+      `subjectAltName=${san}`,
+    ],
     { stdio: 'ignore' },
   );
   return { cert, key };

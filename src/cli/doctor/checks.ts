@@ -137,10 +137,24 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
       checks.push(ok('TCP', `${what} ${hop.hostname}:${hopPort} accepted a connection in ${ms} ms`));
       reachable = true;
     } catch (error) {
-      checks.push(fail('TCP', `${what} ${hop.hostname}:${hopPort}: ${errorText(error)}`, proxy ? 'is the proxy up, and its port right?' : 'is the service up? for the local one: `pla server start`'));
+      checks.push(
+        fail(
+          'TCP',
+          `${what} ${hop.hostname}:${hopPort}: ${errorText(error)}`,
+          proxy ? 'is the proxy up, and its port right?' : 'is the service up? for the local one: `pla server start`',
+        ),
+      );
     }
   } catch (error) {
-    checks.push(fail('DNS', `${hop.hostname}: ${errorText(error)}`, proxy ? 'check the proxy URL (HTTPS_PROXY, HTTP_PROXY or `pla config set-proxy`)' : 'check the host name in the base URL; behind a corporate proxy set HTTPS_PROXY'));
+    checks.push(
+      fail(
+        'DNS',
+        `${hop.hostname}: ${errorText(error)}`,
+        proxy
+          ? 'check the proxy URL (HTTPS_PROXY, HTTP_PROXY or `pla config set-proxy`)'
+          : 'check the host name in the base URL; behind a corporate proxy set HTTPS_PROXY',
+      ),
+    );
     checks.push(skip('TCP'));
   }
 
@@ -148,11 +162,21 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
   else if (!reachable) checks.push(skip('TLS'));
   else {
     try {
-      const tls = await tlsProbe(url.hostname, port, { ...(ca !== undefined ? { ca } : {}), ...(proxy ? { proxyUrl: proxy.url } : {}), timeoutMs: input.timeoutMs });
+      const tls = await tlsProbe(url.hostname, port, {
+        ...(ca !== undefined ? { ca } : {}),
+        ...(proxy ? { proxyUrl: proxy.url } : {}),
+        timeoutMs: input.timeoutMs,
+      });
       const days = Math.floor((tls.validTo.getTime() - Date.now()) / 86_400_000);
       const facts = `${tls.protocol}, issued by ${tls.issuer} to ${tls.subject}, expires ${tls.validTo.toISOString().slice(0, 10)} (${days} days)`;
       if (!tls.trusted) {
-        checks.push(fail('TLS', `certificate not trusted (${tls.reason ?? 'unknown reason'}): ${facts}`, `trust its CA: pla config set-ca ca.pem --env ${env}, or NODE_EXTRA_CA_CERTS=ca.pem`));
+        checks.push(
+          fail(
+            'TLS',
+            `certificate not trusted (${tls.reason ?? 'unknown reason'}): ${facts}`,
+            `trust its CA: pla config set-ca ca.pem --env ${env}, or NODE_EXTRA_CA_CERTS=ca.pem`,
+          ),
+        );
       } else if (days < EXPIRY_WARNING_DAYS) {
         checks.push(fail('TLS', `certificate expires soon: ${facts}`, 'ask the service owners to renew it'));
       } else checks.push(ok('TLS', facts));
@@ -187,7 +211,12 @@ async function wireCheck(client: PlaClient, connection: Connection): Promise<Che
     if (differences.length === 0) return ok('wire profile', `the service still answers as stored: ${wireText(wire)}`);
     return fail('wire profile', `the service no longer answers as stored: ${differences.join('; ')}`, `pla config detect --env ${env}`, EXIT_CODES.usage);
   } catch (error) {
-    return fail('wire profile', `probing the service failed: ${errorText(error)}`, hintFor(error) ?? 'run pla config detect --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.unexpected);
+    return fail(
+      'wire profile',
+      `probing the service failed: ${errorText(error)}`,
+      hintFor(error) ?? 'run pla config detect --verbose',
+      error instanceof PlaError ? error.exitCode : EXIT_CODES.unexpected,
+    );
   }
 }
 
@@ -208,7 +237,12 @@ async function serviceChecks(client: PlaClient, env: string): Promise<Check[]> {
       checks.push(
         Math.abs(skew) <= MAX_SKEW_SECONDS
           ? ok('clock', `within ${Math.max(1, Math.abs(skew))} s of the service`)
-          : fail('clock', `${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the service`, 'set the clock right (NTP: timedatectl set-ntp true)', EXIT_CODES.unexpected),
+          : fail(
+              'clock',
+              `${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the service`,
+              'set the clock right (NTP: timedatectl set-ntp true)',
+              EXIT_CODES.unexpected,
+            ),
       );
     }
     checks.push(ok('latency', `${latency} ms for one read`));
@@ -223,7 +257,12 @@ async function serviceChecks(client: PlaClient, env: string): Promise<Check[]> {
       ];
     }
     const answered = error instanceof ApiError;
-    const failed = fail('service', (error as Error).message, hintFor(error) ?? 'run the command again with --verbose', error instanceof PlaError ? error.exitCode : EXIT_CODES.network);
+    const failed = fail(
+      'service',
+      (error as Error).message,
+      hintFor(error) ?? 'run the command again with --verbose',
+      error instanceof PlaError ? error.exitCode : EXIT_CODES.network,
+    );
     return [failed, answered ? skip('key accepted', 'not checked: the service failed') : skip('key accepted'), skip('clock'), skip('latency')];
   }
 }

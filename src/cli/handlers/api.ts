@@ -25,7 +25,9 @@ export function call(invocation: Invocation<[method: string, path: string], { da
     if (!METHODS.includes(method)) throw new UsageError(`unknown method ${method}`, { hint: `use one of ${METHODS.join(', ')}` });
     if (!path.startsWith('/')) throw new UsageError('the path starts with / and is relative to the base URL, e.g. /api/topics/portfolio');
     const { data, file, param } = ctx.opts;
-    const result = await (await ctx.client()).raw(method, path, {
+    const result = await (
+      await ctx.client()
+    ).raw(method, path, {
       body: await readJsonArg({ inline: data, file, name: '--data', stdin: ctx.io.stdin }),
       query: queryOf(param ?? []),
       signal: ctx.signal,

@@ -25,7 +25,8 @@ async function checkTarget(ctx: CommandContext, plan: Plan): Promise<void> {
   const { env, baseUrl } = await ctx.connection();
   if (env !== plan.env || !sameBaseUrl(baseUrl, plan.baseUrl)) {
     throw new UsageError(`the plan was made for ${plan.env} (${plan.baseUrl}), not ${env} (${baseUrl}); nothing was sent`, {
-      hint: env === plan.env ? `apply it with --base-url ${plan.baseUrl}, or make a new plan here` : `apply it with -e ${plan.env}, or make a new plan on ${env}`,
+      hint:
+        env === plan.env ? `apply it with --base-url ${plan.baseUrl}, or make a new plan here` : `apply it with -e ${plan.env}, or make a new plan on ${env}`,
     });
   }
 }
@@ -51,7 +52,10 @@ async function alreadyApplied(ctx: CommandContext<{ force?: boolean }>, plan: Pl
   const unsure = [...progress.pending].filter((index) => plan.entries[index]?.action === 'create');
   for (const index of unsure) skip.add(index);
   ctx.warn(`this plan was applied already (run ${runs}): ${progress.done.size} entries done are skipped; sending only what is not yet done`);
-  if (unsure.length > 0) ctx.warn(`${unsure.length} create(s) were sent by an earlier apply without a recorded answer: not sent again (they may exist); check them with pla runs show`);
+  if (unsure.length > 0)
+    ctx.warn(
+      `${unsure.length} create(s) were sent by an earlier apply without a recorded answer: not sent again (they may exist); check them with pla runs show`,
+    );
   return skip;
 }
 
@@ -61,7 +65,11 @@ async function alreadyApplied(ctx: CommandContext<{ force?: boolean }>, plan: Pl
  * lock, refuses it if applied before (unless --force) and applies it with a
  * receipt that records the plan's identity.
  */
-export async function confirmAndApply(ctx: CommandContext<{ yes?: boolean; force?: boolean } & BulkOptions>, plan: Plan, extra: { undoOf?: string } = {}): Promise<void> {
+export async function confirmAndApply(
+  ctx: CommandContext<{ yes?: boolean; force?: boolean } & BulkOptions>,
+  plan: Plan,
+  extra: { undoOf?: string } = {},
+): Promise<void> {
   // An undo always asks: it is a second change made on the strength of a first.
   const alwaysConfirm = extra.undoOf !== undefined;
   const { planSummary } = await import('../../plan/render.js');

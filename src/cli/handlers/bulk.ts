@@ -38,7 +38,6 @@ function inputPathOf(opts: BulkRunOptions): { inputPath?: string } {
   return file === undefined || file === '-' ? {} : { inputPath: file };
 }
 
-
 /** What an item names as its id: a bare id, or a record's `id` (as written: `"42"`, perhaps `"abc"`). */
 function namedId(item: SourceItem): unknown {
   const record = asRecord(item.value);
@@ -50,7 +49,6 @@ function itemId(item: SourceItem): RecordId | undefined {
   const id = idToRead(namedId(item));
   return id === 'none' || id === 'unreadable' ? undefined : id;
 }
-
 
 /** What was done to one acknowledged item: an upsert updated when the record it named existed, else created. */
 function actionOf(verb: string, item: SourceItem, before: AnyRecord | undefined, after: AnyRecord | undefined): string {
@@ -78,7 +76,11 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
       const toRead = receipt.protected ? send : send.filter((item) => item.cells !== undefined && itemId(item) !== undefined);
       if (toRead.length > 0) {
         const [current, { followStoredTypes }] = await Promise.all([
-          readBefores(ctx, resource, toRead.map(itemId).filter((id): id is RecordId => id !== undefined)),
+          readBefores(
+            ctx,
+            resource,
+            toRead.map(itemId).filter((id): id is RecordId => id !== undefined),
+          ),
           import('../../plan/stored-types.js'),
         ]);
         for (const item of toRead) {
@@ -122,7 +124,12 @@ export interface BulkCommandOptions {
  * Runs `items` through the bulk operation, prints the summary line on stderr, and
  * throws the partial failure (exit 9) when some failed. The run leaves a receipt.
  */
-export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operationId: OperationId, items: AsyncIterable<SourceItem>, options: BulkCommandOptions = {}): Promise<void> {
+export async function runBulkCommand(
+  ctx: CommandContext<BulkRunOptions>,
+  operationId: OperationId,
+  items: AsyncIterable<SourceItem>,
+  options: BulkCommandOptions = {},
+): Promise<void> {
   const { runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote } = await import('../../bulk/index.js');
   const { opts } = ctx;
   await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
@@ -172,7 +179,12 @@ export async function runBulkCommand(ctx: CommandContext<BulkRunOptions>, operat
  * Runs a bulk command and prints what the service returned for each record, in
  * input order (see answers.ts); `one` when the input was a single record.
  */
-export async function runBulkPrinting(ctx: CommandContext<BulkRunOptions>, operationId: OperationId, items: AsyncIterable<SourceItem>, options: { total?: number; one?: boolean } = {}): Promise<void> {
+export async function runBulkPrinting(
+  ctx: CommandContext<BulkRunOptions>,
+  operationId: OperationId,
+  items: AsyncIterable<SourceItem>,
+  options: { total?: number; one?: boolean } = {},
+): Promise<void> {
   const { answeredRecords, createAnswerWriter } = await import('./answers.js');
   const writer = await createAnswerWriter(ctx, { one: options.one });
   try {

@@ -94,7 +94,11 @@ export function setStore(invocation: SetterInvocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const url = valueOrUnset(ctx, 'store URL', 'pla config set-store postgres://pla:secret@db.internal:5432/pla');
     await (await ctx.config('write')).setStore(url);
-    ctx.note(url === undefined ? 'pla server now keeps its data in the data folder (JSON-file store) unless --store or PLA_STORE_URL says otherwise' : `pla server now uses the PostgreSQL store at ${maskUrl(url)} unless --store or PLA_STORE_URL says otherwise`);
+    ctx.note(
+      url === undefined
+        ? 'pla server now keeps its data in the data folder (JSON-file store) unless --store or PLA_STORE_URL says otherwise'
+        : `pla server now uses the PostgreSQL store at ${maskUrl(url)} unless --store or PLA_STORE_URL says otherwise`,
+    );
   });
 }
 
@@ -103,7 +107,9 @@ function serverStoreLine(config: ConfigStore, env: Environment): string {
   const fromEnv = env.PLA_STORE_URL;
   if (fromEnv) return `server store: ${maskUrl(fromEnv)} (PLA_STORE_URL)`;
   const stored = config.server().store;
-  return stored ? `server store: ${maskUrl(stored)} (config)` : 'server store: JSON-file store in the data folder (default; pla config set-store names a PostgreSQL one)';
+  return stored
+    ? `server store: ${maskUrl(stored)} (config)`
+    : 'server store: JSON-file store in the data folder (default; pla config set-store names a PostgreSQL one)';
 }
 
 /** `config use <env>`: makes an environment the current one. */
@@ -230,7 +236,8 @@ export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; ye
     if (withKeys && secrets > 0) await confirmKeysInExport(ctx, secrets);
     const data: ConfigExport = { currentEnv: config.currentEnv(), environments, ...(store ? { server: { store } } : {}) };
     await writeOut(ctx.io.stdout, `${JSON.stringify(data, null, 2)}\n`);
-    if (!withKeys && secrets > 0) ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy and store passwords); --with-keys includes them`);
+    if (!withKeys && secrets > 0)
+      ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy and store passwords); --with-keys includes them`);
   });
 }
 
@@ -238,9 +245,12 @@ export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; ye
 export function importConfig(invocation: Invocation<[file: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const [source] = ctx.args;
-    const raw = source === '-' ? await text(ctx.io.stdin) : await (await import('node:fs/promises')).readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${source}: ${error.code ?? error.message}`);
-    });
+    const raw =
+      source === '-'
+        ? await text(ctx.io.stdin)
+        : await (await import('node:fs/promises')).readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
+            throw new UsageError(`cannot read ${source}: ${error.code ?? error.message}`);
+          });
     let data: unknown;
     try {
       data = JSON.parse(raw);
@@ -248,7 +258,13 @@ export function importConfig(invocation: Invocation<[file: string]>): Promise<vo
       throw new UsageError(`${source} is not JSON: ${(error as Error).message}`, { hint: 'give a file written by `pla config export`' });
     }
     const shape = data as Partial<ConfigExport> | null;
-    if (typeof shape !== 'object' || shape === null || typeof shape.environments !== 'object' || shape.environments === null || Array.isArray(shape.environments)) {
+    if (
+      typeof shape !== 'object' ||
+      shape === null ||
+      typeof shape.environments !== 'object' ||
+      shape.environments === null ||
+      Array.isArray(shape.environments)
+    ) {
       throw new UsageError(`${source} has no "environments" object`, { hint: 'give a file written by `pla config export`' });
     }
     if (shape.currentEnv !== undefined && typeof shape.currentEnv !== 'string') throw new UsageError('"currentEnv" must be a string');

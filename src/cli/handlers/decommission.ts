@@ -17,7 +17,6 @@ import { confirmDestructive, requestLine } from './safety.js';
 import { planTarget, showPlan, wantsPlan } from './plan.js';
 import { withReceipt } from './receipts.js';
 
-
 /** A date (its midnight UTC) or a date-time, as ISO 8601. */
 function parseCutoff(text: string): string {
   const value = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
@@ -27,7 +26,6 @@ function parseCutoff(text: string): string {
   }
   return new Date(time).toISOString();
 }
-
 
 function modifiedAt(record: Record<string, unknown>): number | undefined {
   for (const field of MODIFIED_FIELDS) {
@@ -117,7 +115,14 @@ function decommissionByDate(invocation: DecommissionInvocation): Promise<void> {
       const befores = receipt.protected ? new Map((await recordsCaught(ctx, cutoff)).caught.map((record) => [record.id, record])) : new Map();
       const answer = await (await ctx.client()).call(operationId, { params, signal: ctx.signal });
       const records = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
-      receipt.writer.records(records.map((after) => ({ action: 'decommission', id: after.id as RecordId, ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}), after })));
+      receipt.writer.records(
+        records.map((after) => ({
+          action: 'decommission',
+          id: after.id as RecordId,
+          ...(befores.has(after.id) ? { before: befores.get(after.id) } : {}),
+          after,
+        })),
+      );
       return answer;
     });
     await present(ctx, operationId, result, 'decommissioned');

@@ -24,9 +24,7 @@ class DoctorFailure extends PlaError {
 
 function lines(checks: readonly Check[]): string {
   const width = Math.max(...checks.map((c) => c.check.length));
-  return checks
-    .map((c) => `${MARKS[c.status]} ${c.check.padEnd(width)}  ${c.detail}${c.hint ? `\n  ${' '.repeat(width)}  hint: ${c.hint}` : ''}`)
-    .join('\n');
+  return checks.map((c) => `${MARKS[c.status]} ${c.check.padEnd(width)}  ${c.detail}${c.hint ? `\n  ${' '.repeat(width)}  hint: ${c.hint}` : ''}`).join('\n');
 }
 
 export function doctor(invocation: Invocation): Promise<void> {

@@ -98,7 +98,9 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids
     progress: ctx.startProgress,
   });
   const entries = planIds(verb, ids, current);
-  const rows = entries.map((entry) => (entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id }));
+  const rows = entries.map((entry) =>
+    entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id },
+  );
   await renderRows(rows, ctx.output);
   const refused = entries.filter((entry) => entry.action === 'refused').length;
   const via = entries.length > 1 ? ` (${requestLine(spec.bulk as OperationId)})` : '';
@@ -133,14 +135,20 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
     try {
       for (const id of ids) {
         // Read back inside the receipt's call: an id still there and not decommissioned is not receipted as removed.
-        await callWithReceipt(ctx, resource, id, () => 'remove', async () => {
-          const answer = await confirmedWrite(ctx, spec.single, { params: { id } }, id);
-          const outcome = await outcomesOf([id], answer.message);
-          rows.push(...outcome);
-          const notRemoved = notRemovedError(outcome);
-          if (notRemoved) throw notRemoved;
-          return answer;
-        });
+        await callWithReceipt(
+          ctx,
+          resource,
+          id,
+          () => 'remove',
+          async () => {
+            const answer = await confirmedWrite(ctx, spec.single, { params: { id } }, id);
+            const outcome = await outcomesOf([id], answer.message);
+            rows.push(...outcome);
+            const notRemoved = notRemovedError(outcome);
+            if (notRemoved) throw notRemoved;
+            return answer;
+          },
+        );
       }
     } catch (error) {
       if (rows.length > 0) await show();
@@ -159,7 +167,10 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
       total: ids.length,
       async onAnswers(answers) {
         for (const answer of answers) {
-          const removed = await outcomesOf(answer.items.map((item) => item.value as RecordId), answer.result.message);
+          const removed = await outcomesOf(
+            answer.items.map((item) => item.value as RecordId),
+            answer.result.message,
+          );
           rows.push(...removed);
           for (const row of removed) await writer.write(asRow(row));
         }

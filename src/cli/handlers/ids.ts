@@ -18,7 +18,11 @@ export interface IdOptions {
  */
 export function collectIds(ctx: CommandContext<IdOptions>, positional: readonly string[]): Promise<RecordId[]>;
 export function collectIds(ctx: CommandContext<IdOptions>, positional: readonly string[], options: { text: boolean }): Promise<Array<RecordId | string>>;
-export async function collectIds(ctx: CommandContext<IdOptions>, positional: readonly string[], options: { text?: boolean } = {}): Promise<Array<RecordId | string>> {
+export async function collectIds(
+  ctx: CommandContext<IdOptions>,
+  positional: readonly string[],
+  options: { text?: boolean } = {},
+): Promise<Array<RecordId | string>> {
   const ids: Array<RecordId | string> = [];
   // Where each id was first named, so a repeat is acted on once and said with both places.
   const firstNamed = new Map<string, string>();
@@ -45,7 +49,8 @@ export async function collectIds(ctx: CommandContext<IdOptions>, positional: rea
   if (source.idsFile !== undefined) {
     const { readIds } = await import('../../io/input/index.js');
     const fileOnly = { idsFile: source.idsFile };
-    for await (const item of readIds(fileOnly, { idField: ctx.opts.idField, strict: true, stdin: ctx.io.stdin })) add(item.value, `line ${item.line} of ${source.idsFile}`);
+    for await (const item of readIds(fileOnly, { idField: ctx.opts.idField, strict: true, stdin: ctx.io.stdin }))
+      add(item.value, `line ${item.line} of ${source.idsFile}`);
   }
   if (ids.length === 0) throw new UsageError('no ids given', { hint: 'pass ids as arguments, --ids 1,2,3 or --ids-file FILE' });
   if (repeats > 0) ctx.warn(`${repeats} repeated ${repeats === 1 ? 'id' : 'ids'} left out: each id is acted on once`);

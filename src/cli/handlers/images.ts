@@ -35,7 +35,9 @@ export function upload(invocation: Invocation<[file: string], { name?: string; s
       ...(service ? { service } : {}),
       ...(await readJsonObject({ inline: imageJson, name: '--image' })),
     };
-    const result = await (await ctx.client()).call('images.upload', {
+    const result = await (
+      await ctx.client()
+    ).call('images.upload', {
       upload: { file: createReadStream(path), fileName: basename(path), contentType, image },
       signal: ctx.signal,
     });

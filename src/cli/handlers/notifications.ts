@@ -38,7 +38,9 @@ export function clear(invocation: Invocation<[user: string], SafetyOptions>): Pr
     if (ctx.opts.dryRun) {
       await listPaged(ctx, 'notifications.list', { params: { userName: user } });
       const { env } = await ctx.connection();
-      ctx.note(`dry run: would delete every notification of ${user} on ${env} (${requestLine('notifications.deleteAll', { userName: user })}); nothing was changed`);
+      ctx.note(
+        `dry run: would delete every notification of ${user} on ${env} (${requestLine('notifications.deleteAll', { userName: user })}); nothing was changed`,
+      );
       return;
     }
     await confirmDestructive(ctx, `Delete every notification of ${user}`);

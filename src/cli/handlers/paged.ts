@@ -97,7 +97,12 @@ async function listKeeping(ctx: CommandContext<PagingOptions>, operationId: Oper
  * Lists a paged operation: one page (`--page`, `--size`, `--sort`), or every page
  * with `--all`/`--max-items`; with `keep`, every page, filtered.
  */
-export async function listPaged(ctx: CommandContext<PagingOptions>, operationId: OperationId, call: Omit<CallOptions, 'paging'> = {}, keep?: (row: Row) => boolean): Promise<void> {
+export async function listPaged(
+  ctx: CommandContext<PagingOptions>,
+  operationId: OperationId,
+  call: Omit<CallOptions, 'paging'> = {},
+  keep?: (row: Row) => boolean,
+): Promise<void> {
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal, allowDrift: ctx.opts.allowDrift === true, notice: ctx.warn };
   if (keep) return listKeeping(ctx, operationId, options, keep);

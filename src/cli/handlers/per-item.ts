@@ -10,7 +10,6 @@ import { isRecordRejection } from '../../bulk/split.js';
 import { PartialFailureError } from '../../errors.js';
 import { terminalSafe } from '../../io/terminal-text.js';
 
-
 export interface PerItemOptions {
   signal: AbortSignal;
   /** Where each failure is reported by default: `id 7: 404 Not Found …`. */

@@ -61,8 +61,18 @@ export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Pr
  * into `receipt`; prints a summary line per operation and throws the partial
  * failure (exit 9) when records were refused or in conflict.
  */
-export async function applyWithSummary(ctx: CommandContext<BulkOptions & { file?: string }>, plan: Plan, receipt: RunReceipt, checkConflicts: boolean, skip: ReadonlySet<number> = new Set()): Promise<ApplyResult> {
-  const [{ applyPlan }, { formatSummary }, { defaultRejectsPath }] = await Promise.all([import('../../plan/apply.js'), import('../../bulk/summary.js'), import('../../bulk/rejects.js')]);
+export async function applyWithSummary(
+  ctx: CommandContext<BulkOptions & { file?: string }>,
+  plan: Plan,
+  receipt: RunReceipt,
+  checkConflicts: boolean,
+  skip: ReadonlySet<number> = new Set(),
+): Promise<ApplyResult> {
+  const [{ applyPlan }, { formatSummary }, { defaultRejectsPath }] = await Promise.all([
+    import('../../plan/apply.js'),
+    import('../../bulk/summary.js'),
+    import('../../bulk/rejects.js'),
+  ]);
   const { opts } = ctx;
   // By default beside the checkpoint, else beside the input file (--skip-unchanged), else here.
   const inputFile = opts.file !== undefined && opts.file !== '-' ? opts.file : undefined;
@@ -87,7 +97,8 @@ export async function applyWithSummary(ctx: CommandContext<BulkOptions & { file?
   for (const summary of result.summaries) ctx.note(formatSummary(summary));
   const notSent = await rejectPlanRefusals(plan, rejectsPath);
   const unchanged = plan.counts.unchanged ?? 0;
-  if (unchanged > 0 || notSent > 0) ctx.note(`not sent: ${unchanged} unchanged, ${notSent} refused or unreadable (see the plan${notSent > 0 ? ` and ${rejectsPath}` : ''})`);
+  if (unchanged > 0 || notSent > 0)
+    ctx.note(`not sent: ${unchanged} unchanged, ${notSent} refused or unreadable (see the plan${notSent > 0 ? ` and ${rejectsPath}` : ''})`);
   const failed = result.summaries.reduce((sum, summary) => sum + summary.failed, 0);
   receipt.writer.count('failed', failed - result.conflicts);
   receipt.writer.count('conflicts', result.conflicts);

@@ -44,7 +44,11 @@ export async function environmentIsProtected(ctx: CommandContext): Promise<boole
  * (runs/environment-lock.ts): two runs that change one environment take turns.
  */
 export async function withEnvironmentLock<T>(ctx: CommandContext, body: () => Promise<T>): Promise<T> {
-  const [{ lockEnvironment }, { configDir }, { env }] = await Promise.all([import('../../runs/environment-lock.js'), import('../../config/config-dir.js'), ctx.connection()]);
+  const [{ lockEnvironment }, { configDir }, { env }] = await Promise.all([
+    import('../../runs/environment-lock.js'),
+    import('../../config/config-dir.js'),
+    ctx.connection(),
+  ]);
   const release = await lockEnvironment(configDir(), env, (line) => ctx.warn(line));
   try {
     return await body();
@@ -64,7 +68,13 @@ export interface ReceiptExtra {
  * ends with (a thrown error's), so every run that changes something leaves one.
  * The environment's lock is held throughout, unless the caller holds it (`locked`).
  */
-export async function withReceipt<T>(ctx: CommandContext, resource: string, body: (receipt: RunReceipt) => Promise<T>, extra: ReceiptExtra = {}, locked = false): Promise<T> {
+export async function withReceipt<T>(
+  ctx: CommandContext,
+  resource: string,
+  body: (receipt: RunReceipt) => Promise<T>,
+  extra: ReceiptExtra = {},
+  locked = false,
+): Promise<T> {
   if (!locked) return withEnvironmentLock(ctx, () => withReceipt(ctx, resource, body, extra, true));
   const [{ ReceiptWriter }, { runsDir }, { maskedCommandLine }, connection, isProtected] = await Promise.all([
     import('../../runs/receipt-writer.js'),
@@ -118,7 +128,6 @@ export async function readBefores(ctx: CommandContext, resource: string, ids: re
 
 type AnyRecord = Record<string, unknown>;
 
-
 /** An id as a receipt keeps it: a number, exact past 2^53 (`"42"` is kept as 42); other text as it is. */
 export function receiptId(id: unknown): RecordId | string | undefined {
   const readable = idToRead(id);
@@ -158,7 +167,9 @@ export async function callWithReceipt<T extends { data: unknown }>(
     });
     const after = asRecord(answer.data);
     const shownId = receiptId(after?.id) ?? receiptId(id);
-    receipt.writer.records([{ action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }]);
+    receipt.writer.records([
+      { action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) },
+    ]);
     return answer;
   });
 }

@@ -65,7 +65,8 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   const second = await iterator.next();
   // One record alone is sent by the single call; with rows unreadable or refused
   // beside it, it goes through the bulk runner, which keeps them in the rejects file.
-  if (second.done && records.stats.badRows + records.stats.refused === 0) return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}) };
+  if (second.done && records.stats.badRows + records.stats.refused === 0)
+    return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}) };
   const many = (async function* () {
     if (first.done) return;
     yield first.value;

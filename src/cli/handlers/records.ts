@@ -54,7 +54,13 @@ async function* oneItem(record: Record<string, unknown>): AsyncGenerator<SourceI
 }
 
 /** Types a csv row's cells as the record it names is stored (a stored string stays a string); warns of type changes left. */
-async function followStoredTypesOfOne(ctx: CommandContext, resource: string, record: Record<string, unknown>, cells: Record<string, string>, id: unknown): Promise<void> {
+async function followStoredTypesOfOne(
+  ctx: CommandContext,
+  resource: string,
+  record: Record<string, unknown>,
+  cells: Record<string, string>,
+  id: unknown,
+): Promise<void> {
   const { followStoredTypes } = await import('../../plan/stored-types.js');
   const readable = idToRead(id);
   if (readable === 'none' || readable === 'unreadable') return;
@@ -139,7 +145,8 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
  */
 async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, input: RecordInput, positionalId: RecordId | undefined): Promise<void> {
   const verb = verbOf(spec.single) ?? 'done';
-  if (verb !== 'create' && verb !== 'update' && verb !== 'upsert') throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
+  if (verb !== 'create' && verb !== 'update' && verb !== 'upsert')
+    throw new UsageError(`--plan and --skip-unchanged work with create, update and upsert, not ${verb}`);
   if (ctx.opts.skipUnchanged === true && verb === 'create') throw new UsageError('--skip-unchanged goes with update and upsert: a create always creates');
   const items: Array<SourceItem<Record<string, unknown>>> = [];
   // Rows unreadable or refused while reading: the plan lists them, in input order.

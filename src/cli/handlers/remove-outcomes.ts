@@ -30,7 +30,6 @@ export interface RemovedRow {
 /** Ids as given: typed ids, or text where the service takes either. */
 type Id = RecordId | string;
 
-
 /** The ids a message lists after `word` ("deleted 1, 2"). */
 function idsAfter(word: string, message: string): RecordId[] {
   const listed = new RegExp(`\\b${word}\\s+(\\d+(?:\\s*,\\s*\\d+)*)`, 'i').exec(message)?.[1];
@@ -50,7 +49,11 @@ export function outcomesNamed(message: string | undefined): Map<Id, RemoveOutcom
 function keptAs(record: unknown): RemoveOutcome {
   if (!isObject(record)) return 'kept';
   const { status, decommissioned, decommissionedAt } = record;
-  if ((typeof status === 'string' && status.toUpperCase() === 'DECOMMISSIONED') || decommissioned === true || (typeof decommissionedAt === 'string' && decommissionedAt !== '')) {
+  if (
+    (typeof status === 'string' && status.toUpperCase() === 'DECOMMISSIONED') ||
+    decommissioned === true ||
+    (typeof decommissionedAt === 'string' && decommissionedAt !== '')
+  ) {
     return 'decommissioned (in use)';
   }
   return typeof status === 'string' || decommissioned === false ? 'not removed' : 'kept';
@@ -71,7 +74,13 @@ async function readBack(client: PlaClient, lookup: OperationId, id: Id, signal: 
  * answered `message`. Without a `lookup` operation, ids the message does not
  * name are only known to be removed.
  */
-export async function removeOutcomes(client: PlaClient, lookup: OperationId | undefined, ids: readonly Id[], message: string | undefined, signal: AbortSignal): Promise<RemovedRow[]> {
+export async function removeOutcomes(
+  client: PlaClient,
+  lookup: OperationId | undefined,
+  ids: readonly Id[],
+  message: string | undefined,
+  signal: AbortSignal,
+): Promise<RemovedRow[]> {
   const outcomes = outcomesNamed(message);
   const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   let failure: { error: unknown } | undefined;

@@ -27,7 +27,11 @@ function unsettled(lines: readonly ReceiptLine[]): number[] {
   const open = new Map<number, number[]>();
   const unknown: number[] = [];
   for (const line of lines) {
-    if (line.type === 'sending') open.set(line.batch, line.items.map((item) => item.line));
+    if (line.type === 'sending')
+      open.set(
+        line.batch,
+        line.items.map((item) => item.line),
+      );
     else if (line.type === 'settled') {
       open.delete(line.batch);
       unknown.push(...(line.unknown ?? []));
@@ -89,12 +93,18 @@ export function show(invocation: Invocation<[run: string]>): Promise<void> {
       return writeOut(ctx.output.stdout, `${jsonText({ ...run.header, records, end: end ?? null }, 2)}\n`);
     }
     const { header, end } = run;
-    ctx.note(`run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}${header.plan ? ` (plan ${header.plan})` : ''}`);
+    ctx.note(
+      `run ${header.run} on ${header.env} (${header.baseUrl}) by ${header.user}, pla ${header.version}: ${header.command}${header.plan ? ` (plan ${header.plan})` : ''}`,
+    );
     const inFlight = unsettled(lines);
     if (inFlight.length > 0) {
-      ctx.note(`${inFlight.length} record(s) were sent without a recorded answer: the service may or may not have carried them out (input lines ${inFlight.join(', ')})`);
+      ctx.note(
+        `${inFlight.length} record(s) were sent without a recorded answer: the service may or may not have carried them out (input lines ${inFlight.join(', ')})`,
+      );
     }
-    ctx.note(`started ${header.startedAt}; ${end ? `ended ${end.endedAt}, exit ${end.exitCode}, ${countsText(end.counts)}` : 'never finished (the CLI was stopped or crashed): the records below were acknowledged'}`);
+    ctx.note(
+      `started ${header.startedAt}; ${end ? `ended ${end.endedAt}, exit ${end.exitCode}, ${countsText(end.counts)}` : 'never finished (the CLI was stopped or crashed): the records below were acknowledged'}`,
+    );
     await renderRows(
       records.map((line) => ({ action: line.action, id: line.id ?? '', before: line.before ?? '', after: line.after ?? '' })),
       ctx.output,
@@ -117,7 +127,12 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
 /** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
 export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const [{ findRun, readReceipt }, { idOfLine, inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] = await Promise.all([
+    const [
+      { findRun, readReceipt },
+      { idOfLine, inverseEntries, undoOperations, withinReach },
+      { probeWatermark, readCurrentState, stateOf },
+      { assemblePlan },
+    ] = await Promise.all([
       import('../../runs/receipt-store.js'),
       import('../../runs/undo.js'),
       import('../../plan/current-state.js'),
@@ -126,7 +141,9 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     const run = await findRun(ctx.args[0]);
     const { env, baseUrl } = await ctx.connection();
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
-      throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, { hint: `undo it with -e ${run.header.env}` });
+      throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, {
+        hint: `undo it with -e ${run.header.env}`,
+      });
     }
     const lines: ReceiptLine[] = [];
     for await (const line of readReceipt(run.path)) lines.push(line);

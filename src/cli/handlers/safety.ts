@@ -13,7 +13,11 @@ export interface SafetyOptions {
 }
 
 /** Asks "<question> on <env>?"; throws when refused or when no terminal can answer. */
-export async function confirmDestructive(ctx: CommandContext<Pick<SafetyOptions, 'yes'>>, question: string, { dryRun = true }: { dryRun?: boolean } = {}): Promise<void> {
+export async function confirmDestructive(
+  ctx: CommandContext<Pick<SafetyOptions, 'yes'>>,
+  question: string,
+  { dryRun = true }: { dryRun?: boolean } = {},
+): Promise<void> {
   if (ctx.opts.yes) return;
   if (!ctx.io.canPrompt()) {
     // Only the first letter drops its capital: the rest names users and dates as given.
@@ -27,9 +31,7 @@ export async function confirmDestructive(ctx: CommandContext<Pick<SafetyOptions,
   const prompt = await import('../../io/prompt.js');
   const streams = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
   const confirmed =
-    env === 'production'
-      ? await prompt.confirmByTyping(`${question} on ${env}?`, env, streams)
-      : await prompt.confirm(`${question} on ${env}?`, streams);
+    env === 'production' ? await prompt.confirmByTyping(`${question} on ${env}?`, env, streams) : await prompt.confirm(`${question} on ${env}?`, streams);
   if (!confirmed) throw new UsageError('not confirmed; nothing was changed');
 }
 

@@ -51,27 +51,32 @@ export async function start(invocation: Invocation<[], StartFlags & { envName?: 
     storeUrl: storeOf(flags, stored).storeUrl,
   });
   const { env, localData } = placement;
-  await runServerStart(flags, invocation.io, {
-    async onListening({ url, createdAdminKey }) {
-      const config = await openConfig();
-      const apiKey = createdAdminKey ?? placement.keptKey;
-      await config.feedFromServer(env, { baseUrl: url, localData, ...(apiKey ? { apiKey } : {}) });
-      if (createdAdminKey) {
-        note('');
-        note(`  New admin key: ${createdAdminKey}`);
-        note(`  It is shown only this once and saved for environment "${env}" in the pla config.`);
-        note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
-        note('');
-      }
-      note(`pla server: environment ${env} points at this server${env === 'local' ? '' : ` (pla -e ${env} …)`}`);
-      if (!apiKey) {
-        const recovery = localData.startsWith('postgres')
-          ? `pla server keys create -e ${env} --name admin --api-key <a key that can administer keys>`
-          : `pla server keys create --data ${localData} -e ${env} --name admin (with the server stopped)`;
-        note(`pla server: environment ${env} has no key for this server; make one with ${recovery}`);
-      }
+  await runServerStart(
+    flags,
+    invocation.io,
+    {
+      async onListening({ url, createdAdminKey }) {
+        const config = await openConfig();
+        const apiKey = createdAdminKey ?? placement.keptKey;
+        await config.feedFromServer(env, { baseUrl: url, localData, ...(apiKey ? { apiKey } : {}) });
+        if (createdAdminKey) {
+          note('');
+          note(`  New admin key: ${createdAdminKey}`);
+          note(`  It is shown only this once and saved for environment "${env}" in the pla config.`);
+          note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
+          note('');
+        }
+        note(`pla server: environment ${env} points at this server${env === 'local' ? '' : ` (pla -e ${env} …)`}`);
+        if (!apiKey) {
+          const recovery = localData.startsWith('postgres')
+            ? `pla server keys create -e ${env} --name admin --api-key <a key that can administer keys>`
+            : `pla server keys create --data ${localData} -e ${env} --name admin (with the server stopped)`;
+          note(`pla server: environment ${env} has no key for this server; make one with ${recovery}`);
+        }
+      },
     },
-  }, stored);
+    stored,
+  );
 }
 
 /**
@@ -134,7 +139,10 @@ export function createKey(invocation: Invocation<[], { name: string; permissions
 export function listKeys(invocation: Invocation): Promise<void> {
   return withContext(onLocal(invocation), async (ctx) => {
     const { data } = await admin(ctx, 'GET', '/_admin/keys');
-    await renderRows((data as Array<Record<string, unknown>>).map((k) => ({ ...k, permissions: (k.permissions as string[]).join(',') })), ctx.output);
+    await renderRows(
+      (data as Array<Record<string, unknown>>).map((k) => ({ ...k, permissions: (k.permissions as string[]).join(',') })),
+      ctx.output,
+    );
   });
 }
 

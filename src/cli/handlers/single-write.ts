@@ -64,7 +64,8 @@ export async function confirmedWrite(ctx: WriteContext, operationId: OperationId
     if (!(error instanceof PlaError) || !error.outcomeUnknown) throw error;
     // The file is a help, not the outcome: a folder that cannot take it leaves the error as it is.
     const path = await keepUnknown(ctx, sent, error).catch(() => undefined);
-    if (path !== undefined) error.hint = `the service may have carried it out: it is in ${path}; check it (\`pla … get\`, or --plan --file ${path}) before sending it again`;
+    if (path !== undefined)
+      error.hint = `the service may have carried it out: it is in ${path}; check it (\`pla … get\`, or --plan --file ${path}) before sending it again`;
     throw error;
   }
 }

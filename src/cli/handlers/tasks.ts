@@ -28,6 +28,7 @@ export function watch(invocation: Invocation<[ids: string[]], IdOptions & { inte
     });
     await renderRows(results, ctx.output);
     const failed = results.filter((r) => !r.ok);
-    if (failed.length > 0) throw new PartialFailureError(`${failed.length} of ${results.length} tasks did not complete: ${failed.map((r) => `${r.id} ${r.status}`).join(', ')}`);
+    if (failed.length > 0)
+      throw new PartialFailureError(`${failed.length} of ${results.length} tasks did not complete: ${failed.map((r) => `${r.id} ${r.status}`).join(', ')}`);
   });
 }

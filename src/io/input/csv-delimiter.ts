@@ -42,9 +42,12 @@ export function chooseDelimiter(header: string, given?: CsvDelimiter): CsvDelimi
   if (!given) for (const d of CSV_DELIMITERS) if ((counts.get(d) ?? 0) > (counts.get(chosen) ?? 0)) chosen = d;
   const other = CSV_DELIMITERS.find((d) => d !== chosen && (counts.get(d) ?? 0) > 0);
   if ((counts.get(chosen) ?? 0) === 0 && other) {
-    throw new UsageError(`the csv header ${JSON.stringify(header)} is one column when cut at ${NAMES[chosen]}s, and holds ${NAMES[other]}s: the wrong delimiter?`, {
-      hint: `pass --delimiter ${other === '\t' ? 'tab' : `'${other}'`} if the file is separated by ${NAMES[other]}s`,
-    });
+    throw new UsageError(
+      `the csv header ${JSON.stringify(header)} is one column when cut at ${NAMES[chosen]}s, and holds ${NAMES[other]}s: the wrong delimiter?`,
+      {
+        hint: `pass --delimiter ${other === '\t' ? 'tab' : `'${other}'`} if the file is separated by ${NAMES[other]}s`,
+      },
+    );
   }
   return chosen;
 }

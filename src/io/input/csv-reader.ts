@@ -190,7 +190,8 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
       const value = values[i];
       if (value === undefined) continue;
       record[name] = value;
-      if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string)) (cells ??= {})[name] = row.cells[i] as string;
+      if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string))
+        (cells ??= {})[name] = row.cells[i] as string;
     }
     yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
   }

@@ -26,7 +26,10 @@ function keyOf(record: Record<string, unknown>): string | undefined {
 
 /** 72 bits of the record's SHA-1: two different records share one by chance less than once in 10^21. */
 function digest(record: Record<string, unknown>): string {
-  return createHash('sha1').update(jsonText(record) ?? '').digest('base64').slice(0, 12);
+  return createHash('sha1')
+    .update(jsonText(record) ?? '')
+    .digest('base64')
+    .slice(0, 12);
 }
 
 export class DuplicateIds {

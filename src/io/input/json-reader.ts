@@ -66,7 +66,12 @@ class CountingParser extends Parser {
 export async function* readJsonValues(input: Readable): AsyncGenerator<SourceItem<unknown>> {
   const peeked = await peek(input);
   const stream = peeked.head.startsWith('\uFEFF') ? Readable.from(withoutBom(peeked.stream), { objectMode: false }) : peeked.stream;
-  const valueDepth = peeked.head.replace(/^\uFEFF/, '').trimStart().startsWith('[') ? 1 : 0;
+  const valueDepth = peeked.head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('[')
+    ? 1
+    : 0;
   const tracker = new ValueLineTracker(valueDepth);
   const parser = new CountingParser(valueDepth, { jsonStreaming: valueDepth === 0 });
   // Streamers hand their options to their Assembler, whose `reviver` option @types/stream-json leaves out.

@@ -81,7 +81,14 @@ export function createCsvWriter(options: OutputOptions): RowWriter {
       try {
         if (columns.size === 0) return;
         const header = [...columns];
-        await writeOut(options.stdout, headerText(header, options) + csvText(held.map((row) => cells(row, header)), options));
+        await writeOut(
+          options.stdout,
+          headerText(header, options) +
+            csvText(
+              held.map((row) => cells(row, header)),
+              options,
+            ),
+        );
         if (spool) for await (const row of spool.rows()) await writeOut(options.stdout, csvText([cells(row, header)], options));
       } finally {
         spool?.remove();

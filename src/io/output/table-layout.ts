@@ -103,7 +103,10 @@ function leastOf(column: ColumnNeed, wanted: number): number {
  * columns first, then the others from the right; kept columns never.
  */
 function dropOrder(columns: readonly ColumnNeed[]): number[] {
-  const fromRight = columns.map((_, i) => i).reverse().filter((i) => !columns[i]?.keep);
+  const fromRight = columns
+    .map((_, i) => i)
+    .reverse()
+    .filter((i) => !columns[i]?.keep);
   return [...fromRight.filter((i) => columns[i]?.useless), ...fromRight.filter((i) => !columns[i]?.useless)];
 }
 
@@ -133,7 +136,11 @@ export function fitColumns(columns: readonly ColumnNeed[], terminalWidth: number
     const column = order[k] as number;
     const now = widths[k] ?? 0;
     if (!columns[column]?.dates) return now + 1;
-    return DATE_STEPS.concat(wanted[column] ?? 0).filter((w) => w > now && w <= (wanted[column] ?? 0)).sort((a, b) => a - b)[0] ?? now;
+    return (
+      DATE_STEPS.concat(wanted[column] ?? 0)
+        .filter((w) => w > now && w <= (wanted[column] ?? 0))
+        .sort((a, b) => a - b)[0] ?? now
+    );
   };
   for (;;) {
     let neediest = -1;

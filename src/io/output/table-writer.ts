@@ -89,7 +89,11 @@ export function createTableWriter(options: OutputOptions): RowWriter {
     const columns = options.fields ?? [...new Set(held.flatMap((r) => Object.keys(r)))];
     const needs = columns.map((column) => columnNeed(column, held));
     const layout = fitColumns(needs, options.width, wide);
-    const table = newTable(options, layout.widths, layout.shown.map((c) => columns[c] as string));
+    const table = newTable(
+      options,
+      layout.widths,
+      layout.shown.map((c) => columns[c] as string),
+    );
     for (const row of held) table.push(cells(row, columns, needs, layout));
     const lines = table.toString().split('\n');
     const bottom = lines.pop() ?? '';

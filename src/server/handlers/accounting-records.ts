@@ -53,8 +53,7 @@ export function recordHandlers(resource: RecordResource) {
     return set.put(prepare(record, existing, at, call.now));
   };
   /** One transaction of a request on this collection. */
-  const write = <T>(ctx: ServerContext, work: (set: ChangeSet) => Promise<T>) =>
-    ctx.store.transaction((tx) => work(new ChangeSet(tx, collection)));
+  const write = <T>(ctx: ServerContext, work: (set: ChangeSet) => Promise<T>) => ctx.store.transaction((tx) => work(new ChangeSet(tx, collection)));
 
   /**
    * Upserts in body order: update when the id names an existing record (as this
@@ -121,7 +120,10 @@ export function recordHandlers(resource: RecordResource) {
       const unnamed = bodies.findIndex((body) => body.id === undefined);
       if (unnamed >= 0) throw badField(`body[${unnamed}].id`, 'every record of a bulk update needs its id');
       return write(ctx, async (set) => {
-        await set.existing(bodies.map((body) => body.id as RecordId), noun);
+        await set.existing(
+          bodies.map((body) => body.id as RecordId),
+          noun,
+        );
         const records: StoredRecord[] = [];
         // Read each at its turn: a body naming an id twice builds on its own earlier update.
         for (const [i, body] of bodies.entries()) records.push(update(set, (await set.get(body.id as RecordId)) as StoredRecord, body, `body[${i}]`, call));

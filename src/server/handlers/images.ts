@@ -106,7 +106,9 @@ function parseImagePart(text: string | undefined): { image: Record<string, unkno
   }
   refuseDeepJson(value, 'image');
   const image = validate(imageDto, value, 'image');
-  const ignored = Object.keys(value as object).filter((name) => !Object.hasOwn(imageDto.shape, name)).map((name) => `image.${name}`);
+  const ignored = Object.keys(value as object)
+    .filter((name) => !Object.hasOwn(imageDto.shape, name))
+    .map((name) => `image.${name}`);
   return { image, ignored };
 }
 

@@ -44,7 +44,10 @@ export function moveTask(task: StoredRecord, to: TaskStatus, now: string, at = '
   }
   if (from === to) return task;
   if (!TASK_TRANSITIONS[from]?.includes(to)) {
-    throw new HttpProblem(409, `task ${task.id} cannot go from ${from} to ${to}`, { slug: 'conflict', errors: [{ path: at, message: `${from} → ${to} is not allowed` }] });
+    throw new HttpProblem(409, `task ${task.id} cannot go from ${from} to ${to}`, {
+      slug: 'conflict',
+      errors: [{ path: at, message: `${from} → ${to} is not allowed` }],
+    });
   }
   const stamp = STAMPS[to];
   return { ...task, status: to, updatedAt: now, ...(stamp ? { [stamp]: now } : {}) };
@@ -78,7 +81,8 @@ function conditionsOf(filter: Record<string, unknown> | undefined): Condition[] 
   if (values > MAX_FILTER_VALUES) throw overLimit('body', 'filter values', MAX_FILTER_VALUES, values);
   return entries.map(([field, expected]): Condition => {
     if (Array.isArray(expected)) return { field, anyOf: expected };
-    if (isRange(expected)) return { field, range: { ...(expected.from !== undefined ? { from: expected.from } : {}), ...(expected.to !== undefined ? { to: expected.to } : {}) } };
+    if (isRange(expected))
+      return { field, range: { ...(expected.from !== undefined ? { from: expected.from } : {}), ...(expected.to !== undefined ? { to: expected.to } : {}) } };
     return { field, equals: expected };
   });
 }

@@ -12,7 +12,13 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /** node-postgres's own messages for a lost or never-made connection. */
-const MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /client has encountered a connection error/i, /connection timeout/i, /not queryable/i];
+const MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /client has encountered a connection error/i,
+  /connection timeout/i,
+  /not queryable/i,
+];
 
 /** True when `error` says the database cannot be reached now (not that a statement was wrong). */
 export function isUnavailable(error: unknown): boolean {
@@ -22,4 +28,3 @@ export function isUnavailable(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   return typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message));
 }
-

@@ -113,9 +113,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const store = new PostgresStore(pool, options.url, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
   try {
     if (options.migrate !== false) await store.migrate();
-    else await store.health().then((health) => {
-      if (health.state !== 'ok') throw new StoreUnavailableError(health.problem ?? 'unavailable');
-    });
+    else
+      await store.health().then((health) => {
+        if (health.state !== 'ok') throw new StoreUnavailableError(health.problem ?? 'unavailable');
+      });
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -142,7 +143,10 @@ class SqlReader implements StoreReader {
   async getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]> {
     if (ids.length === 0) return [];
     // In id order, so that transactions locking overlapping sets take the locks in one order.
-    return this.docs({ text: `SELECT doc FROM ${tableOf(collection)} WHERE id = ANY($1::bigint[]) ORDER BY id${this.locking ? ' FOR UPDATE' : ''}`, values: [[...new Set(ids)]] });
+    return this.docs({
+      text: `SELECT doc FROM ${tableOf(collection)} WHERE id = ANY($1::bigint[]) ORDER BY id${this.locking ? ' FOR UPDATE' : ''}`,
+      values: [[...new Set(ids)]],
+    });
   }
 
   async page(collection: CollectionName, query: PageQuery): Promise<PageResult> {
@@ -161,13 +165,19 @@ class SqlReader implements StoreReader {
 
   async count(collection: CollectionName, where: readonly Condition[] = []): Promise<number> {
     if (where.length === 0) {
-      const { rows } = await this.run({ text: 'SELECT COALESCE(sum(delta), 0)::float8 AS n, count(*)::int AS parts FROM pla_row_counts WHERE collection = $1', values: [tableOf(collection)] });
+      const { rows } = await this.run({
+        text: 'SELECT COALESCE(sum(delta), 0)::float8 AS n, count(*)::int AS parts FROM pla_row_counts WHERE collection = $1',
+        values: [tableOf(collection)],
+      });
       const row = rows[0] as { n: number; parts: number };
       if (row.parts > COMPACT_COUNTS_AFTER && !this.locking) void this.compactCounts(collection);
       return row.n;
     }
     const params = new Params();
-    const { rows } = await this.run({ text: `SELECT count(*)::float8 AS n FROM ${tableOf(collection)} ${whereSql(collection, where, params)}`, values: params.values });
+    const { rows } = await this.run({
+      text: `SELECT count(*)::float8 AS n FROM ${tableOf(collection)} ${whereSql(collection, where, params)}`,
+      values: params.values,
+    });
     return (rows[0] as { n: number }).n;
   }
 
@@ -212,7 +222,12 @@ class SqlTransaction extends SqlReader implements Transaction {
 
   override async getMany(collection: CollectionName, ids: readonly RecordId[]): Promise<StoredRecord[]> {
     const unique = [...new Set(ids)].sort(compareIds);
-    const fromDb = this.cleared ? [] : await super.getMany(collection, unique.filter((id) => this.staged(collection, id) === undefined));
+    const fromDb = this.cleared
+      ? []
+      : await super.getMany(
+          collection,
+          unique.filter((id) => this.staged(collection, id) === undefined),
+        );
     const byId = new Map(fromDb.map((record) => [record.id, record]));
     return unique.flatMap((id) => {
       const staged = this.staged(collection, id);

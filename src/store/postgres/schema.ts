@@ -102,10 +102,15 @@ function codeOrderSql(sortColumns: SortColumns): string {
     ...Object.entries(sortColumns).flatMap(([collection, columns]) => {
       const table = tableOf(collection as CollectionName);
       const fields = Object.entries(columns ?? {});
-      const added = fields.map(([field, column]) => `ADD COLUMN ${column}_text text COLLATE "C" GENERATED ALWAYS AS (${codeOrderText(`((doc::jsonb)->'${field}')`)}) STORED`);
+      const added = fields.map(
+        ([field, column]) => `ADD COLUMN ${column}_text text COLLATE "C" GENERATED ALWAYS AS (${codeOrderText(`((doc::jsonb)->'${field}')`)}) STORED`,
+      );
       return [
         `ALTER TABLE ${table} ${added.join(', ')}`,
-        ...fields.flatMap(([, column]) => [`DROP INDEX ${table}_${column}`, `CREATE INDEX ${table}_${column} ON ${table} (${column}_kind, ${column}_text, ${column}, id)`]),
+        ...fields.flatMap(([, column]) => [
+          `DROP INDEX ${table}_${column}`,
+          `CREATE INDEX ${table}_${column} ON ${table} (${column}_kind, ${column}_text, ${column}, id)`,
+        ]),
       ];
     }),
     `DROP INDEX notifications_user_newest`,
@@ -140,7 +145,16 @@ function sortColumnsSql(sortColumns: SortColumns): string {
 }
 
 /** The collections of the first release (migration 1); later ones come with their own migration. */
-const FIRST_COLLECTIONS: readonly CollectionName[] = ['determinations', 'settings', 'tasks', 'notifications', 'emailNotifications', 'images', 'topics', 'apiKeys'];
+const FIRST_COLLECTIONS: readonly CollectionName[] = [
+  'determinations',
+  'settings',
+  'tasks',
+  'notifications',
+  'emailNotifications',
+  'images',
+  'topics',
+  'apiKeys',
+];
 
 /** Migrations by version, applied in order; each runs in its own transaction. */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -232,12 +246,15 @@ const MIGRATION_LOCK = 7_461_120_001;
 export async function migrate(client: PoolClient): Promise<number[]> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
-    await client.query('CREATE TABLE IF NOT EXISTS pla_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS pla_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const { rows } = await client.query<{ version: number }>('SELECT version FROM pla_migrations ORDER BY version');
     const applied = new Set(rows.map((row) => row.version));
     const known = new Set(MIGRATIONS.map((m) => m.version));
     const unknown = [...applied].filter((version) => !known.has(version));
-    if (unknown.length) throw new Error(`the database has schema version ${Math.max(...unknown)}, newer than this pla knows (${Math.max(...known)}); upgrade pla`);
+    if (unknown.length)
+      throw new Error(`the database has schema version ${Math.max(...unknown)}, newer than this pla knows (${Math.max(...known)}); upgrade pla`);
     const done: number[] = [];
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;

@@ -42,7 +42,10 @@ export function fieldSql(field: string, columns: Columns = {}): string {
   if (column !== undefined) return column;
   const own = `(record->${literal(field)})`;
   if (!field.includes('.')) return own;
-  const path = `{${field.split('.').map((part) => `"${part.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+  const path = `{${field
+    .split('.')
+    .map((part) => `"${part.replace(/["\\]/g, (c) => `\\${c}`)}"`)
+    .join(',')}}`;
   return `COALESCE(${own}, record#>${literal(path)})`;
 }
 
