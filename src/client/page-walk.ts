@@ -8,7 +8,7 @@
  * short before the end, an id shows up twice) are reported as drift. No id is
  * handed out twice within a walk.
  */
-import { PageMismatchError, PagingDriftError } from '../errors.js';
+import { PageMismatchError, PagingDriftError, UsageError } from '../errors.js';
 import type { AnsweredPage } from './page-shapes.js';
 import type { Page, PageWalker, PagingFacts } from './types.js';
 
@@ -198,7 +198,8 @@ export class PageWalk<T> implements PageWalker<T> {
     const held = (this.held = first ? sizeHeld(first, asked, 0) : sizeHeld(answer, asked, index));
     if (held >= meant) return held;
     if (index > 0 && asked !== undefined) {
-      throw new PageMismatchError(`${this.options.label}: the service answers at most ${held} records a page, so page ${index} of ${asked} cannot be read`, {
+      // The size asked is the user's to change: a usage error (2), not pla's bug (1).
+      throw new UsageError(`${this.options.label}: the service answers at most ${held} records a page, so page ${index} of ${asked} cannot be read`, {
         hint: `ask for --size ${held} or less (page ${index} of ${asked} begins on page ${Math.floor((index * asked) / held)} of ${held}), or use --all`,
       });
     }

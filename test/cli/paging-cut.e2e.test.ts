@@ -48,7 +48,7 @@ describe.each(['requested', 'capped'])('a service cutting pages to 2, its size %
 
   it('--page 1 --size 5 (whose page looks like the last) is refused with the size to use; nothing printed', async () => {
     const run = await server.pla(['det', 'list', '--page', '1', '--size', '5', '-q']);
-    expect(run.exitCode).toBe(1);
+    expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('the service answers at most 2 records a page, so page 1 of 5 cannot be read');
     expect(run.stderr).toContain('ask for --size 2 or less (page 1 of 5 begins on page 2 of 2)');
@@ -96,7 +96,7 @@ describe.each(['requested', 'capped'])('a service cutting pages to 2, its size %
     it('--page 2 --size 5 (a short last page) and --page 1 --size 5 (a full one) are refused', async () => {
       for (const page of ['1', '2']) {
         const run = await server.pla(['det', 'list', '--page', page, '--size', '5', '-q']);
-        expect(run.exitCode).toBe(1);
+        expect(run.exitCode).toBe(2);
         expect(run.stdout).toBe('');
         expect(run.stderr).toContain(`so page ${page} of 5 cannot be read`);
       }

@@ -107,7 +107,7 @@ describe.each(FORMS)('paging against the local server: $name', (form) => {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(lines(run.stdout)).toEqual(held.slice(10, 20));
     } else {
-      expect(run.exitCode).toBe(1);
+      expect(run.exitCode).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(`at most ${form.cap} records a page`);
     }
