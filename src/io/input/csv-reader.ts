@@ -169,6 +169,8 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
       header = guarded ? row.cells.map(unguardFormula) : row.cells;
       continue;
     }
+    // A spreadsheet's empty rows (`;;`, Excel's trailing ones) are blank lines: nothing to send.
+    if (row.cells.every((cell) => cell === '')) continue;
     if (row.cells.length !== header.length) {
       badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
       continue;
