@@ -99,6 +99,8 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       raw: true,
       relax_quotes: true,
       relax_column_count: true,
+      // One file may mix them (rows pasted from another system): each ends a row, CRLF first so it is one end.
+      record_delimiter: ['\r\n', '\n', '\r'],
       skip_empty_lines: true,
       skip_records_with_error: true,
       on_skip: (error, raw) => {
