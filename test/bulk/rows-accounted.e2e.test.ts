@@ -302,3 +302,28 @@ describe('rows as spreadsheets end them', () => {
     expect(rows.slice(1)).toEqual([expect.stringMatching(/^mix-4,6,"expected 2 cells/)]);
   });
 });
+
+describe('a file holding one record', () => {
+  it('goes the way many would: refused, it is a reject with its file line and the exit is 9', async () => {
+    const csv = await file('one-refused.csv', 'ref,name,inUse\n\n\none-1,Z,maybe\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect(await all('one-')).toEqual([]);
+    const rows = await readFile(rejectsNamed(String(run.stderr)), 'utf8');
+    expect(rows.trim().split(/\r?\n/).slice(1)).toEqual([expect.stringMatching(/^one-1,Z,maybe,4,/)]);
+
+    const good = await file('one-good.csv', 'ref,name\n\none-2,Two\n');
+    const sent = await inTemp(['determinations', 'upsert', '--file', good]);
+    expect(sent.exitCode, String(sent.stderr)).toBe(0);
+    expect((await all('one-')).map((row) => [row.ref, row.name])).toEqual([['one-2', 'Two']]);
+  });
+
+  it('is planned with its file line', async () => {
+    const csv = await file('one-plan.csv', 'ref,name\n\n\noneplan-1,Z\n');
+    const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--plan', '-o', 'json']);
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    const entries = (JSON.parse(String(plan.stdout)) as { entries: Row[] }).entries;
+    expect(entries.map((entry) => [entry.action, entry.line])).toEqual([['create', 4]]);
+    expect(await all('oneplan-')).toEqual([]);
+  });
+});
