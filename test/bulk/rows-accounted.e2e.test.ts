@@ -303,6 +303,27 @@ describe('rows as spreadsheets end them', () => {
   });
 });
 
+describe('a stray quote', () => {
+  it('that "closes" at a line end what a quote lines earlier opened costs only the opening line; the rows between are read', async () => {
+    const csv = await file('stray-close.csv', 'ref,code,name\r\nstray-3,TRF,"Trf open\r\nstray-4,REV,Rev2\r\nstray-5,IMP,five"\r\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect((await all('stray-')).map((row) => [row.ref, row.name]).sort()).toEqual([
+      ['stray-4', 'Rev2'],
+      ['stray-5', 'five"'],
+    ]);
+    const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
+    expect(rows.slice(1)).toEqual([expect.stringContaining(',2,a quote opened on this line is never closed')]);
+  });
+
+  it('a quoted cell over lines that do not read as rows stays one cell', async () => {
+    const csv = await file('multiline-cell.csv', 'ref,code,name\r\nmulti-1,A,"first line\r\nsecond, line"\r\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect((await all('multi-')).map((row) => row.name)).toEqual(['first line\r\nsecond, line']);
+  });
+});
+
 describe('a file holding one record', () => {
   it('goes the way many would: refused, it is a reject with its file line and the exit is 9', async () => {
     const csv = await file('one-refused.csv', 'ref,name,inUse\n\n\none-1,Z,maybe\n');
