@@ -72,20 +72,23 @@ function swallowsRows(row: CsvRow, context: ParseContext): boolean {
   const raw = row.raw.replace(/^[\r\n]+/, '');
   // Kept verbatim from a cell's start: a properly quoted cell starting with a quote is written `""…` instead.
   if (row.cells.some((cell) => cell.startsWith('"') && /[\r\n]/.test(cell) && (raw.startsWith(cell) || raw.includes(`${delimiter}${cell}`)))) return true;
-  return row.cells.some((cell, index) => readsAsRows(cell, row.cells.length - 1 - index, context));
+  return readsAsRows(row.cells[row.cells.length - 1] ?? '', context);
 }
 
 /**
- * A quoted cell over several lines whose every line after its first reads as a whole
- * row (the header's cells, the last line with the cells after it): a stray quote
- * "closed" at a line's end what a quote lines earlier opened (`"Trf open⏎4,B,c⏎5,D,stray"`),
- * which csv-parse reads as a proper quoted cell.
+ * The row's last cell, quoted over several lines, whose every line after its first
+ * reads as a whole row (the header's cells): a stray quote at a line's end "closed"
+ * what a quote lines earlier opened (`"Trf open⏎4,B,c⏎5,D,stray"⏎`), which
+ * csv-parse reads as a proper quoted cell. A quoted cell with cells after it is
+ * closed mid-line, so meant.
  */
-function readsAsRows(cell: string, cellsAfter: number, context: ParseContext): boolean {
+function readsAsRows(lastCell: string, context: ParseContext): boolean {
   const { columns, delimiter } = context;
-  if (columns === undefined || columns < 2 || !/[\r\n]/.test(cell) || cell.includes('"')) return false;
-  const lines = cell.split(/\r\n|\r|\n/).slice(1);
-  return lines.every((line, i) => line.split(delimiter).length + (i === lines.length - 1 ? cellsAfter : 0) === columns);
+  if (columns === undefined || columns < 2 || !/[\r\n]/.test(lastCell) || lastCell.includes('"')) return false;
+  return lastCell
+    .split(/\r\n|\r|\n/)
+    .slice(1)
+    .every((line) => line.split(delimiter).length === columns);
 }
 
 /** A row csv-parse skipped (a quote never closed), noted with how many records came before it. */
