@@ -261,3 +261,90 @@ describe('a plan is applied once', () => {
     expect((await all('race-'))[0]?.amount).toBe(winner === 0 ? 100 : 200);
   });
 });
+
+describe('rows as spreadsheets end them', () => {
+  it('empty rows (`;;`, Excel’s trailing ones) are blank lines: nothing sent for them, later rows keep their file lines', async () => {
+    const before = (await files.determinations()).length;
+    const csv = await file('empty-rows.csv', 'ref;name\nempty-1;one\n;\n;\nempty-3\nempty-2;two\n;\n;\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect((await all('empty-')).map((row) => [row.ref, row.name]).sort()).toEqual([
+      ['empty-1', 'one'],
+      ['empty-2', 'two'],
+    ]);
+    // No empty record was created for the empty rows.
+    expect((await files.determinations()).length).toBe(before + 2);
+    const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^empty-3,5,"expected 2 cells/)]);
+    expect(run.stderr).toContain('upserted 2 (created 2, updated 0), failed 0, skipped 1');
+  });
+
+  it('a file of only empty rows sends nothing and says so', async () => {
+    const before = (await files.determinations()).length;
+    const csv = await file('only-empty.csv', 'ref,name,amount\n,,\n,,\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('the input holds no records');
+    expect((await files.determinations()).length).toBe(before);
+  });
+
+  it('CRLF, LF and CR row ends mixed in one file: no CR left in a value, and lines counted as the file has them', async () => {
+    const csv = await file('mixed-ends.csv', 'ref,name\nmix-1,One\r\nmix-2,"Two\r\nlines"\r\nmix-3,Three\rmix-4\nmix-5,Five\r\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect((await all('mix-')).map((row) => [row.ref, row.name]).sort()).toEqual([
+      ['mix-1', 'One'],
+      ['mix-2', 'Two\r\nlines'],
+      ['mix-3', 'Three'],
+      ['mix-5', 'Five'],
+    ]);
+    const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^mix-4,6,"expected 2 cells/)]);
+  });
+});
+
+describe('a stray quote', () => {
+  it('that "closes" at a line end what a quote lines earlier opened costs only the opening line; the rows between are read', async () => {
+    const csv = await file('stray-close.csv', 'ref,code,name\r\nstray-3,TRF,"Trf open\r\nstray-4,REV,Rev2\r\nstray-5,IMP,five"\r\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect((await all('stray-')).map((row) => [row.ref, row.name]).sort()).toEqual([
+      ['stray-4', 'Rev2'],
+      ['stray-5', 'five"'],
+    ]);
+    const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
+    expect(rows.slice(1)).toEqual([expect.stringContaining(',2,a quote opened on this line is never closed')]);
+  });
+
+  it('a quoted cell over lines that do not read as rows stays one cell', async () => {
+    const csv = await file('multiline-cell.csv', 'ref,code,name\r\nmulti-1,A,"first line\r\nsecond, line"\r\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect((await all('multi-')).map((row) => row.name)).toEqual(['first line\r\nsecond, line']);
+  });
+});
+
+describe('a file holding one record', () => {
+  it('goes the way many would: refused, it is a reject with its file line and the exit is 9', async () => {
+    const csv = await file('one-refused.csv', 'ref,name,inUse\n\n\none-1,Z,maybe\n');
+    const run = await inTemp(['determinations', 'upsert', '--file', csv]);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    expect(await all('one-')).toEqual([]);
+    const rows = await readFile(rejectsNamed(String(run.stderr)), 'utf8');
+    expect(rows.trim().split(/\r?\n/).slice(1)).toEqual([expect.stringMatching(/^one-1,Z,maybe,4,/)]);
+
+    const good = await file('one-good.csv', 'ref,name\n\none-2,Two\n');
+    const sent = await inTemp(['determinations', 'upsert', '--file', good]);
+    expect(sent.exitCode, String(sent.stderr)).toBe(0);
+    expect((await all('one-')).map((row) => [row.ref, row.name])).toEqual([['one-2', 'Two']]);
+  });
+
+  it('is planned with its file line', async () => {
+    const csv = await file('one-plan.csv', 'ref,name\n\n\noneplan-1,Z\n');
+    const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--plan', '-o', 'json']);
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    const entries = (JSON.parse(String(plan.stdout)) as { entries: Row[] }).entries;
+    expect(entries.map((entry) => [entry.action, entry.line])).toEqual([['create', 4]]);
+    expect(await all('oneplan-')).toEqual([]);
+  });
+});

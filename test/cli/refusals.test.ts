@@ -30,12 +30,13 @@ afterAll(async () => {
 });
 
 describe('refusals the CLI reads', () => {
-  it('a 20 MB record over --max-body: exit 5 with the 413, nothing stored', async () => {
+  it('a 20 MB record over --max-body, from a file: a reject of exit 9 as with many (the 413 said), nothing stored', async () => {
+    const huge = JSON.stringify({ code: 'HUGE', note: 'x'.repeat(20 * 1024 * 1024) });
     const file = temp.path('huge.json');
-    await writeFile(file, JSON.stringify({ code: 'HUGE', note: 'x'.repeat(20 * 1024 * 1024) }));
+    await writeFile(file, huge);
     const result = await server.pla(['determinations', 'create', '--file', file]);
-    expect(result.exitCode, String(result.stderr)).toBe(5);
-    expect(String(result.stderr)).toMatch(/error: 413 [A-Za-z ]+: request body is larger than the limit of 65536 bytes/);
+    expect(result.exitCode, String(result.stderr)).toBe(9);
+    expect(String(result.stderr)).toMatch(/1 refused: 413 request body is larger than the limit/);
     const list = await server.pla(['determinations', 'list', '-o', 'json']);
     expect(JSON.parse(String(list.stdout))).toEqual([]);
   });

@@ -17,7 +17,16 @@ export interface RecordInputOptions {
 }
 
 /** Either the only record, or a stream of all of them (the first two already read). */
-export type RecordInput = { single: Record<string, unknown>; cells?: Record<string, string> } | { many: AsyncIterable<RecordItem> };
+export type RecordInput =
+  | {
+      single: Record<string, unknown>;
+      cells?: Record<string, string>;
+      /** The line it was read from (1 for `--data`). */
+      line: number;
+      /** Read from `--file`: a file's one record goes the way its many would (the bulk runner), with its line. */
+      fromFile: boolean;
+    }
+  | { many: AsyncIterable<RecordItem> };
 
 /**
  * Reads the records, stopping after the second so a big file still streams. With
@@ -66,7 +75,7 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   // One record alone is sent by the single call; with rows unreadable or refused
   // beside it, it goes through the bulk runner, which keeps them in the rejects file.
   if (second.done && records.stats.badRows + records.stats.refused === 0)
-    return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}) };
+    return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}), line: first.value.line, fromFile: file !== undefined };
   const many = (async function* () {
     if (first.done) return;
     yield first.value;

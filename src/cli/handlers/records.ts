@@ -48,9 +48,9 @@ export function show(invocation: Invocation, operationId: OperationId): Promise<
   });
 }
 
-/** One record as the item stream a bulk run takes. */
-async function* oneItem(record: Record<string, unknown>): AsyncGenerator<SourceItem<Record<string, unknown>>> {
-  yield { value: record, line: 1 };
+/** The one record read as the item stream a bulk run takes: its line, and its csv cells' text (stored types). */
+async function* oneItem(input: Extract<RecordInput, { single: unknown }>): AsyncGenerator<SourceItem<Record<string, unknown>>> {
+  yield { value: input.single, line: input.line, ...(input.cells ? { cells: input.cells } : {}) };
 }
 
 /** Types a csv row's cells as the record it names is stored (a stored string stays a string); warns of type changes left. */
@@ -102,10 +102,11 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
       return confirmedWrite(ctx, spec.single, { ...(params ? { params } : {}), body: record }, needsId ? { ...record, id } : record);
     };
 
-    // A file that happens to hold one record still honours --rejects and
-    // --checkpoint (a script must not change behaviour with its input's size).
-    const bulkForOne = positionalId === undefined && (ctx.opts.rejects || ctx.opts.checkpoint) ? spec.bulk : undefined;
-    if ('single' in input && bulkForOne) return runBulkPrinting(ctx, bulkForOne, oneItem(input.single), { total: 1, one: true });
+    // A file that happens to hold one record goes the way its many would: a refusal
+    // is a reject with its line (exit 9), --rejects and --checkpoint are honoured (a
+    // script must not change behaviour with its input's size).
+    const bulkForOne = positionalId === undefined && (ctx.opts.rejects || ctx.opts.checkpoint || ('single' in input && input.fromFile)) ? spec.bulk : undefined;
+    if ('single' in input && bulkForOne) return runBulkPrinting(ctx, bulkForOne, oneItem(input), { total: 1, one: true });
     if ('single' in input) {
       const record = input.single;
       const id = positionalId ?? record.id;
@@ -151,7 +152,7 @@ async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, inp
   const items: Array<SourceItem<Record<string, unknown>>> = [];
   // Rows unreadable or refused while reading: the plan lists them, in input order.
   const problems: BadRow[] = [];
-  if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: 1 });
+  if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: input.line });
   else {
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
     (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));

@@ -54,10 +54,11 @@ class LineCounter {
   }
 }
 
-/** Settings shared by every parse of one file: the separator, and where bad rows go. */
+/** Settings shared by every parse of one file: the separator, where bad rows go, and the header's cell count once read. */
 interface ParseContext {
   delimiter: CsvDelimiter;
   badRow: BadRowHandler;
+  columns?: number;
 }
 
 /**
@@ -65,11 +66,29 @@ interface ParseContext {
  * and "closed" by a stray quote lines later (`"never closed … fi"ve`), which
  * `relax_quotes` reads as one cell holding the rows between.
  */
-function swallowsRows(row: CsvRow, delimiter: string): boolean {
+function swallowsRows(row: CsvRow, context: ParseContext): boolean {
   if (!row.raw.includes('"')) return false;
+  const { delimiter } = context;
   const raw = row.raw.replace(/^[\r\n]+/, '');
   // Kept verbatim from a cell's start: a properly quoted cell starting with a quote is written `""…` instead.
-  return row.cells.some((cell) => cell.startsWith('"') && /[\r\n]/.test(cell) && (raw.startsWith(cell) || raw.includes(`${delimiter}${cell}`)));
+  if (row.cells.some((cell) => cell.startsWith('"') && /[\r\n]/.test(cell) && (raw.startsWith(cell) || raw.includes(`${delimiter}${cell}`)))) return true;
+  return readsAsRows(row.cells[row.cells.length - 1] ?? '', context);
+}
+
+/**
+ * The row's last cell, quoted over several lines, whose every line after its first
+ * reads as a whole row (the header's cells): a stray quote at a line's end "closed"
+ * what a quote lines earlier opened (`"Trf open⏎4,B,c⏎5,D,stray"⏎`), which
+ * csv-parse reads as a proper quoted cell. A quoted cell with cells after it is
+ * closed mid-line, so meant.
+ */
+function readsAsRows(lastCell: string, context: ParseContext): boolean {
+  const { columns, delimiter } = context;
+  if (columns === undefined || columns < 2 || !/[\r\n]/.test(lastCell) || lastCell.includes('"')) return false;
+  return lastCell
+    .split(/\r\n|\r|\n/)
+    .slice(1)
+    .every((line) => line.split(delimiter).length === columns);
 }
 
 /** A row csv-parse skipped (a quote never closed), noted with how many records came before it. */
@@ -99,6 +118,8 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       raw: true,
       relax_quotes: true,
       relax_column_count: true,
+      // One file may mix them (rows pasted from another system): each ends a row, CRLF first so it is one end.
+      record_delimiter: ['\r\n', '\n', '\r'],
       skip_empty_lines: true,
       skip_records_with_error: true,
       on_skip: (error, raw) => {
@@ -128,7 +149,7 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       while (skips.length > 0 && (skips[0] as Skip).after <= records) skipped(skips.shift() as Skip);
       records += 1;
       const row: CsvRow = { cells: record, raw, line: lines.take(raw) };
-      if (swallowsRows(row, delimiter)) {
+      if (swallowsRows(row, context)) {
         badRow({ line: row.line, message: UNCLOSED, raw: firstLine(row.raw.replace(/^[\r\n]+/, '')) });
         const again = new LineCounter();
         again.consumed = row.line;
@@ -164,11 +185,15 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
   const delimiter = chooseDelimiter(firstLine(peeked.head.replace(/^\uFEFF/, '')), options.delimiter);
   const guarded = options.csvRaw !== true;
   let header: string[] | undefined;
-  for await (const row of parseRows(peeked.stream, new LineCounter(), { delimiter, badRow })) {
+  const context: ParseContext = { delimiter, badRow };
+  for await (const row of parseRows(peeked.stream, new LineCounter(), context)) {
     if (!header) {
       header = guarded ? row.cells.map(unguardFormula) : row.cells;
+      context.columns = header.length;
       continue;
     }
+    // A spreadsheet's empty rows (`;;`, Excel's trailing ones) are blank lines: nothing to send.
+    if (row.cells.every((cell) => cell === '')) continue;
     if (row.cells.length !== header.length) {
       badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
       continue;
