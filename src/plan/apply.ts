@@ -77,11 +77,16 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   const indexOf = new Map(plan.entries.map((entry, index) => [entry, index]));
 
   for (const [index, group] of sendGroups(plan, options.skip).entries()) {
-    // Items carry their entry's position in the group as their line: the way back to the entry.
-    const entryOf = (item: SourceItem) => group.entries[item.line - 1] as PlanEntry;
+    // Items carry their entry's file line (so rejects name the line the plan showed), or,
+    // where entries have none or share one, their position in the group: the way back to the entry.
+    const lines = group.entries.map((entry) => entry.line);
+    const byFileLine = lines.every((line) => line !== undefined) && new Set(lines).size === lines.length;
+    const lineOf = (entry: PlanEntry, i: number) => (byFileLine ? (entry.line as number) : i + 1);
+    const entryByLine = new Map(group.entries.map((entry, i) => [lineOf(entry, i), entry]));
+    const entryOf = (item: SourceItem) => entryByLine.get(item.line) as PlanEntry;
     const entryIndex = (item: SourceItem) => indexOf.get(entryOf(item)) as number;
     const items = (async function* () {
-      for (const [i, entry] of group.entries.entries()) yield { value: payloadOf(entry), line: i + 1 };
+      for (const [i, entry] of group.entries.entries()) yield { value: payloadOf(entry), line: lineOf(entry, i) };
     })();
     const summary = await runBulk({
       ...options.bulk,

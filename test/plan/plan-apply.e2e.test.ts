@@ -158,9 +158,7 @@ describe('pla apply', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Row);
-    expect(conflicts).toEqual([
-      { id: victim.id, amount: 'planned', _line: expect.any(Number), _error: expect.stringContaining('conflict: changed since the plan was made') },
-    ]);
+    expect(conflicts).toEqual([{ id: victim.id, amount: 'planned', _line: 18, _error: expect.stringContaining('conflict: changed since the plan was made') }]);
     expect((await lastReceipt()).end).toMatchObject({ exitCode: 9, counts: { update: 39, conflicts: 1 } });
   });
 
@@ -399,5 +397,27 @@ describe('protected environments', () => {
     const pruned = await pla(['runs', 'prune', '--all']);
     expect(pruned.stderr).toMatch(/removed \d+ receipt/);
     expect(JSON.parse(String((await pla(['runs', 'list', '-o', 'json'])).stdout))).toEqual([]);
+  });
+});
+
+// Last in the file: its reads by id would count in the --dry-run test's request-log window.
+describe('apply names file lines', () => {
+  it("names a conflict's line in the file the plan was made from (a csv's header is line 1)", async () => {
+    const created = await pla(['determinations', 'create', '--data', '[{"ref": "csvline-0"}, {"ref": "csvline-1"}]', '-o', 'json']);
+    expect(created.exitCode, String(created.stderr)).toBe(0);
+    const [first, second] = (await exportAll()).filter((row) => String(row.ref).startsWith('csvline-'));
+    const file = temp.path('csvline.csv');
+    await writeFile(file, `id,amount\r\n${String(first?.id)},planned\r\n${String(second?.id)},planned\r\n`);
+    const planFile = temp.path('csvline-plan.json');
+    expect((await pla(['determinations', 'upsert', '--file', file, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
+    expect((await pla(['determinations', 'update', String(second?.id), '--data', '{"amount": "someone else"}'])).exitCode).toBe(0);
+    const rejects = temp.path('csvline-rejects.ndjson');
+    const apply = await pla(['apply', planFile, '--rejects', rejects]);
+    expect(apply.exitCode).toBe(9);
+    const [conflict] = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Row);
+    expect(conflict).toMatchObject({ id: second?.id, _line: 3 });
   });
 });
