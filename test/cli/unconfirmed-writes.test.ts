@@ -332,3 +332,21 @@ describe('creates answered with an id given before', () => {
     expect(result.stdout).toContain('"id": 9007199254740993');
   });
 });
+
+describe('the notification side, which has no read to check by', () => {
+  it('mark read of several and clear answered {"status": "ACCEPTED"} are of unknown outcome, never done', async () => {
+    const svc = await serve({});
+    svc.server.setRoutes([
+      { method: 'POST', path: /^\/api\/notifications\/\d+\/read$/, reply: { body: { status: 'ACCEPTED' } } },
+      { method: 'DELETE', path: '/api/notifications/ana/all', reply: { body: { status: 'ACCEPTED' } } },
+    ]);
+    const read = await run(['notifications', 'read', '101', '102']);
+    expect(read.exitCode).not.toBe(0);
+    expect(read.stderr).toContain('outcome unknown');
+    expect(read.stderr).not.toMatch(/marked read 2/);
+    const cleared = await run(['notifications', 'clear', 'ana', '--yes']);
+    expect(cleared.exitCode).not.toBe(0);
+    expect(cleared.stderr).toContain('outcome unknown');
+    expect(svc.server.requests.filter((r) => r.method !== 'GET')).toHaveLength(3);
+  });
+});
