@@ -135,6 +135,16 @@ function decode(body: Buffer, encoding: string | string[] | undefined, bounds: A
   return decoded;
 }
 
+/**
+ * Whether an answer that has no body by HTTP's rules (to a HEAD; 1xx, 204, 304)
+ * announces one anyway: its bytes would come after the answer, and the next request
+ * on the connection would read them as its own answer's start.
+ */
+function strayBody(method: string, status: number, headers: IncomingMessage['headers']): boolean {
+  const bodiless = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
+  return bodiless && (Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined);
+}
+
 /** Waits `ms`; false when `signal` aborted the wait. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
@@ -203,8 +213,14 @@ export function createTransport(options: TransportOptions): Transport {
       };
       const onAbort = () => fail(request.signal?.reason instanceof Error ? request.signal.reason : new Error('aborted'));
 
+      let response: IncomingMessage | undefined;
       const req: ClientRequest = send(url, { method: request.method, headers, agent });
-      req.on('error', (error) => fail(classify(error, answered)));
+      req.on('error', (error) => {
+        // Bytes after a whole answer (a 204 sent with a body) are not this answer's: the parser
+        // fails on them and Node drops the connection, but the answer stands.
+        if (response?.complete) return;
+        fail(classify(error, answered));
+      });
       req.on('socket', (connection: Socket) => {
         socket = connection;
         // Sent once the connection is ready for the request: a failure before that cannot have reached the service.
@@ -216,10 +232,13 @@ export function createTransport(options: TransportOptions): Transport {
       });
       req.on('response', (res: IncomingMessage) => {
         answered = true;
+        response = res;
         const status = res.statusCode ?? 0;
         const statusText = res.statusMessage ?? '';
         options.trace?.(answerLine(status, statusText, performance.now() - started));
-        res.on('error', (error) => fail(classify(error, true)));
+        res.on('error', (error) => {
+          if (!res.complete) fail(classify(error, true));
+        });
         if (!bounds.started(res.headers)) return;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
@@ -231,12 +250,19 @@ export function createTransport(options: TransportOptions): Transport {
         res.on('end', () => {
           if (!res.complete) return;
           if (socket) noteAnswered(socket);
+          let body: Buffer;
           try {
-            const body = decode(Buffer.concat(chunks), res.headers['content-encoding'], bounds, options.maxAnswerBytes);
-            settle({ answer: { status, statusText, headers: res.headers, body } });
+            body = decode(Buffer.concat(chunks), res.headers['content-encoding'], bounds, options.maxAnswerBytes);
           } catch (error) {
             fail(error as Error);
+            return;
           }
+          const outcome = { answer: { status, statusText, headers: res.headers, body } };
+          // An answer that may not have a body but says it has one may send it: its connection is not used again.
+          if (socket && !socket.destroyed && strayBody(request.method, status, res.headers)) {
+            socket.once('close', () => settle(outcome));
+            socket.destroy();
+          } else settle(outcome);
         });
       });
       bounds.attempt(fail, () =>
