@@ -3,16 +3,21 @@
  * byte what a test writes: the cases a well-behaved HTTP server cannot give.
  * Each is a lesson of replacing undici (docs/startup.md): a stale keep-alive
  * socket after a Retry-After pause, a body cut short, compressed bodies, a 204
- * with a body, and an answer that is not HTTP.
+ * with a body, an answer that is not HTTP, and a proxy reached over https.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
 import { createClient } from '../../src/client/index.js';
 import type { ClientOptions } from '../../src/client/index.js';
 import { EXIT_CODES, NetworkError } from '../../src/errors.js';
+import { selfSigned } from '../support/tls-front.js';
 import { rejectionOf } from './helpers.js';
 
 interface RawRequest {
@@ -236,5 +241,34 @@ describe('the transport against raw answers', () => {
     expect(error.message).toMatch(/^the answer from http:\/\/127\.0\.0\.1:\d+ could not be read \(HPE_/);
     expect(hintFor(error)).toMatch(/does not answer as an HTTP service/);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('an https proxy URL: the CONNECT goes to the proxy over TLS (its CA trusted), the request through the tunnel', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pla-proxy-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const files = selfSigned(dir, []);
+    const service = await serve((_request, socket) => socket.write(answer('200 OK', JSON_TYPE, json({ id: 4 }))));
+    const connects: string[] = [];
+    const proxy = createHttpsServer({ cert: await readFile(files.cert), key: await readFile(files.key) });
+    proxy.on('connect', (req, client: Socket, head: Buffer) => {
+      connects.push(`${req.url} ${String(req.headers['proxy-authorization'])}`);
+      const [host = '', port = ''] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const proxyUrl = `https://ana:s%40cret@127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const client = clientFor(service, { proxy: proxyUrl, ca: await readFile(files.cert, 'utf8') });
+    const result = await client.call('determinations.get', { params: { id: 4 } });
+    expect(result.data).toEqual({ id: 4 });
+    const target = new URL(service.url).host;
+    expect(connects).toEqual([`${target} Basic ${Buffer.from('ana:s@cret').toString('base64')}`]);
+    proxy.closeAllConnections();
   });
 });
