@@ -136,13 +136,13 @@ function decode(body: Buffer, encoding: string | string[] | undefined, bounds: A
 }
 
 /**
- * Whether an answer that has no body by HTTP's rules (to a HEAD; 1xx, 204, 304)
+ * Whether a 204, which has no body by HTTP's rules and may not announce one (unlike
+ * a 304 or the answer to a HEAD, whose Content-Length describes the resource),
  * announces one anyway: its bytes would come after the answer, and the next request
  * on the connection would read them as its own answer's start.
  */
-function strayBody(method: string, status: number, headers: IncomingMessage['headers']): boolean {
-  const bodiless = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
-  return bodiless && (Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined);
+function strayBody(status: number, headers: IncomingMessage['headers']): boolean {
+  return status === 204 && (Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined);
 }
 
 /** Waits `ms`; false when `signal` aborted the wait. */
@@ -259,7 +259,7 @@ export function createTransport(options: TransportOptions): Transport {
           }
           const outcome = { answer: { status, statusText, headers: res.headers, body } };
           // An answer that may not have a body but says it has one may send it: its connection is not used again.
-          if (socket && !socket.destroyed && strayBody(request.method, status, res.headers)) {
+          if (socket && !socket.destroyed && strayBody(status, res.headers)) {
             socket.once('close', () => settle(outcome));
             socket.destroy();
           } else settle(outcome);
