@@ -6,6 +6,7 @@
  * with a body, an answer that is not HTTP, and a proxy reached over https.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -278,5 +279,19 @@ describe('the transport against raw answers', () => {
     const target = new URL(service.url).host;
     expect(connects).toEqual([`${target} Basic ${Buffer.from('ana:s@cret').toString('base64')}`]);
     proxy.closeAllConnections();
+  });
+
+  it('an injected agent is sent through as it is (here to a host no resolver knows) and left open on close', async () => {
+    const server = await serve((_request, socket) => socket.write(answer('200 OK', JSON_TYPE, json({ id: 6 }))));
+    const agent = new Agent({ keepAlive: true });
+    const port = Number(new URL(server.url).port);
+    Object.assign(agent, { createConnection: () => connect(port, '127.0.0.1') });
+    cleanup.push(async () => agent.destroy());
+    const client = createClient({ baseUrl: 'http://pla.invalid:1', agent, retries: 0 });
+    const result = await client.call('determinations.get', { params: { id: 6 } });
+    await client.close();
+    expect(result.data).toEqual({ id: 6 });
+    expect(server.requests[0]?.headers.host).toBe('pla.invalid:1');
+    expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
   });
 });
