@@ -37,19 +37,25 @@ interface RawServer {
   url: string;
   requests: RawRequest[];
   connections: number;
+  /** Resolves when every connection so far has been closed (by either side). */
+  allClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A TCP server reading HTTP/1.1 requests (headers and a Content-Length body) and handing each to `respond`. */
 async function startRawServer(respond: Respond): Promise<RawServer> {
   const sockets = new Set<Socket>();
+  const waiting: Array<() => void> = [];
   const state = { requests: [] as RawRequest[], connections: 0 };
   const server: Server = createServer((socket) => {
     const connection = state.connections++;
     let onConnection = 0;
     let buffered = Buffer.alloc(0);
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      if (sockets.size === 0) for (const resolve of waiting.splice(0)) resolve();
+    });
     socket.on('error', () => {});
     socket.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
@@ -79,6 +85,7 @@ async function startRawServer(respond: Respond): Promise<RawServer> {
     get connections() {
       return state.connections;
     },
+    allClosed: () => (sockets.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -294,4 +301,12 @@ describe('the transport against raw answers', () => {
     expect(server.requests[0]?.headers.host).toBe('pla.invalid:1');
     expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
   });
+
+  it('an idle kept-alive connection is closed by the client after a few seconds', async () => {
+    const server = await serve((_request, socket) => socket.write(answer('200 OK', { ...JSON_TYPE, 'keep-alive': 'timeout=60' }, json({ id: 1 }))));
+    await clientFor(server).call('determinations.get', { params: { id: 1 } });
+    // The server never closes it (and said it keeps it 60 s): only the client's idle timeout can.
+    await server.allClosed();
+    expect(server.connections).toBe(1);
+  }, 30_000);
 });
