@@ -1,4 +1,4 @@
-import { type ApiError, NotFoundError, PlaError, RejectedError, UnreadableAnswerError } from '../errors.js';
+import { type ApiError, PlaError, UnreadableAnswerError } from '../errors.js';
 import { confirmItems } from '../confirm/confirm-items.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
@@ -6,14 +6,9 @@ import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
 import { operation, type OperationId } from '../contract/operations.js';
 
-/**
- * Whether the service refused the items themselves (so a smaller batch may pass),
- * rather than the request as such. 415 (wrong media type) is about the request:
- * splitting would only send the same mistake many times.
- */
-export function isRecordRejection(error: unknown): boolean {
-  return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
-}
+import { isRecordRejection } from './record-rejection.js';
+
+export { isRecordRejection };
 
 /**
  * Whole numbers standing alone (ids, counts, indexes) as `#`, so that messages

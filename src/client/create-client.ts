@@ -1,6 +1,6 @@
 /**
  * The one client object: base URL (with any path prefix), key, user agent, JSON
- * in and out, envelopes, pages, retries, timeouts and the undici dispatcher. Paths
+ * in and out, envelopes, pages, retries, timeouts and the connection pool. Paths
  * come only from the contract table.
  */
 import { expandPath, operation, type OperationId } from '../contract/operations.js';
@@ -43,7 +43,7 @@ function requestTarget(path: string): string {
   return url.pathname + url.search;
 }
 
-/** Proxy and trusted CAs for a client that makes its own dispatcher. */
+/** Proxy and trusted CAs for a client that makes its own agent. */
 function connectionSettings(options: ClientOptions): { proxy?: ProxyChoice; ca?: string; caFile?: string } {
   const proxy = chooseProxy(options.baseUrl, options.proxy);
   return {
@@ -64,7 +64,7 @@ export function createClient(options: ClientOptions): PlaClient {
     retries: options.retries ?? CLIENT_DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
     maxAnswerBytes: options.maxAnswerBytes ?? CLIENT_DEFAULTS.maxAnswerBytes,
-    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
+    ...(options.agent !== undefined ? { agent: options.agent } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
@@ -99,8 +99,8 @@ export function createClient(options: ClientOptions): PlaClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (apiKey) headers['x-api-key'] = apiKey;
     if (body) headers['content-type'] = body.contentType;
-    // One key per logical call on every write: undici's retry handler replays these
-    // same headers. node:crypto is loaded only here: a GET should not pay for it at start-up.
+    // One key per logical call on every write: each attempt sends these same headers.
+    // node:crypto is loaded only here: a GET should not pay for it at start-up.
     if (method !== 'GET' && method !== 'HEAD' && options.idempotencyKeys !== false) {
       headers['idempotency-key'] = call.idempotencyKey ?? (await import('node:crypto')).randomUUID();
     }
