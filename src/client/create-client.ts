@@ -8,7 +8,7 @@ import { ApiError, PlaError, ServerError, UnreadableAnswerError } from '../error
 import { jsonText } from '../json/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
 import { readAnswer } from './answer.js';
-import { isObject, parseBody } from './envelope.js';
+import { isObject, parseBody, type Unwrapped } from './envelope.js';
 import { httpError, statedFailureError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { readPage } from './page-shapes.js';
@@ -179,19 +179,29 @@ export function createClient(options: ClientOptions): PlaClient {
           ...(cause instanceof ApiError && cause.request ? [{ request: cause.request }] : []),
         ),
       );
-    const target = new URL(location, `${base.origin}${prefix}${path}`);
+    let target: URL;
+    try {
+      target = new URL(location, `${base.origin}${prefix}${path}`);
+    } catch {
+      throw unreadable('not read: it is not a URL');
+    }
     if (target.origin !== base.origin || !(target.pathname === prefix || target.pathname.startsWith(`${prefix}/`)))
       throw unreadable(`not read: it is not under the base URL ${base.origin}${prefix}`);
     const read = operation(op.read as OperationId);
     const relative = target.pathname.slice(prefix.length);
     // The id the Location names, when it is the read's own path: the answer must then be that record.
-    const last = decodeURIComponent(relative.slice(relative.lastIndexOf('/') + 1));
+    const last = relative.slice(relative.lastIndexOf('/') + 1);
     const params = /^\d+$/.test(last) && expandPath(read, { id: last }) === relative ? { id: last } : undefined;
     try {
       const { response: readResponse, parsed } = await exchange('GET', relative + target.search, undefined, { signal, repeatable: true });
       const record = answerOf(read, relative, readResponse, parsed, params, true).data;
       if (!isObject(record) || record.id === undefined) throw unreadable(`reading it back gave no record with an id`);
-      return { status: response.status, data: record, message: `the answer had no record; read back from its Location`, headers: response.headers };
+      return {
+        status: response.status,
+        data: record,
+        message: `the answer had no record; read back from its Location ${target.pathname}`,
+        headers: response.headers,
+      };
     } catch (error) {
       if (error instanceof UnreadableAnswerError || !(error instanceof ApiError)) throw error;
       throw unreadable(`reading it back failed: ${error.message}`, error);
@@ -220,7 +230,7 @@ export function createClient(options: ClientOptions): PlaClient {
       repeatable,
       idempotencyKey: callOptions.idempotencyKey,
     });
-    let unwrapped;
+    let unwrapped: Unwrapped;
     try {
       unwrapped = answerOf(op, path, response, parsed, callOptions.params, repeatable);
     } catch (error) {
