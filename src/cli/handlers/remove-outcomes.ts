@@ -66,8 +66,14 @@ export async function removeOutcomes(
   ids: readonly Id[],
   message: string | undefined,
   signal: AbortSignal,
+  readBefore?: ReadonlyArray<{ record?: Record<string, unknown> } | undefined>,
 ): Promise<RemovedRow[]> {
   const outcomes = new Map<Id, RemoveOutcome>(outcomesNamed(message));
+  // Ids the bulk confirmation already read back (src/confirm) are not read again.
+  for (const [i, found] of (readBefore ?? []).entries()) {
+    const id = ids[i];
+    if (found && id !== undefined && !outcomes.has(id)) outcomes.set(id, found.record ? keptAs(found.record) : 'deleted');
+  }
   const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   let failure: { error: unknown } | undefined;
   for (const id of new Set(ids)) {
