@@ -36,6 +36,12 @@ export function reasonOf(error: ApiError): string {
 export interface Accepted {
   items: SourceItem[];
   result: CallResult;
+  /**
+   * Of each item, in order: what reading it back found, when that is what
+   * confirmed it (its record now; none: gone). A remove says from it which ids
+   * were deleted and which decommissioned, without reading them again.
+   */
+  readBack?: Array<{ record?: Record<string, unknown> } | undefined>;
 }
 
 export interface SendResult {
@@ -112,7 +118,16 @@ async function confirmed(client: PlaClient, operationId: OperationId, items: Sou
   });
   return {
     accepted,
-    answers: accepted.length > 0 ? [{ items: accepted, result: perItem }] : [],
+    answers:
+      accepted.length > 0
+        ? [
+            {
+              items: accepted,
+              result: perItem,
+              ...(sorted.confirmed.some(({ readBack }) => readBack) ? { readBack: sorted.confirmed.map(({ readBack }) => readBack) } : {}),
+            },
+          ]
+        : [],
     rejected: sorted.refused.map(withReason),
     unknown: sorted.unknown.map(withReason),
   };

@@ -110,6 +110,12 @@ export interface CallResult<T = unknown> {
   message?: string;
   /** The envelope said outright that the call succeeded (`success: true`, code 0): a confirmation even without data. */
   success?: true;
+  /**
+   * The environment's profile says bulk requests are answered item by item
+   * (`bulkItems=per-item`): an answer without a result per item confirms none of
+   * them (src/confirm/item-results.ts).
+   */
+  perItem?: true;
   headers: Record<string, string | string[] | undefined>;
 }
 
