@@ -16,6 +16,7 @@ import { isObject } from '../client/objects.js';
 import { type Operation, verbOf } from '../contract/operations.js';
 import { asRecord, changedFields } from '../plan/record-diff.js';
 import { itemId } from './read-back.js';
+import { outcomesNamed } from './remove-message.js';
 
 /** What the answer says of one item. */
 export type ItemResult = { kind: 'confirmed'; answer?: unknown } | { kind: 'failed'; reason: string } | { kind: 'missing' };
@@ -153,6 +154,13 @@ export function itemResults(op: Operation, sent: readonly unknown[], result: Cal
   let results: ItemResult[];
   if (Array.isArray(data)) {
     results = matched(op, sent, data).map((element, i) => (element === MISSING ? MISSING : judgeElement(op, sent[i], element)));
+  } else if (result.perItem) {
+    // The profile says the service answers item by item: an answer without its items confirms none of them.
+    results = sent.map(() => MISSING);
+  } else if (verbOf(op.id) === 'remove') {
+    // Each id is deleted or decommissioned, or neither: confirmed where the message names which, else read back.
+    const named = new Set([...outcomesNamed(result.message).keys()].map(String));
+    results = sent.map((value) => (named.has(String(itemId(value))) ? { kind: 'confirmed' } : MISSING));
   } else if (!answersRecords(op)) {
     const verdict = voidVerdict(op, sent, result);
     results = sent.map(() => verdict);
