@@ -173,7 +173,11 @@ export function itemResults(op: Operation, sent: readonly unknown[], result: Cal
 
 /** What the answer `result` of a single write `op` of `sent` says of it. */
 export function singleResult(op: Operation, sent: unknown, result: CallResult): ItemResult {
-  if (!answersRecords(op)) return itemResults(op, [sent], result)[0] as ItemResult;
+  if (!answersRecords(op)) {
+    const said = itemResults(op, [sent], result)[0] as ItemResult;
+    // A remove's command reads back every id its answer does not name, and says of each deleted, decommissioned or not removed.
+    return said.kind === 'missing' && verbOf(op.id) === 'remove' && result.status !== 202 ? { kind: 'confirmed' } : said;
+  }
   const { data } = result;
   // A list answered for one record (the notification side answers what it made as a list) is left to the answer's own checks.
   const said: ItemResult =
