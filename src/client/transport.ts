@@ -25,6 +25,17 @@ export interface OutgoingRequest {
   signal?: AbortSignal;
   /** Whether the request may be repeated once the service may have received it (see retry-policy). */
   repeatable: boolean;
+  /**
+   * Asked once the answer's status is known: a sink that takes the body chunk by chunk
+   * instead of the transport collecting it (list pages: src/client/streamed-body.ts),
+   * `body` then empty; undefined collects it. Its `write` must not throw.
+   */
+  sink?: (status: number) => BodySink | undefined;
+}
+
+/** Where an answer's body goes chunk by chunk (see `OutgoingRequest.sink`). */
+export interface BodySink {
+  write(chunk: Buffer): void;
 }
 
 export interface RawResponse {
@@ -130,6 +141,7 @@ export function createTransport(options: TransportOptions): Transport {
       let statusText = '';
       let headers: RawResponse['headers'] = {};
       const chunks: Buffer[] = [];
+      let sink: BodySink | undefined;
       let cancelWait: (() => void) | undefined;
 
       const onAbort = () => {
@@ -157,9 +169,12 @@ export function createTransport(options: TransportOptions): Transport {
           status = code;
           statusText = message ?? '';
           headers = responseHeaders;
+          sink = request.sink?.(code);
         },
         onResponseData(c, chunk) {
-          if (bounds.data(c, chunk)) chunks.push(chunk);
+          if (!bounds.data(c, chunk)) return;
+          if (sink) sink.write(chunk);
+          else chunks.push(chunk);
         },
         onResponseEnd() {
           settle(() =>
