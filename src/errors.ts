@@ -80,6 +80,8 @@ export interface FailedRequest {
   proxy?: string;
   /** The environment's CA file, when it has one. */
   caFile?: string;
+  /** Seconds the service asked to wait (`Retry-After`), when longer than pla waits: the call failed at once. */
+  retryAfterS?: number;
 }
 
 /** Why a network failure happened, when the client can tell more than "no connection". */

@@ -15,7 +15,7 @@ import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { defaultRejectsPath, RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { answerPerItem, sendWithSplit, withoutIds } from './split.js';
+import { answerPerItem, sendWithSplit, withoutIds, withoutRepeatedCreates } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -159,6 +159,8 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Answers held behind a slow batch are bounded: no new batch starts past this many.
   const maxHeld = concurrency * 4;
 
+  // The ids the service gave the records this run created.
+  const createdIds = new Set<string>();
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
       const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
@@ -169,7 +171,11 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
         screened.send.length > 0
           ? await sendWithSplit(options.client, op.id, screened.send, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) })
           : { accepted: [], answers: [], rejected: [], unknown: [] };
-      const { accepted, answers: answered, unknown } = sent;
+      // A create answered with an id another record of this run was answered with confirms nothing.
+      const once = op.body?.kind === 'records' ? withoutRepeatedCreates(sent.answers, createdIds, (item, result) => !updatedOne(item, result)) : undefined;
+      const answered = once ? once.answers : sent.answers;
+      const unknown = once ? [...sent.unknown, ...once.unknown] : sent.unknown;
+      const accepted = once && once.unknown.length > 0 ? answered.flatMap((answer) => answer.items) : sent.accepted;
       const rejected = [...screened.refused, ...sent.rejected];
       summary.succeeded += accepted.length;
       if (op.body?.kind === 'records') {

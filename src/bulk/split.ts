@@ -1,5 +1,7 @@
 import { type ApiError, PlaError, UnreadableAnswerError } from '../errors.js';
 import { confirmItems } from '../confirm/confirm-items.js';
+import { itemId } from '../confirm/read-back.js';
+import { isObject } from '../client/objects.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
 import type { SourceItem } from '../io/input/types.js';
@@ -77,6 +79,9 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
     if (error instanceof UnreadableAnswerError) return confirmed(client, operationId, items, error);
     if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
     if (!isRecordRejection(error)) throw error;
+    // A refusal naming the items it refused (a partial success): those fail, the others are read back, never sent again.
+    const named = namedRefusals(error as ApiError, items);
+    if (named) return confirmed(client, operationId, items, named);
     if (items.length === 1) {
       const reason = reasonOf(error as ApiError);
       return { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] };
@@ -92,6 +97,34 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
     rejected: [...first.rejected, ...second.rejected],
     unknown: [...first.unknown, ...second.unknown],
   };
+}
+
+/** Where a refusal lists what it refused item by item. */
+const REFUSAL_LISTS = ['errors', 'failed', 'failures', 'data', 'results'] as const;
+
+/**
+ * A refusal of several items that names, by id, the items it refused
+ * (`{"errors": [{"id": 3, "message": "in use"}]}`), as an answer where each of
+ * them failed and the others are left out: a service that refuses some items of
+ * a request by name may have carried out the rest, which are read back rather
+ * than sent again. Undefined when it names none of the items sent.
+ */
+function namedRefusals(error: ApiError, items: SourceItem[]): CallResult | undefined {
+  const { problem } = error;
+  if (items.length < 2 || !isObject(problem)) return undefined;
+  const sent = new Set(
+    items
+      .map((item) => itemId(item.value))
+      .filter((id) => id !== undefined)
+      .map(String),
+  );
+  for (const key of REFUSAL_LISTS) {
+    const list = problem[key];
+    if (!Array.isArray(list)) continue;
+    const refused = list.filter((entry): entry is Record<string, unknown> => isObject(entry) && sent.has(String(itemId(entry) ?? '')));
+    if (refused.length > 0) return { status: error.status, data: refused.map((entry) => ({ ...entry, success: false })), headers: {} };
+  }
+  return undefined;
 }
 
 /**
@@ -142,4 +175,38 @@ export function answerPerItem(answers: readonly Accepted[]): Array<{ item: Sourc
     const data = Array.isArray(result.data) && result.data.length === items.length ? (result.data as unknown[]) : undefined;
     return items.map((item, i) => ({ item, result: data?.[i] }));
   });
+}
+
+/**
+ * Takes out of `answers` the creates answered with an id the run has already seen
+ * answered for another record (`created` holds them, and takes the new ones): two
+ * records "created" under one id means one overwrote the other, so neither
+ * answer confirms a record of its own. Those items are of unknown outcome.
+ */
+export function withoutRepeatedCreates(
+  answers: readonly Accepted[],
+  created: Set<string>,
+  isCreate: (item: SourceItem, result: unknown) => boolean,
+): { answers: Accepted[]; unknown: Array<Reject & { line: number }> } {
+  const unknown: Array<Reject & { line: number }> = [];
+  const kept = answers.map(({ items, result }) => {
+    const data = Array.isArray(result.data) && result.data.length === items.length ? (result.data as unknown[]) : undefined;
+    if (!data) return { items, result };
+    const keep = items.map((item, i) => {
+      const id = isCreate(item, data[i]) ? itemId(data[i]) : undefined;
+      if (id === undefined) return true;
+      if (!created.has(String(id))) {
+        created.add(String(id));
+        return true;
+      }
+      unknown.push({
+        value: item.value,
+        line: item.line,
+        error: `the service answered id ${String(id)}, which it answered for another record of this run: one may have overwritten the other`,
+      });
+      return false;
+    });
+    return { items: items.filter((_, i) => keep[i]), result: { ...result, data: data.filter((_, i) => keep[i]) } };
+  });
+  return { answers: kept.filter((answer) => answer.items.length > 0), unknown };
 }

@@ -4,7 +4,18 @@
  * (status, the failed request, whether it timed out) and no advice; errors made
  * on the CLI side may carry their own hint, which wins.
  */
-import { AuthError, InvalidAnswerError, NetworkError, NotFoundError, PlaError, RateLimitError, RedirectError, RejectedError, ServerError } from '../errors.js';
+import {
+  ApiError,
+  AuthError,
+  InvalidAnswerError,
+  NetworkError,
+  NotFoundError,
+  PlaError,
+  RateLimitError,
+  RedirectError,
+  RejectedError,
+  ServerError,
+} from '../errors.js';
 
 /** Where the run's API key came from, when not from the config: then the config's key is not the one sent. */
 export type KeyOrigin = 'flag' | 'env-var' | undefined;
@@ -32,6 +43,8 @@ export function hintFor(error: unknown, keyFrom?: KeyOrigin): string | undefined
       : keyHint(env, keyFrom);
   }
   if (error instanceof NotFoundError) return 'check the id, and the base URL with its path prefix (`pla config show`)';
+  const wait = error instanceof ApiError ? error.request?.retryAfterS : undefined;
+  if (wait !== undefined) return `the service asked to wait ${wait} s (Retry-After), longer than pla waits (60 s): try again after that`;
   if (error instanceof RateLimitError) return 'the service is rate limiting this key: wait, or allow more retries with --retries';
   if (error instanceof ServerError) return 'the service failed: try again later; --verbose shows its full answer';
   if (error instanceof RedirectError)

@@ -15,7 +15,7 @@ import { readPage } from './page-shapes.js';
 import { type FetchPage, PageWalk } from './page-walk.js';
 import { chooseProxy, type ProxyChoice } from './proxy.js';
 import { redactSecret } from './redact.js';
-import { safeToRepeat } from './retry-policy.js';
+import { longWait, safeToRepeat } from './retry-policy.js';
 import { createStreamedBody, type StreamedBody } from './streamed-body.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PagingFacts, PlaClient, WalkCallOptions } from './types.js';
@@ -124,6 +124,8 @@ export function createClient(options: ClientOptions): PlaClient {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
       if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
+      const wait = longWait(response.headers['retry-after']);
+      if (wait !== undefined && error.request) error.request.retryAfterS = wait;
       throw error;
     }
     return { response, parsed };
@@ -251,6 +253,7 @@ export function createClient(options: ClientOptions): PlaClient {
       data: unwrapped.data as T,
       ...(unwrapped.message !== undefined ? { message: unwrapped.message } : {}),
       ...(unwrapped.success ? { success: true as const } : {}),
+      ...(parsed === undefined ? { empty: true as const } : {}),
       // The profile says bulk requests are answered item by item: an answer without its items confirms none of them.
       ...(options.wire?.bulkItems === 'per-item' && (op.body?.kind === 'records' || op.body?.kind === 'ids') ? { perItem: true as const } : {}),
       headers: response.headers,

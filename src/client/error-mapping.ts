@@ -140,6 +140,17 @@ export function httpError(status: number, statusText: string, body: unknown, req
   const message = `${status} ${reason}${said ? `: ${said}` : ''} ${label(request)}`;
   const options = { request: facts(request) };
   if (status === 401 || status === 403) return new AuthError(message, status, body, options);
+  if (status === 404 && request.attempts > 1 && request.method === 'DELETE') {
+    // An earlier attempt failed (a 5xx, a reset) after the service may have carried it out: the 404 most likely says it did.
+    const error = new ServerError(
+      `${message}: probably deleted by an earlier attempt, which the service answered with an error; not confirmed either way`,
+      status,
+      body,
+      options,
+    );
+    error.outcomeUnknown = true;
+    return error;
+  }
   if (status === 404) return new NotFoundError(message, status, body, options);
   if (status === 429) return new RateLimitError(message, status, body, options);
   if (status >= 500) return new ServerError(message, status, body, options);

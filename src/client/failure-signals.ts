@@ -1,9 +1,11 @@
 /**
  * The ways a service says "failed" or "done" inside a 2xx answer, one rule each,
  * read by the envelope (src/client/envelope.ts) and by the per-item results of a
- * bulk answer (src/confirm/item-results.ts): a false or "false" success flag, a
- * status of ERROR/FAILED/FAIL, a non-empty errors list, an error code, an error
- * message. Spring-style services use every one of them.
+ * bulk answer (src/confirm/item-results.ts): a false or "false" success flag (any
+ * case), a status of ERROR/FAILED/FAIL or a 4xx/5xx (as a number, `statusCode`, or
+ * Spring's HttpStatus name), a non-empty errors list or object, an error code, an
+ * error message. Spring-style services use every one of them; a zero `error` or
+ * `code` (`0`, `"0000"`) is a success.
  */
 import { isObject } from './objects.js';
 
@@ -37,18 +39,64 @@ const FAILED_STATUSES: ReadonlySet<string> = new Set(['ERROR', 'FAILED', 'FAIL',
 /** Status words that mean it succeeded. */
 const SUCCEEDED_STATUSES: ReadonlySet<string> = new Set(['OK', 'SUCCESS', 'SUCCEEDED', 'DONE']);
 
-/** A flag as services write it: `false`, `"false"`, `0` is false; `true`, `"true"` true; anything else says nothing. */
+/**
+ * Spring's `HttpStatus` names of refusals and server errors, as a `status` field
+ * spells them (`"status": "INTERNAL_SERVER_ERROR"`): the status they stand for.
+ */
+const HTTP_STATUS_NAMES: ReadonlyMap<string, number> = new Map([
+  ['BAD_REQUEST', 400],
+  ['UNAUTHORIZED', 401],
+  ['FORBIDDEN', 403],
+  ['NOT_FOUND', 404],
+  ['METHOD_NOT_ALLOWED', 405],
+  ['NOT_ACCEPTABLE', 406],
+  ['REQUEST_TIMEOUT', 408],
+  ['CONFLICT', 409],
+  ['GONE', 410],
+  ['PRECONDITION_FAILED', 412],
+  ['PAYLOAD_TOO_LARGE', 413],
+  ['UNSUPPORTED_MEDIA_TYPE', 415],
+  ['UNPROCESSABLE_ENTITY', 422],
+  ['LOCKED', 423],
+  ['TOO_MANY_REQUESTS', 429],
+  ['INTERNAL_SERVER_ERROR', 500],
+  ['NOT_IMPLEMENTED', 501],
+  ['BAD_GATEWAY', 502],
+  ['SERVICE_UNAVAILABLE', 503],
+  ['GATEWAY_TIMEOUT', 504],
+]);
+
+/** A flag as services write it: `false`, `"false"` (any case), `0` is false; `true`, `"true"` true; anything else says nothing. */
 export function flag(value: unknown): boolean | undefined {
-  if (value === true || value === 'true' || value === 'TRUE') return true;
-  if (value === false || value === 'false' || value === 'FALSE' || value === 0) return false;
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (value === true || text === 'true') return true;
+  if (value === false || text === 'false' || value === 0) return false;
   return undefined;
+}
+
+/** Whether an `error` field says nothing went wrong: absent, empty, false, or a zero code (`"error": 0`). */
+function noError(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === '') return true;
+  if (typeof value === 'number' || typeof value === 'string') return /^0+$/.test(String(value).trim());
+  return isObject(value) && Object.keys(value).length === 0;
+}
+
+/** A `status` or `statusCode` that names a failure: 400–599 as a number or digits, ERROR/FAILED…, or an HttpStatus name of 4xx/5xx. */
+function failedStatus(status: unknown): { status?: number } | undefined {
+  const text = typeof status === 'number' ? String(status) : typeof status === 'string' ? status.trim().toUpperCase() : undefined;
+  if (text === undefined) return undefined;
+  if (/^[45]\d\d$/.test(text)) return { status: Number(text) };
+  const named = HTTP_STATUS_NAMES.get(text.replace(/^\d{3}\s+/, '').replace(/\s+/g, '_'));
+  if (named !== undefined) return { status: named };
+  return FAILED_STATUSES.has(text) ? {} : undefined;
 }
 
 /** What a `code` field says: 0 and 2xx (or "OK", "SUCCESS") succeeded; anything else failed, with its HTTP status when it is one. */
 function codeVerdict(code: unknown): { failed: boolean; status?: number } | undefined {
   if (code === undefined || code === null || code === '') return undefined;
   const text = String(code).trim();
-  if (/^(0|2\d\d)$/.test(text) || SUCCEEDED_STATUSES.has(text.toUpperCase())) return { failed: false };
+  // `0`, `0000` (a zero code of fixed width), a 2xx.
+  if (/^(0+|2\d\d)$/.test(text) || SUCCEEDED_STATUSES.has(text.toUpperCase())) return { failed: false };
   const n = Number(text);
   return Number.isInteger(n) && n >= 400 && n <= 599 ? { failed: true, status: n } : { failed: true };
 }
@@ -64,6 +112,11 @@ export function failureWords(body: Record<string, unknown>): string | undefined 
     const first: unknown = body.errors[0];
     if (typeof first === 'string') return first;
     if (isObject(first)) return failureWords(first);
+  }
+  if (isObject(body.errors)) {
+    const [field, said] = Object.entries(body.errors)[0] ?? [];
+    const words = typeof said === 'string' ? said : Array.isArray(said) && typeof said[0] === 'string' ? said[0] : 'refused';
+    if (field !== undefined) return `${field}: ${words}`;
   }
   return undefined;
 }
@@ -96,15 +149,15 @@ export function statedFailure(
     // An item's text code may be its own (a determination's `ATD-ACQ`): only a number is a verdict there.
     const code = own('code') || (options.item && typeof raw === 'string' && !/^-?\d+$/.test(raw.trim())) ? undefined : codeVerdict(raw);
     if (code?.failed) return say(code.status);
-    const { status } = body;
-    if (typeof status === 'number' && status >= 400 && status <= 599 && !own('status')) return say(status);
-    if (typeof status === 'string' && FAILED_STATUSES.has(status.toUpperCase()) && !own('status')) return say();
+    for (const field of ['status', 'statusCode']) {
+      const failed = own(field) ? undefined : failedStatus(body[field]);
+      if (failed) return say(failed.status);
+    }
   }
-  if (Array.isArray(body.errors) && body.errors.length > 0 && !own('errors')) return say();
-  for (const field of ['error', 'errorMessage']) {
-    const value = body[field];
-    if (value !== undefined && value !== null && value !== '' && value !== false && !own(field)) return say();
-  }
+  // A list of errors, or an object of them by field (`{"errors": {"code": "taken"}}`).
+  const { errors } = body;
+  if (((Array.isArray(errors) && errors.length > 0) || (isObject(errors) && Object.keys(errors).length > 0)) && !own('errors')) return say();
+  for (const field of ['error', 'errorMessage']) if (!noError(body[field]) && !own(field)) return say();
   return undefined;
 }
 

@@ -12,7 +12,7 @@
  *   `Idempotency-Key` the client sends is not shown. `--retry-unsafe` repeats them
  *   anyway (right against a service that honours the key, such as `pla server`).
  * - Waits use exponential backoff with full jitter (base 0.5 s, doubling, capped at
- *   20 s) unless the answer says `Retry-After`, which wins (capped at 60 s).
+ *   20 s) unless the answer says `Retry-After`, which wins; one over 60 s ends the call at once.
  */
 import { verbOf, type OperationId } from '../contract/operations.js';
 import { ANSWER_CUT_SHORT } from './answer-bounds.js';
@@ -94,6 +94,12 @@ export interface FailedAttempt {
   retryAfter?: string | string[];
 }
 
+/** The seconds a `Retry-After` asks for when longer than pla waits (the call then fails at once), else undefined. */
+export function longWait(header: string | string[] | undefined): number | undefined {
+  const asked = parseRetryAfter(header);
+  return asked === undefined || asked <= CLIENT_DEFAULTS.retryAfterCapMs ? undefined : Math.ceil(asked / 1000);
+}
+
 /** Milliseconds to wait before the next attempt, or undefined when the failure is final. */
 export function retryDelay(failure: FailedAttempt): number | undefined {
   if (failure.attempt > failure.retries) return undefined;
@@ -105,12 +111,13 @@ export function retryDelay(failure: FailedAttempt): number | undefined {
     (status === undefined && code !== undefined && NETWORK_ERROR_CODES.has(code) && (repeatable || !failure.sent));
   if (!retryable) return undefined;
   const asked = parseRetryAfter(failure.retryAfter);
-  if (asked !== undefined) return Math.min(asked, CLIENT_DEFAULTS.retryAfterCapMs);
+  // Asked to wait longer than pla waits: fail now (the error says so) rather than hang, or come back early against its word.
+  if (asked !== undefined) return asked > CLIENT_DEFAULTS.retryAfterCapMs ? undefined : asked;
   return Math.floor(Math.random() * Math.min(CLIENT_DEFAULTS.backoffCapMs, CLIENT_DEFAULTS.backoffBaseMs * 2 ** (failure.attempt - 1)));
 }
 
 /** `Retry-After` as milliseconds from now: delta seconds or an HTTP date; undefined when absent or unreadable. */
-function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+export function parseRetryAfter(header: string | string[] | undefined): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;

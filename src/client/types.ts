@@ -110,6 +110,8 @@ export interface CallResult<T = unknown> {
   message?: string;
   /** The envelope said outright that the call succeeded (`success: true`, code 0): a confirmation even without data. */
   success?: true;
+  /** The answer had no body at all (a 204, an empty 200): for a write answering no data, the plain "done". */
+  empty?: true;
   /**
    * The environment's profile says bulk requests are answered item by item
    * (`bulkItems=per-item`): an answer without a result per item confirms none of

@@ -76,7 +76,10 @@ export class ReceiptWriter {
   records(lines: Array<Omit<RecordLine, 'type'>>): void {
     if (lines.length === 0) return;
     this.append(lines.map((line) => ({ type: 'record', ...line })));
-    for (const line of lines) this.counts[line.action] = (this.counts[line.action] ?? 0) + 1;
+    for (const line of lines) {
+      const counted = line.unconfirmed ? 'unknown' : line.action;
+      this.counts[counted] = (this.counts[counted] ?? 0) + 1;
+    }
   }
 
   /** Adds to a count the record lines do not show (failed, conflicts). */

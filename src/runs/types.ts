@@ -44,6 +44,12 @@ export interface RecordLine {
   line?: number;
   /** Of `pla apply`: the index of the plan entry it carried out. */
   entry?: number;
+  /**
+   * Sent, and the service confirmed neither way (a delete retried after a 5xx and
+   * then answered 404: probably done by the earlier attempt). Counted as unknown,
+   * kept with its `before` so that undo can restore the record if it is gone.
+   */
+  unconfirmed?: true;
 }
 
 /**

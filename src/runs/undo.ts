@@ -70,12 +70,13 @@ function inverse(touched: Touched, current: StoredRecordLike | undefined): PlanE
     if (!touched.before)
       return { action: 'irreversible', ...where, reason: 'the record before was not recorded (runs on protected environments always record it)' };
     if (current) return { action: 'refused', ...where, reason: `a record with id ${String(id)} exists again` };
-    if (first === 'create') return { action: 'unchanged', ...where };
+    if (first === 'create' && !touched.before) return { action: 'unchanged', ...where };
     return { action: 'create', record: clientFields(touched.before), reason: `re-creates ${String(id)} with a new id (the service assigns ids)` };
   }
   if (!current) return { action: 'refused', ...where, reason: 'deleted since the run' };
   if (!asRunLeftIt(touched, current)) return { action: 'refused', ...where, before: current, reason: 'changed since the run: not overwritten' };
-  if (first === 'create') return { action: 'delete', ...where, before: current };
+  // A record the receipt holds a `before` of existed before the run (whatever an answer called the change): it is restored, never deleted.
+  if (first === 'create' && !touched.before) return { action: 'delete', ...where, before: current };
   if (!touched.before)
     return { action: 'irreversible', ...where, reason: 'the record before was not recorded (runs on protected environments always record it)' };
 

@@ -28,6 +28,7 @@ const two = [
   { id: 1, name: 'a' },
   { id: 2, name: 'b' },
 ];
+const newTwo = [{ name: 'a' }, { name: 'b' }];
 const json = (value: unknown) => JSON.stringify(value);
 
 /** The eleven record operations determinations and settings share, for either tree. */
@@ -45,7 +46,8 @@ function recordCases(resource: 'determinations' | 'settings', tree: string, pref
     { op: `${resource}.upsertBulk`, args: [tree, 'upsert', '--data', json(two)], method: 'PUT', path: `${prefix}/createOrUpdate/bulk`, body: two },
     { op: `${resource}.upsert`, args: [tree, 'upsert', '--data', json(one)], method: 'PUT', path: `${prefix}/createOrUpdate`, body: one },
     { op: `${resource}.updateBulk`, args: [tree, 'update', '--data', json(two)], method: 'PUT', path: `${prefix}/bulk`, body: two },
-    { op: `${resource}.createBulk`, args: [tree, 'create', '--data', json(two)], method: 'POST', path: `${prefix}/bulk`, body: two },
+    // A create names no id (the service assigns them): pla refuses one that does.
+    { op: `${resource}.createBulk`, args: [tree, 'create', '--data', json(newTwo)], method: 'POST', path: `${prefix}/bulk`, body: newTwo },
     { op: `${resource}.deleteBulk`, args: [tree, 'delete', '7', '8', '--yes'], method: 'DELETE', path: `${prefix}/bulk`, body: [7, 8] },
     {
       op: `${resource}.list`,

@@ -74,8 +74,11 @@ function bulkAnswer(op: Operation, req: LoggedRequest): FakeReply | undefined {
 }
 
 /** A page of the two records, as asked (`page`, `size`): shape B, numbered from 0. */
-function pageReply(req: LoggedRequest): FakeReply {
-  const records = [RECORD, { ...RECORD, id: 8, name: 'beta' }];
+function pageReply(req: LoggedRequest, fields: Record<string, unknown> = {}): FakeReply {
+  const records = [
+    { ...RECORD, ...fields },
+    { ...RECORD, id: 8, name: 'beta', ...fields },
+  ];
   const page = Number(req.query.page ?? 0);
   const size = Number(req.query.size ?? 20);
   const content = records.slice(page * size, page * size + size);
@@ -96,11 +99,15 @@ export function startContractServer(): Promise<FakeServer> {
         const id = req.path.split('/').at(-1) ?? '';
         if (op?.id === 'determinations.get' && removed.has(id))
           return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
+        // The search answers what its filter asks for (pla checks the records answered against it).
+        if (op?.id === 'tasks.search') return pageReply(req, { status: 'PENDING' });
         if (op?.response === 'page') return pageReply(req);
         // A read or write by id answers that record (the client refuses another record's answer), its id exact.
         const pathId = op?.response === 'single' && op.pathParams.some((param) => param.name === 'id') ? parseRecordId(id) : undefined;
         if (pathId !== undefined) {
-          const data = { ...RECORD, ...(op?.method === 'PUT' && typeof req.body === 'object' ? (req.body as object) : {}), id: pathId };
+          // A decommission answers the record decommissioned (pla reads the state it shows).
+          const state = op?.id.endsWith('.decommission') ? { status: 'DECOMMISSIONED' } : {};
+          const data = { ...RECORD, ...state, ...(op?.method === 'PUT' && typeof req.body === 'object' ? (req.body as object) : {}), id: pathId };
           return { status: op?.status, body: jsonText({ success: true, message: 'ok', data }) };
         }
         return op

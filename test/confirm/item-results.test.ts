@@ -8,9 +8,15 @@ import type { CallResult } from '../../src/client/types.js';
 import { operation, type OperationId } from '../../src/contract/operations.js';
 import { itemResults } from '../../src/confirm/item-results.js';
 
-const answer = (data: unknown, success?: true): CallResult => ({ status: 200, data, headers: {}, ...(success ? { success } : {}) });
-const results = (id: OperationId, sent: unknown[], data: unknown, success?: true) =>
-  itemResults(operation(id), sent, answer(data, success)).map((r) => (r.kind === 'failed' ? `failed: ${r.reason}` : r.kind));
+const answer = (data: unknown, success?: true, extra: Partial<CallResult> = {}): CallResult => ({
+  status: 200,
+  data,
+  headers: {},
+  ...(success ? { success } : {}),
+  ...extra,
+});
+const results = (id: OperationId, sent: unknown[], data: unknown, success?: true, extra: Partial<CallResult> = {}) =>
+  itemResults(operation(id), sent, answer(data, success, extra)).map((r) => (r.kind === 'failed' ? `failed: ${r.reason}` : r.kind));
 
 describe('item results', () => {
   it('matches by id in any order, and leaves out what the answer does not name', () => {
@@ -49,19 +55,51 @@ describe('item results', () => {
     expect(results('determinations.decommissionBulk', [1], [{ id: 1, code: 'ATD-ACQ', status: 'DECOMMISSIONED' }])).toEqual(['confirmed']);
   });
 
-  it('creates go by position, never by the ids sent; a shorter answer accounts for none of them', () => {
-    const sent = [{ id: 1, code: 'A' }, { code: 'B' }];
+  it('creates go by the fields sent, never by position; an id answered twice, or fields not as sent, confirm nothing', () => {
+    const sent = [{ code: 'A' }, { code: 'B' }];
+    expect(
+      results('determinations.createBulk', sent, [
+        { id: 71, code: 'B' },
+        { id: 70, code: 'A' },
+      ]),
+    ).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.createBulk', sent, [{ id: 70, code: 'A' }])).toEqual(['confirmed', 'missing']);
     expect(
       results('determinations.createBulk', sent, [
         { id: 70, code: 'A' },
-        { id: 71, code: 'B' },
+        { id: 70, code: 'B' },
       ]),
+    ).toEqual(['missing', 'missing']);
+    expect(results('determinations.createBulk', [{ code: 'A' }], [{ id: 70, code: 'Z' }])).toEqual(['missing']);
+    // An upsert: the record naming an id takes the element of that id wherever it is; the new one takes the other.
+    expect(
+      results(
+        'determinations.upsertBulk',
+        [{ id: 2, code: 'U' }, { code: 'N' }],
+        [
+          { id: 100, code: 'N' },
+          { id: 2, code: 'U' },
+        ],
+      ),
     ).toEqual(['confirmed', 'confirmed']);
-    expect(results('determinations.createBulk', sent, [{ id: 70, code: 'A' }])).toEqual(['missing', 'missing']);
   });
 
-  it('an answer without per-item results confirms all when it says so or answers no data, else none', () => {
-    expect(results('determinations.deleteBulk', [1, 2], null)).toEqual(['confirmed', 'confirmed']);
+  it('an answer that confirms nothing: a summary, another count, a bare number, a 202, an envelope saying nothing', () => {
+    expect(results('determinations.deleteBulk', [1, 2], { processed: 2 })).toEqual(['missing', 'missing']);
+    expect(results('determinations.deleteBulk', [1, 2], { deleted: 1 })).toEqual(['missing', 'missing']);
+    expect(results('determinations.deleteBulk', [1, 2], { deleted: 2 })).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.deleteBulk', [1, 2], 2)).toEqual(['missing', 'missing']);
+    expect(results('determinations.deleteBulk', [1, 2], [9])).toEqual(['missing', 'missing']);
+    expect(results('determinations.deleteBulk', [1, 2], [2, 1])).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.deleteBulk', [1, 2], undefined, undefined, { empty: true, status: 202 })).toEqual(['missing', 'missing']);
+    expect(results('tasks.cancelBulk', [10], [{ id: 10 }])).toEqual(['missing']);
+    expect(results('tasks.cancelBulk', [10], [{ id: 10, status: 'SUCCESS', error: 0 }])).toEqual(['confirmed']);
+  });
+
+  it('an answer without per-item results confirms all when it says so or has no body, else none', () => {
+    expect(results('determinations.deleteBulk', [1, 2], undefined, undefined, { empty: true })).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.deleteBulk', [1, 2], null, true)).toEqual(['confirmed', 'confirmed']);
+    expect(results('determinations.deleteBulk', [1, 2], null)).toEqual(['missing', 'missing']);
     expect(results('determinations.upsertBulk', [{ id: 1 }], undefined, true)).toEqual(['confirmed']);
     expect(results('determinations.upsertBulk', [{ id: 1 }], undefined)).toEqual(['missing']);
     expect(results('determinations.deleteBulk', [1, 2], [true, false])).toEqual(['confirmed', 'failed: not deleted (the service answered false)']);

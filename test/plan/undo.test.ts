@@ -13,6 +13,20 @@ const line = (action: string, id: number, before?: Record<string, unknown>, afte
 });
 
 describe('inverseEntries', () => {
+  it('never deletes a record the receipt holds a before of, whatever an answer called the change: it is restored', () => {
+    const before = { id: 2, name: 'kept', updatedAt: at(1) };
+    const after = { id: 2, name: 'overwritten', updatedAt: at(2) };
+    // A create answered with record 2 (an id known before), then an update of 2 that read its before.
+    const entries = inverseEntries([line('create', 2, undefined, after), line('update', 2, before, after)], new Map([[2, after]]));
+    expect(entries).toEqual([
+      { action: 'update', id: 2, record: { id: 2, name: 'kept' }, before: after, changes: [{ field: 'name', old: 'overwritten', new: 'kept' }] },
+    ]);
+    // Gone since: re-created from its before, not left "unchanged".
+    expect(inverseEntries([line('create', 2, undefined, after), line('delete', 2, before)], new Map())).toEqual([
+      { action: 'create', record: { name: 'kept' }, reason: 're-creates 2 with a new id (the service assigns ids)' },
+    ]);
+  });
+
   it('deletes what the run created and puts updated fields back, setting added fields to null', () => {
     const created = { id: 1, name: 'new', updatedAt: at(2) };
     const before = { id: 2, name: 'old', amount: 1, updatedAt: at(1) };

@@ -16,7 +16,7 @@ type StoredRecord = Record<string, unknown> & { id: number };
 
 /** One write the service received. */
 export interface WriteRequest {
-  /** `delete`, `update`, `create`, `remove`, `cancel`, and their bulk forms (`deleteBulk`, `cancelBulk`, `upsertBulk`). */
+  /** `delete`, `update`, `create`, `remove`, `cancel`, and their bulk forms (`deleteBulk`, `cancelBulk`, `upsertBulk`, `createBulk`). */
   verb: string;
   collection: Collection;
   id?: number;
@@ -50,6 +50,8 @@ export interface SpringStyleOptions {
   write?: (request: WriteRequest) => FakeReply;
   /** A missing record's read answers 200 `{"data": null}` instead of 404. */
   softNotFound?: boolean;
+  /** The task search answers every task whatever its filter (a service that does not apply it). */
+  ignoresFilters?: boolean;
 }
 
 export interface SpringStyleService {
@@ -76,6 +78,15 @@ export function plainAnswer(request: WriteRequest): FakeReply {
     if (error instanceof Refusal) return { status: error.status, body: { message: error.message } };
     throw error;
   }
+}
+
+/** Answers writes of `verb` with `reply` (carried out first when `apply`), others as a plain service. */
+export function answering(verb: string, reply: FakeReply | ((request: WriteRequest) => FakeReply), apply: boolean): SpringStyleOptions['write'] {
+  return (request) => {
+    if (request.verb !== verb) return plainAnswer(request);
+    if (apply) request.apply();
+    return typeof reply === 'function' ? reply(request) : reply;
+  };
 }
 
 export async function startSpringStyleService(options: SpringStyleOptions = {}): Promise<SpringStyleService> {
@@ -158,6 +169,13 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
         if (record) return { body: { data: record } };
         return options.softNotFound ? { body: { data: null } } : { status: 404, body: { message: 'not found' } };
       }
+      if (method === 'POST' && rest === '/search' && collection === 'tasks') {
+        const filter = (options.ignoresFilters ? {} : (req.body ?? {})) as Record<string, unknown>;
+        const content = [...held.tasks.values()].filter((task) =>
+          Object.entries(filter).every(([field, wanted]) => (Array.isArray(wanted) ? wanted.includes(task[field]) : task[field] === wanted)),
+        );
+        return { body: { data: { content, page: { number: 0, size: 100, totalElements: content.length, totalPages: 1 } } } };
+      }
       if (method === 'GET' && rest === '') {
         const content = [...held[collection].values()];
         return { body: { data: { content, page: { number: 0, size: 100, totalElements: content.length, totalPages: 1 } } } };
@@ -185,6 +203,11 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
         const upsert = (r: Record<string, unknown>) =>
           typeof r.id === 'number' && held[collection].has(r.id) ? verbs.update(collection, r.id, r) : verbs.create(collection, r);
         return write('upsertBulk', collection, req.body, () => records.map(upsert), undefined, itemsOf(req.body, upsert));
+      }
+      if (method === 'POST' && rest === '/bulk') {
+        const records = Array.isArray(req.body) ? (req.body as Array<Record<string, unknown>>) : [];
+        const create = (r: Record<string, unknown>) => verbs.create(collection, r);
+        return write('createBulk', collection, req.body, () => records.map(create), undefined, itemsOf(req.body, create));
       }
       const removeOne = /^\/remove\/(\d+)$/.exec(rest);
       if (method === 'PUT' && removeOne) return write('remove', collection, undefined, () => verbs.remove(Number(removeOne[1])), Number(removeOne[1]));

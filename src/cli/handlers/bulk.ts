@@ -5,9 +5,20 @@ import { operation, verbOf, type OperationId } from '../../contract/operations.j
 import type { CommandContext } from '../context.js';
 import type { RecordInputOptions } from './records-input.js';
 import type { RecordId } from '../../contract/ids.js';
+import { UsageError } from '../../errors.js';
 import { idToRead, readBefores, receiptId, type RunReceipt, unreadableIdReason, withReceipt } from './receipts.js';
 import { sendingHooks } from '../../runs/sending-hooks.js';
 import { asRecord } from '../../plan/record-diff.js';
+
+/**
+ * A create naming an id: the service assigns ids, and one that took the id given
+ * would overwrite that record (a create is never an update in disguise).
+ */
+export function createWithId(id: unknown): UsageError {
+  return new UsageError(`a create takes no id (given ${String(id)}): the service assigns ids`, {
+    hint: 'leave "id" out to create a record, or use update / upsert to change the record with that id',
+  });
+}
 
 /** `--batch-size`, `--concurrency`, `--rejects`, `--unknown-outcome`, `--checkpoint` (commands/options.ts). */
 export interface BulkOptions {
@@ -70,9 +81,13 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
   const resource = operation(operationId).resource;
   return {
     screen: async (items: SourceItem[]) => {
+      // A create naming an id is refused (to the rejects), never sent: the service assigns ids.
+      const namingIds = verb === 'create' ? items.filter((item) => namedId(item) !== undefined && namedId(item) !== null) : [];
+      const creatable = namingIds.length > 0 ? items.filter((item) => !namingIds.includes(item)) : items;
+      const createRefusals = namingIds.map((item) => ({ value: item.value, line: item.line, error: createWithId(namedId(item)).message }));
       // On a protected environment an item whose id cannot be read is refused (to the rejects), never sent without its record before.
-      const unreadable = receipt.protected ? items.filter((item) => idToRead(namedId(item)) === 'unreadable') : [];
-      const send = unreadable.length > 0 ? items.filter((item) => !unreadable.includes(item)) : items;
+      const unreadable = receipt.protected ? creatable.filter((item) => idToRead(namedId(item)) === 'unreadable') : [];
+      const send = unreadable.length > 0 ? creatable.filter((item) => !unreadable.includes(item)) : creatable;
       const toRead = receipt.protected ? send : send.filter((item) => item.cells !== undefined && itemId(item) !== undefined);
       if (toRead.length > 0) {
         const [current, { followStoredTypes }] = await Promise.all([
@@ -92,9 +107,12 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
           if (record && item.cells) for (const warning of followStoredTypes(record, item.cells, before)) ctx.warn(`line ${item.line}: type change, ${warning}`);
         }
       }
-      if (unreadable.length === 0) return { send, refused: [] };
+      if (unreadable.length === 0) return { send, refused: createRefusals };
       const { env } = await ctx.connection();
-      return { send, refused: unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) })) };
+      return {
+        send,
+        refused: [...createRefusals, ...unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) }))],
+      };
     },
     ...sendingHooks(receipt.writer, { idOf: (item) => receiptId(itemId(item)) }),
     onAcknowledged: async (answers: Accepted[]) => {

@@ -219,7 +219,7 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
       ids,
       (id) => `${spec.noun[0]} ${id}`,
       async (id) => {
-        await client.call(spec.single, { params: { id }, signal: ctx.signal });
+        await confirmedWrite(ctx, spec.single, { params: { id } }, id);
         succeeded += 1;
       },
       { signal: ctx.signal, stderr: ctx.io.stderr },

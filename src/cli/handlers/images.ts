@@ -2,11 +2,14 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { isObject } from '../../client/objects.js';
+import { parseRecordId, toRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 import { renderRecord } from '../../io/output/index.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { readJsonObject } from './json-arg.js';
+import { confirmedWrite } from './single-write.js';
 
 /** Media types of the image files people upload; anything else is sent as bytes. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -35,19 +38,22 @@ export function upload(invocation: Invocation<[file: string], { name?: string; s
       ...(service ? { service } : {}),
       ...(await readJsonObject({ inline: imageJson, name: '--image' })),
     };
-    const result = await (
-      await ctx.client()
-    ).call('images.upload', {
-      upload: { file: createReadStream(path), fileName: basename(path), contentType, image },
-      signal: ctx.signal,
-    });
+    // Confirmed as any write (an answer that does not say done is an unknown outcome: an upload cannot be read back).
+    const result = await confirmedWrite(
+      ctx,
+      'images.upload',
+      { upload: { file: createReadStream(path), fileName: basename(path), contentType, image } },
+      image,
+    );
     const header = result.headers.location;
     const location = Array.isArray(header) ? header[0] : header;
-    const id = location ? Number(/\/(\d+)\/?$/.exec(location)?.[1]) : Number.NaN;
-    if (!location) {
+    // The id exactly as named (past 2^53 too): from the location, else the record answered.
+    const answered = isObject(result.data) ? toRecordId(result.data.id) : undefined;
+    const id = (location ? parseRecordId(/\/(\d+)\/?$/.exec(location)?.[1] ?? '') : undefined) ?? answered;
+    if (!location && id === undefined) {
       ctx.note(`uploaded ${basename(path)} (the service named no location)`);
       return;
     }
-    await renderRecord({ ...(Number.isNaN(id) ? {} : { id }), location, name: image.name }, ctx.output);
+    await renderRecord({ ...(id === undefined ? {} : { id }), ...(location ? { location } : {}), name: image.name }, ctx.output);
   });
 }

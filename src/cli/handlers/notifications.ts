@@ -8,6 +8,7 @@ import type { FilterOptions } from '../../contract/list-filters.js';
 import { listFiltered, listPaged, type PagingOptions } from './paged.js';
 import { present } from './present.js';
 import { confirmDestructive, requestLine, type SafetyOptions } from './safety.js';
+import { confirmedWrite } from './single-write.js';
 
 /** `count <user> [--unread | --by-type | --mobile]`: one of the three count endpoints. */
 export function count(invocation: Invocation<[user: string], { unread?: boolean; byType?: boolean; mobile?: boolean }>): Promise<void> {
@@ -44,7 +45,8 @@ export function clear(invocation: Invocation<[user: string], SafetyOptions>): Pr
       return;
     }
     await confirmDestructive(ctx, `Delete every notification of ${user}`);
-    const result = await (await ctx.client()).call('notifications.deleteAll', { params: { userName: user }, signal: ctx.signal });
+    // Confirmed as every write: an answer that does not say done is of unknown outcome (there is no read to check it by).
+    const result = await confirmedWrite(ctx, 'notifications.deleteAll', { params: { userName: user } }, user);
     await present(ctx, 'notifications.deleteAll', result, `deleted every notification of ${user}`);
   });
 }

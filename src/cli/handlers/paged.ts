@@ -3,6 +3,7 @@
  * terminal, or with `--all` / `--max-items` every page streamed row by row.
  */
 import type { CallOptions, PageRequest, WalkCallOptions } from '../../client/types.js';
+import { isObject } from '../../client/objects.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
 import { startSpinner } from '../../io/output/spinner.js';
@@ -106,12 +107,17 @@ export async function listPaged(
   const client = await ctx.client();
   const options = { ...call, paging: pagingOf(ctx), signal: ctx.signal, allowDrift: ctx.opts.allowDrift === true, notice: ctx.warn };
   if (keep) return listKeeping(ctx, operationId, options, keep);
+  // A search's body is a filter the service applies: each page is checked against it before any of it is printed.
+  const filter = isObject(call.body) && Object.keys(call.body).length > 0 ? call.body : undefined;
+  const checked = filter ? (await import('../../confirm/filter-check.js')).checkFiltered : undefined;
+  const check = (items: readonly unknown[]) => checked?.(items, filter as Record<string, unknown>, operationId);
   const { maxItems } = ctx.opts;
   // A read: an unknown --fields name is an error (nothing has happened yet).
   const writer = await createRowWriter({ ...ctx.output, strictFields: true });
 
   if (ctx.opts.all || maxItems !== undefined) {
     for await (const page of client.pages(operationId, { ...options, maxItems })) {
+      check(page.items);
       for (const item of page.items) await writer.write(asRow(item));
     }
     await writer.end();
@@ -120,6 +126,7 @@ export async function listPaged(
 
   const spinner = await startSpinner('loading…', ctx.interactive, ctx.io.stderr);
   const page = await client.page(operationId, options).finally(() => spinner.stop());
+  check(page.items);
   for (const item of page.items) await writer.write(asRow(item));
   await writer.end();
   if (ctx.interactive && !ctx.output.quiet) {

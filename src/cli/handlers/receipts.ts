@@ -161,8 +161,14 @@ export async function callWithReceipt<T extends { data: unknown }>(
   return withReceipt(ctx, resource, async (receipt) => {
     const before = receipt.protected ? await readOneBefore(ctx, resource, id) : undefined;
     const answer = await call().catch((error: unknown) => {
-      // Neither done nor refused: the receipt counts it apart (the record is in the unknown-outcome file).
-      if (error instanceof PlaError && error.outcomeUnknown) receipt.writer.count('unknown', 1);
+      // Neither done nor refused: the receipt counts it apart (the record is in the unknown-outcome file),
+      // keeping the record before where it was read, so that undo can restore it if it is gone.
+      if (error instanceof PlaError && error.outcomeUnknown) {
+        const shownId = receiptId(id);
+        if (before)
+          receipt.writer.records([{ action: actionOf(before, undefined), ...(shownId !== undefined ? { id: shownId } : {}), before, unconfirmed: true }]);
+        else receipt.writer.count('unknown', 1);
+      }
       throw error;
     });
     const after = asRecord(answer.data);

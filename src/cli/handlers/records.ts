@@ -13,7 +13,7 @@ import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import type { FilterOptions } from '../../contract/list-filters.js';
-import { type BulkOptions, runBulkPrinting } from './bulk.js';
+import { type BulkOptions, createWithId, runBulkPrinting } from './bulk.js';
 import { listFiltered, type PagingOptions } from './paged.js';
 import { forEachItem } from './per-item.js';
 import { present } from './present.js';
@@ -93,6 +93,7 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
       return planWrite(ctx, spec, input, positionalId);
     }
     const callFor = async (record: Record<string, unknown>) => {
+      if (verbName === 'create' && spec.bulk && record.id !== undefined && record.id !== null) throw createWithId(record.id);
       const id = positionalId ?? record.id;
       if (needsId && (id === undefined || id === null)) {
         throw new UsageError('no id to update', { hint: 'give the id as an argument or an "id" field in the record' });
