@@ -24,8 +24,18 @@ function keyOf(record: Record<string, unknown>): string | undefined {
   return id === 'none' || id === 'unreadable' ? undefined : String(id);
 }
 
-/** 72 bits of the record's SHA-1: two different records share one by chance less than once in 10^21. */
-function digest(record: Record<string, unknown>): string {
+/** A csv cell a spreadsheet writes for a boolean: Excel's `TRUE`, `False`. */
+const BOOLEAN_CELL = /^(?:true|false)$/i;
+
+/**
+ * 72 bits of the record's SHA-1: two different records share one by chance less
+ * than once in 10^21. Csv cells spelling a boolean in any case (`TRUE`, `true`)
+ * count as that boolean: where the stored value is a boolean both are sent as it
+ * (plan/stored-types.ts), so rows differing only there are repeats, not ambiguous.
+ */
+function digest({ value, cells }: SourceItem<Record<string, unknown>>): string {
+  let record = value;
+  for (const [field, text] of Object.entries(cells ?? {})) if (BOOLEAN_CELL.test(text)) record = { ...record, [field]: text.toLowerCase() === 'true' };
   return createHash('sha1')
     .update(jsonText(record) ?? '')
     .digest('base64')
@@ -58,11 +68,11 @@ export class DuplicateIds {
     first.clear();
     if (duplicated.size === 0) return new DuplicateIds(duplicated);
     const hashes = new Map<string, string>();
-    for await (const { value } of read()) {
-      const key = keyOf(value);
+    for await (const item of read()) {
+      const key = keyOf(item.value);
       const entry = key === undefined ? undefined : duplicated.get(key);
       if (!entry || key === undefined) continue;
-      const hash = digest(value);
+      const hash = digest(item);
       const earlier = hashes.get(key);
       if (earlier === undefined) hashes.set(key, hash);
       else if (earlier !== hash) entry.ambiguous = true;
