@@ -52,7 +52,16 @@ async function best(readRecords, file, options, stdinOf) {
 const work = await mkdtemp(join(tmpdir(), 'pla-bench-csv-'));
 try {
   const bundle = join(work, 'records.mjs');
-  await build({ entryPoints: [join(root, 'src/io/input/records.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error' });
+  await build({
+    entryPoints: [join(root, 'src/io/input/records.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    logLevel: 'error',
+    // Its CommonJS dependencies (stream-json) require node's modules.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
   const { readRecords } = await import(pathToFileURL(bundle).href);
   const csv = join(work, 'records.csv');
   await writeCsv(csv, RECORDS);

@@ -75,9 +75,10 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   const first = await iterator.next();
   if (first.done && records.stats.badRows + records.stats.refused === 0) throw new UsageError('the input holds no records');
   const second = await iterator.next();
-  // One record alone is sent by the single call; with rows unreadable or refused
-  // beside it, it goes through the bulk runner, which keeps them in the rejects file.
-  if (second.done && records.stats.badRows + records.stats.refused === 0)
+  // One record alone is sent by the single call; with rows unreadable, refused or
+  // repeated beside it, it goes through the bulk runner, which keeps them in the
+  // rejects file and the summary (and a plan lists them).
+  if (second.done && records.stats.badRows + records.stats.refused + records.stats.repeats === 0)
     return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}), line: first.value.line, fromFile: file !== undefined };
   const many = (async function* () {
     if (first.done) return;

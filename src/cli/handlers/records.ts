@@ -152,7 +152,13 @@ async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, inp
   const items: Array<SourceItem<Record<string, unknown>>> = [];
   // Rows unreadable or refused while reading: the plan lists them, in input order.
   const problems: BadRow[] = [];
-  if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: input.line });
+  // A csv row's cells go with it: typed as the stored record has them, as in a run.
+  if ('single' in input)
+    items.push({
+      value: positionalId === undefined ? input.single : { ...input.single, id: positionalId },
+      line: input.line,
+      ...(input.cells ? { cells: input.cells } : {}),
+    });
   else {
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
     (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));

@@ -165,7 +165,9 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       badRow({ line, message: UNCLOSED, raw: firstLine(text.replace(/^[\r\n]+/, '')) });
     } else {
       lines.take(text);
-      badRow({ line, message: skip.error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+      // A quote never closed before the file ends: said as it is said of the others.
+      const message = skip.error?.code === 'CSV_QUOTE_NOT_CLOSED' ? UNCLOSED : (skip.error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row');
+      badRow({ line, message, raw: text.replace(/^[\r\n]+/, '') });
     }
   };
   try {
