@@ -192,6 +192,19 @@ describe('csv rows', () => {
   });
 });
 
+describe('a verb sent one call each', () => {
+  it('keeps its unreadable rows too: the rejects file with line and raw text, exit 9, the good records created', async () => {
+    const note = (title: string) => JSON.stringify({ title, message: 'm', recipient: 'x@y.z' });
+    const input = await file('notes.ndjson', `${note('one-by-one-1')}\nnot json\n${note('one-by-one-2')}\n`);
+    const run = await pla(['notifications', 'create', '--file', input, '-o', 'json']);
+    expect(run.exitCode, String(run.stderr)).toBe(9);
+    const created = JSON.parse(String(run.stdout)) as Row[];
+    expect(created.map((row) => row.title).sort()).toEqual(['one-by-one-1', 'one-by-one-2']);
+    const rejects = await ndjsonRows(rejectsNamed(String(run.stderr)));
+    expect(rejects.map((row) => [row._line, row._raw])).toEqual([[2, 'not json']]);
+  });
+});
+
 describe('apply', () => {
   it('accounts for repeated rows in its summary, as a run does', async () => {
     const [a] = await seed(['rep-1'], { amount: 1 });

@@ -6,7 +6,7 @@
  */
 import type { PlaClient } from '../../client/types.js';
 import type { Noun } from '../../contract/wording.js';
-import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { NotFoundError, UsageError } from '../../errors.js';
 import type { BadRow } from '../../io/input/types.js';
 import type { IdVerb } from '../../plan/build.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
@@ -20,6 +20,7 @@ import type { RemovedRow } from './remove-outcomes.js';
 import type { RecordId } from '../../io/input/typed-ids.js';
 import { type IdOptions, type IdRows, collectIdRows, idSource } from './ids.js';
 import { forEachItem } from './per-item.js';
+import { refuseRows } from './refused-rows.js';
 import { present } from './present.js';
 import { type SafetyOptions, confirmDestructive, requestLine } from './safety.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
@@ -57,28 +58,6 @@ function problemRow(row: BadRow): Record<string, unknown> {
 /** The dry run's note of the ids file's refused rows. */
 function refusedNote(count: number): string {
   return count > 0 ? `, ${count} row(s) of the ids file would be refused (see the note column)` : '';
-}
-
-/**
- * The ids file's refused rows where no bulk run takes them (verbs sent one call
- * each): to a rejects file (`--rejects`, else `rejects-<run>.ndjson` here), and
- * the partial failure (exit 9) that names it; `undefined` when there are none.
- */
-async function refuseProblems(ctx: CommandContext<IdActionOptions>, problems: readonly BadRow[]): Promise<PartialFailureError | undefined> {
-  if (problems.length === 0) return undefined;
-  const [{ RejectsFile, defaultRejectsPath }, { newRunId }] = await Promise.all([import('../../bulk/rejects.js'), import('../../runs/run-id.js')]);
-  const path = ctx.opts.rejects ?? defaultRejectsPath(newRunId(), 'ndjson', ctx.opts.idsFile === '-' ? undefined : ctx.opts.idsFile);
-  const rejects = new RejectsFile(path, 'ndjson');
-  await rejects.open(false);
-  for (const row of problems) {
-    ctx.warn(`refused line ${row.line}: ${row.message}`);
-    if (row.record) await rejects.write([{ value: row.record, line: row.line, error: row.message }]);
-    else await rejects.writeUnreadable(row);
-  }
-  await rejects.close();
-  return new PartialFailureError(`${problems.length} row(s) of the ids file named no id and were not sent: see ${path}`, {
-    hint: `fix them there and feed the file back with --ids-file ${path}`,
-  });
 }
 
 /**
@@ -198,7 +177,7 @@ async function removeReporting(ctx: CommandContext<IdActionOptions>, client: Pla
       throw error;
     }
     await show();
-    const refused = await refuseProblems(ctx, input.problems);
+    const refused = await refuseRows(ctx, input.problems, { input: ctx.opts.idsFile, feedBack: '--ids-file' });
     if (refused) throw refused;
     return;
   }
@@ -268,7 +247,7 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
       },
       { signal: ctx.signal, stderr: ctx.io.stderr },
     ).finally(() => ctx.note(`${spec.done} ${counted(succeeded, spec.noun)}`));
-    const refused = await refuseProblems(ctx, input.problems);
+    const refused = await refuseRows(ctx, input.problems, { input: ctx.opts.idsFile, feedBack: '--ids-file' });
     if (refused) throw refused;
   });
 }

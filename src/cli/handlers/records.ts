@@ -16,6 +16,7 @@ import type { FilterOptions } from '../../contract/list-filters.js';
 import { type BulkOptions, runBulkPrinting } from './bulk.js';
 import { listFiltered, type PagingOptions } from './paged.js';
 import { forEachItem } from './per-item.js';
+import { refuseRows } from './refused-rows.js';
 import { present } from './present.js';
 import { type RecordInput, type RecordInputOptions, readRecordInput } from './records-input.js';
 import { type PlanOptions, applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
@@ -126,8 +127,11 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
       return runBulkPrinting(ctx, spec.bulk, input.many, total === undefined ? {} : { total });
     }
 
+    // Rows unreadable or refused while reading: no bulk runner takes them here, so they are kept for the rejects file.
+    const problems: BadRow[] = [];
+    (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));
     const writer = await createRowWriter(ctx.output);
-    await forEachItem(
+    const failed = await forEachItem(
       input.many,
       (item) => `line ${item.line}`,
       async (item) => {
@@ -135,7 +139,13 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
         for (const row of Array.isArray(data) ? data : data === undefined ? [] : [data]) await writer.write(asRow(row));
       },
       { signal: ctx.signal, stderr: ctx.io.stderr },
-    ).finally(() => writer.end());
+    )
+      .finally(() => writer.end())
+      // Records the service refused are the run's failure; the rows refused before are in the rejects file all the same.
+      .catch((error: unknown) => ({ error }));
+    const refused = await refuseRows(ctx, problems, { input: ctx.opts.file, feedBack: '--file' });
+    if (failed) throw failed.error;
+    if (refused) throw refused;
   });
 }
 
