@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { readIds, readRecords } from '../../src/io/input/index.js';
+import { HeldRecords } from '../../src/io/input/spool.js';
 import { collect, recordingBadRows, tempFolder } from './helpers.js';
 
 let folder: Awaited<ReturnType<typeof tempFolder>>;
@@ -120,5 +121,33 @@ describe('ids files', () => {
     const columns = await ids('cols.txt', 'ref,name\n3,x\n').catch((error: unknown) => error);
     expect(String((columns as Error).message)).toContain("reads as csv with the columns ref, name: none of them is 'id'");
     expect((await ids('ref-field.txt', 'ref\n3\n', { idField: 'ref' })).ids).toEqual([[2, 3]]);
+  });
+});
+
+describe('records held for the passes after the first', () => {
+  const items = [1, 2, 3].map((i) => ({ value: { id: i, n: 10n ** 20n + BigInt(i) }, line: i + 1, cells: { id: String(i) } }));
+
+  it('past the limit go to a spool (stdin) and read back exactly, numbers past 2^53 included', async () => {
+    const held = new HeldRecords({ limit: 2, spill: true });
+    for (const item of items) await held.add(item);
+    await held.close();
+    try {
+      expect(held.complete).toBe(true);
+      expect(await collect(held.read())).toEqual(items);
+      expect(await collect(held.read())).toEqual(items);
+    } finally {
+      await held.remove();
+    }
+  });
+
+  it('past the limit are dropped for a file, which is read again', async () => {
+    const held = new HeldRecords({ limit: 2, spill: false });
+    for (const item of items) await held.add(item);
+    await held.close();
+    expect(held.complete).toBe(false);
+    const small = new HeldRecords({ limit: 5, spill: false });
+    for (const item of items) await small.add(item);
+    expect(small.complete).toBe(true);
+    expect(await collect(small.read())).toEqual(items);
   });
 });

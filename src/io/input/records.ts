@@ -4,7 +4,7 @@ import { createBadRowHandler, type BadRowHandler, type InputStats } from './bad-
 import { DuplicateIds } from './duplicate-ids.js';
 import { isExponentNotation, notAnIdReason } from './not-an-id.js';
 import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
-import { ParsedSpool } from './spool.js';
+import { HeldRecords } from './spool.js';
 import type { ReadOptions, SourceItem } from './types.js';
 import { readDataValues, readFileValues } from './values.js';
 import { jsonText } from '../../json/json-text.js';
@@ -71,15 +71,16 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
  *
  * With `recordIds` (updates and upserts) ids follow the id rule, and records naming
  * the same id are decided before any is yielded (duplicate-ids.ts): the input is
- * read and parsed once, its records kept in a temporary file (spool.ts) that the
- * later passes read, removed at the end.
+ * read and parsed once, its records held for the later passes (spool.ts: in
+ * memory up to 50,000; past that a file is read again, stdin kept in a temporary
+ * file removed at the end).
  */
 export function readRecords(source: { data?: string; file?: string }, options: ReadOptions = {}): CountedSource<Record<string, unknown>> {
   const stats: InputStats = { items: 0, badRows: 0, refused: 0, repeats: 0 };
   const badRow = createBadRowHandler(options, stats);
   return counted(stats, async function* () {
     if (source.data === undefined && source.file === undefined) throw new UsageError('no records given: use --data <json> or --file <path> (- for stdin)');
-    const values = () => (source.data !== undefined ? readDataValues(source.data) : readFileValues(source.file as string, options, badRow));
+    const values = (handler = badRow) => (source.data !== undefined ? readDataValues(source.data) : readFileValues(source.file as string, options, handler));
     if (!options.recordIds) {
       for await (const item of recordsOf(values(), options, badRow)) {
         stats.items += 1;
@@ -87,13 +88,16 @@ export function readRecords(source: { data?: string; file?: string }, options: R
       }
       return;
     }
-    const spool = await ParsedSpool.create();
+    // A file too big to hold is read again (its bad rows said once); stdin is spooled.
+    const spool = new HeldRecords({ spill: source.file === '-' });
+    const silent: BadRowHandler = () => {};
     try {
       // The one read of the input: bad rows are reported here, before anything is sent.
-      for await (const item of recordsOf(values(), options, badRow)) await spool.write(item);
+      for await (const item of recordsOf(values(), options, badRow)) await spool.add(item);
       await spool.close();
-      const duplicates = await DuplicateIds.scan(() => spool.read());
-      for await (const item of spool.read()) {
+      const again = () => (spool.complete ? spool.read() : recordsOf(values(silent), { ...options, strict: false }, silent));
+      const duplicates = await DuplicateIds.scan(again);
+      for await (const item of again()) {
         const verdict = duplicates.any ? duplicates.verdict(item.value, item.line) : { kind: 'only' as const };
         if (verdict.kind === 'ambiguous') {
           const others = verdict.lines.filter((line) => line !== item.line);

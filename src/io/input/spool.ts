@@ -72,3 +72,61 @@ export class ParsedSpool {
     await rm(this.dir, { recursive: true, force: true });
   }
 }
+
+/** Records held in memory before they go to a spool: a sheet of this many rows is parsed once and never written to disk. */
+export const HELD_IN_MEMORY = 50_000;
+
+/**
+ * The records of one input, read once and read back as often as needed: held in
+ * memory up to `limit` (most sheets); past it, memory stays bounded for a million
+ * rows: with `spill` all are written to a `ParsedSpool` (stdin, which cannot be
+ * read again), else they are dropped and `complete` is false: the caller reads
+ * its file again, which costs less than writing and reading the spool.
+ */
+export class HeldRecords {
+  private held: RecordItem[] | undefined = [];
+  private spool: ParsedSpool | undefined;
+  private dropped = false;
+
+  constructor(private readonly options: { limit?: number; spill: boolean }) {}
+
+  /** Whether `read` gives every record added (else the caller reads its input again). */
+  get complete(): boolean {
+    return !this.dropped;
+  }
+
+  async add(item: RecordItem): Promise<void> {
+    if (this.dropped) return;
+    if (this.held && this.held.length < (this.options.limit ?? HELD_IN_MEMORY)) {
+      this.held.push(item);
+      return;
+    }
+    if (!this.options.spill) {
+      this.held = undefined;
+      this.dropped = true;
+      return;
+    }
+    if (!this.spool) {
+      this.spool = await ParsedSpool.create();
+      for (const earlier of this.held ?? []) await this.spool.write(earlier);
+      this.held = undefined;
+    }
+    await this.spool.write(item);
+  }
+
+  /** Ends adding. */
+  async close(): Promise<void> {
+    await this.spool?.close();
+  }
+
+  /** The records, in the order added (a fresh pass each time). */
+  async *read(): AsyncGenerator<RecordItem> {
+    if (this.spool) yield* this.spool.read();
+    else yield* this.held ?? [];
+  }
+
+  async remove(): Promise<void> {
+    this.held = undefined;
+    await this.spool?.remove();
+  }
+}
