@@ -5,9 +5,9 @@
  * that are not plain digits, and apply's account of repeated rows. Each test
  * asserts what the store holds and the files written, not only messages.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { serverWithFolder } from './helpers.js';
+import { rowFiles, serverWithFolder } from './helpers.js';
 
 type Row = Record<string, unknown>;
 
@@ -15,30 +15,7 @@ const files = serverWithFolder();
 /** The built CLI, run in the temporary folder (where default rejects files land). */
 const pla = files.pla;
 
-async function all(prefix: string): Promise<Row[]> {
-  return (await files.determinations()).filter((row) => String(row.ref ?? '').startsWith(prefix));
-}
-
-async function file(name: string, text: string): Promise<string> {
-  const path = files.temp().path(name);
-  await writeFile(path, text);
-  return path;
-}
-
-async function ndjsonRows(path: string): Promise<Row[]> {
-  return (await readFile(path, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Row);
-}
-
-/** The rejects file a run named on stderr. */
-function rejectsNamed(stderr: string): string {
-  const match = /rejects: (\S+)|see (\S+rejects\S*)/.exec(stderr);
-  const name = match?.[1] ?? match?.[2];
-  if (!name) throw new Error(`no rejects file named in:\n${stderr}`);
-  return name.startsWith('/') ? name : files.temp().path(name);
-}
+const { all, file, ndjsonRows, rejectsNamed } = rowFiles(files);
 
 /** Creates records `{ ref }` and gives their ids, in order. */
 async function seed(refs: string[], extra: Row = {}): Promise<number[]> {
