@@ -42,6 +42,31 @@ function digest({ value, cells }: SourceItem<Record<string, unknown>>): string {
     .slice(0, 12);
 }
 
+/** The ids of a pass over the input, noted as it goes: the first line of each, and the ids named twice. */
+export class IdScan {
+  private readonly first = new Map<string, number>();
+  private readonly duplicated = new Map<string, Duplicated>();
+
+  add({ value, line }: SourceItem<Record<string, unknown>>): void {
+    const key = keyOf(value);
+    if (key === undefined) return;
+    const seen = this.first.get(key);
+    if (seen === undefined) {
+      this.first.set(key, line);
+      return;
+    }
+    const entry = this.duplicated.get(key) ?? { lines: [seen], ambiguous: false };
+    entry.lines.push(line);
+    this.duplicated.set(key, entry);
+  }
+
+  /** The verdicts: `read` (the input afresh) is read once more only when an id was named twice. */
+  finish(read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
+    this.first.clear();
+    return DuplicateIds.judge(this.duplicated, read);
+  }
+}
+
 export class DuplicateIds {
   private constructor(private readonly duplicated: ReadonlyMap<string, Duplicated>) {}
 
@@ -51,21 +76,13 @@ export class DuplicateIds {
    * is named twice does a second pass hash the records of the ids named twice.
    */
   static async scan(read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
-    const first = new Map<string, number>();
-    const duplicated = new Map<string, Duplicated>();
-    for await (const { value, line } of read()) {
-      const key = keyOf(value);
-      if (key === undefined) continue;
-      const seen = first.get(key);
-      if (seen === undefined) {
-        first.set(key, line);
-        continue;
-      }
-      const entry = duplicated.get(key) ?? { lines: [seen], ambiguous: false };
-      entry.lines.push(line);
-      duplicated.set(key, entry);
-    }
-    first.clear();
+    const ids = new IdScan();
+    for await (const item of read()) ids.add(item);
+    return ids.finish(read);
+  }
+
+  /** Judges from ids noted by `IdScan` (no pass of its own for them); `read` is read only when an id was named twice. */
+  static async judge(duplicated: Map<string, Duplicated>, read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
     if (duplicated.size === 0) return new DuplicateIds(duplicated);
     const hashes = new Map<string, string>();
     for await (const item of read()) {

@@ -1,7 +1,7 @@
 import { recordIdOf } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 import { createBadRowHandler, type BadRowHandler, type InputStats } from './bad-rows.js';
-import { DuplicateIds } from './duplicate-ids.js';
+import { IdScan } from './duplicate-ids.js';
 import { isExponentNotation, notAnIdReason } from './not-an-id.js';
 import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
 import { HeldRecords } from './spool.js';
@@ -92,11 +92,15 @@ export function readRecords(source: { data?: string; file?: string }, options: R
     const spool = new HeldRecords({ spill: source.file === '-' });
     const silent: BadRowHandler = () => {};
     try {
-      // The one read of the input: bad rows are reported here, before anything is sent.
-      for await (const item of recordsOf(values(), options, badRow)) await spool.add(item);
+      // The one read of the input: bad rows are reported here, before anything is sent; ids are noted as it goes.
+      const ids = new IdScan();
+      for await (const item of recordsOf(values(), options, badRow)) {
+        ids.add(item);
+        await spool.add(item);
+      }
       await spool.close();
       const again = () => (spool.complete ? spool.read() : recordsOf(values(silent), { ...options, strict: false }, silent));
-      const duplicates = await DuplicateIds.scan(again);
+      const duplicates = await ids.finish(again);
       for await (const item of again()) {
         const verdict = duplicates.any ? duplicates.verdict(item.value, item.line) : { kind: 'only' as const };
         if (verdict.kind === 'ambiguous') {
