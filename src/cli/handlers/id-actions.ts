@@ -4,6 +4,7 @@
  * or one call each where the service has no bulk endpoint. Destructive verbs
  * confirm first and support `--dry-run`.
  */
+import type { Accepted } from '../../bulk/split.js';
 import type { PlaClient } from '../../client/types.js';
 import type { Noun } from '../../contract/wording.js';
 import { NotFoundError, UsageError } from '../../errors.js';
@@ -144,7 +145,8 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, input: IdRows
 async function removeReporting(ctx: CommandContext<IdActionOptions>, client: PlaClient, spec: IdActionSpec, input: IdRows<RecordId | string>): Promise<void> {
   const ids = input.items.map((item) => item.value);
   const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
-  const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined) => removeOutcomes(client, spec.lookup, sent, message, ctx.signal);
+  const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined, readBack?: Accepted['readBack']) =>
+    removeOutcomes(client, spec.lookup, sent, message, ctx.signal, readBack);
   // Refused rows of the ids file go the bulk way: to the rejects file, exit 9.
   const only = ids.length === 1 && input.problems.length === 0 ? ids[0] : undefined;
   if (only !== undefined || !spec.bulk) {
@@ -195,6 +197,7 @@ async function removeReporting(ctx: CommandContext<IdActionOptions>, client: Pla
           const removed = await outcomesOf(
             answer.items.map((item) => item.value as RecordId),
             answer.result.message,
+            answer.readBack,
           );
           rows.push(...removed);
           for (const row of removed) await writer.write(asRow(row));
