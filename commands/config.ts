@@ -108,10 +108,12 @@ export function createConfigCommand() {
         .command('export')
         .description('print the stored environments as JSON; API keys and proxy passwords are left out unless --with-keys')
         .option('--with-keys', 'include API keys and proxy passwords in plain text (asks first)')
-        .option('-y, --yes', 'do not ask before including them (needed when stdin is not a terminal)'),
+        .option('-y, --yes', 'do not ask before including them (needed when stdin is not a terminal)')
+        .option('--out <file>', 'write to this file (created 0600, never through a symbolic link) instead of stdout'),
       async () => (await handlers()).exportConfig,
     ),
     'pla config export > pla-envs.json',
+    'pla config export --with-keys --yes --out pla-envs-with-keys.json',
     'pla config export --with-keys --yes > pla-envs-with-keys.json',
   );
   examples(

@@ -8,7 +8,7 @@ import type { PlaClient } from '../client/types.js';
 import type { ConfigStore, Connection } from '../config/types.js';
 import type { OutputFormat, OutputOptions } from '../io/output/index.js';
 import { type IOStreams, writeLine } from '../io/streams.js';
-import { terminalSafe, terminalShield } from '../io/terminal-text.js';
+import { terminalSafe, terminalShield } from '../contract/terminal-text.js';
 import type { Progress, StartProgress } from '../bulk/progress.js';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { Environment, Invocation } from './invocation.js';
@@ -116,7 +116,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
   const human = (line: string) => (bar ? bar.above(terminalSafe(line)) : writeLine(io, line));
   // stdout on the same terminal as the bar: its output goes above the bar too, a
   // whole line at a time (a part line would end up beside the bar). On a terminal
-  // its text is made safe for it first (src/io/terminal-text.ts).
+  // its text is made safe for it first (src/contract/terminal-text.ts).
   let partLine = '';
   const format = defaultFormat(opts, io);
   const shield = terminalShield(format, opts.quiet === true) ?? ((text: string) => text);

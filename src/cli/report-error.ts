@@ -1,6 +1,6 @@
 import { redactSecrets } from '../contract/secrets.js';
 import { ApiError, PlaError } from '../errors.js';
-import { terminalSafe } from '../io/terminal-text.js';
+import { terminalSafe } from '../contract/terminal-text.js';
 import { hintFor, type KeyOrigin } from './error-hints.js';
 import { jsonText } from '../json/json-text.js';
 

@@ -16,6 +16,7 @@ import { type FetchPage, PageWalk } from './page-walk.js';
 import { chooseProxy, type ProxyChoice } from './proxy.js';
 import { redactSecret } from './redact.js';
 import { safeToRepeat } from './retry-policy.js';
+import { createStreamedBody, type StreamedBody } from './streamed-body.js';
 import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PagingFacts, PlaClient, WalkCallOptions } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
@@ -94,7 +95,7 @@ export function createClient(options: ClientOptions): PlaClient {
     method: string,
     path: string,
     body: { payload: string | Buffer; contentType: string } | undefined,
-    call: { signal?: AbortSignal | undefined; repeatable: boolean; idempotencyKey?: string | undefined },
+    call: { signal?: AbortSignal | undefined; repeatable: boolean; idempotencyKey?: string | undefined; streamed?: boolean },
   ): Promise<{ response: RawResponse; parsed: unknown }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (apiKey) headers['x-api-key'] = apiKey;
@@ -109,12 +110,16 @@ export function createClient(options: ClientOptions): PlaClient {
     const abort = signalFor(call.signal);
     if (abort) request.signal = abort;
 
+    // A success read as it arrives (list pages): its records are held, never its text too. Errors are collected.
+    let streamed: StreamedBody | undefined;
+    if (call.streamed) request.sink = (status) => (status >= 200 && status < 300 ? (streamed = createStreamedBody()) : undefined);
+
     const response = await transport.send(request);
     const ok = response.status >= 200 && response.status < 300;
     const contentType = response.headers['content-type'];
     // Read leniently: a success that is not JSON (an HTML page, even one labelled JSON) is the
     // operation's reader's to name (answer.ts), as an answer that confirms nothing.
-    const parsed = parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
+    const parsed = streamed ? streamed.end() : parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
@@ -229,6 +234,8 @@ export function createClient(options: ClientOptions): PlaClient {
       signal: callOptions.signal,
       repeatable,
       idempotencyKey: callOptions.idempotencyKey,
+      // A page's verdict may come after its records: the page is read whole (records, not text) before it is judged.
+      streamed: op.paging !== undefined,
     });
     let unwrapped: Unwrapped;
     try {

@@ -27,6 +27,18 @@ export interface OutgoingRequest {
   signal?: AbortSignal;
   /** Whether the request may be repeated once the service may have received it (see retry-policy). */
   repeatable: boolean;
+  /**
+   * Asked once the answer's status is known: a sink that takes the body chunk by chunk
+   * instead of the transport collecting it (list pages: src/client/streamed-body.ts),
+   * `body` then empty; undefined collects it. Not asked for an encoded body (gzip, br,
+   * deflate), which is collected and decoded whole. Its `write` must not throw.
+   */
+  sink?: (status: number) => BodySink | undefined;
+}
+
+/** Where an answer's body goes chunk by chunk (see `OutgoingRequest.sink`). */
+export interface BodySink {
+  write(chunk: Buffer): void;
 }
 
 export interface RawResponse {
@@ -100,22 +112,26 @@ function classify(error: Error, answered: boolean): Error {
   return error;
 }
 
+/** The codings a Content-Encoding names, in the order they were applied (`identity` left out). */
+function codings(encoding: string | string[] | undefined): string[] {
+  return String(encoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+}
+
 /**
  * The body as sent before its Content-Encoding (codings applied in order are undone
  * in reverse), decoded no further than the size cap: a small gzip body may inflate
  * to gigabytes. node:zlib is loaded only for an encoded answer.
  */
 function decode(body: Buffer, encoding: string | string[] | undefined, bounds: AnswerBounds, maxBytes: number): Buffer {
-  const codings = String(encoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-    .reverse();
-  if (codings.length === 0 || body.length === 0) return body;
+  const applied = codings(encoding).reverse();
+  if (applied.length === 0 || body.length === 0) return body;
   const zlib = process.getBuiltinModule('node:zlib');
   const limit = { maxOutputLength: maxBytes };
   let decoded = body;
-  for (const coding of codings) {
+  for (const coding of applied) {
     try {
       if (coding === 'gzip' || coding === 'x-gzip') decoded = zlib.gunzipSync(decoded, limit);
       else if (coding === 'br') decoded = zlib.brotliDecompressSync(decoded, limit);
@@ -241,8 +257,11 @@ export function createTransport(options: TransportOptions): Transport {
         });
         if (!bounds.started(res.headers)) return;
         const chunks: Buffer[] = [];
+        const sink = codings(res.headers['content-encoding']).length === 0 ? request.sink?.(status) : undefined;
         res.on('data', (chunk: Buffer) => {
-          if (bounds.data(chunk)) chunks.push(chunk);
+          if (!bounds.data(chunk)) return;
+          if (sink) sink.write(chunk);
+          else chunks.push(chunk);
         });
         res.on('close', () => {
           if (!res.complete) fail(coded('the connection closed before the whole answer arrived', ANSWER_CUT_SHORT));

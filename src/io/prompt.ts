@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import { InterruptedError } from '../errors.js';
 import type { InputStream } from './streams.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../contract/terminal-text.js';
 
 export interface PromptStreams {
   /** A terminal: the caller checked `canPrompt()` (src/io/streams.ts). */

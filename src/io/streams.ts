@@ -6,7 +6,7 @@
  * over buffers with the terminal flags they choose (`createIOStreams`).
  */
 import type { Readable } from 'node:stream';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../contract/terminal-text.js';
 
 /** stdin as the prompts need it: a terminal's raw mode when there is one. */
 export type InputStream = Readable & { setRawMode?: (mode: boolean) => unknown };

@@ -4,7 +4,7 @@
  * plans show the first entries of each kind and say how many more there are
  * (`-o json` or `--plan-out` keep them all).
  */
-import { terminalSafe } from '../io/terminal-text.js';
+import { terminalSafe } from '../contract/terminal-text.js';
 import type { Plan, PlanAction, PlanEntry } from './types.js';
 import { jsonText } from '../json/json-text.js';
 

@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { maskFromLast4, maskSecretsInText } from '../contract/secrets.js';
 import { REQUEST_LOG_LIMITS, type ServerOptions } from './options.js';
+import { jsonTerminalSafe, terminalSafe } from '../contract/terminal-text.js';
 
 /** Bytes of a request body the log keeps: enough to recognise a record, never a whole bulk file. */
 export const LOGGED_BODY_BYTES = 2048;
@@ -97,10 +98,11 @@ export type ConsoleFormat = ServerOptions['requestLines'];
 export function consoleLine(entry: RequestLogEntry, format: Exclude<ConsoleFormat, 'off'>): string {
   // Bodies stay in the log: the console line does not pay for masking them.
   const shown = formatted(entry, false);
-  if (format === 'json') return JSON.stringify(shown);
+  // A request's path is the client's to choose (U+009B is a terminal's CSI): shown, not obeyed; JSON stays the same JSON.
+  if (format === 'json') return jsonTerminalSafe(JSON.stringify(shown));
   const key = shown.key ? `  ${shown.key}` : '';
   const replayed = shown.replayed ? ' (replayed)' : '';
-  return `${shown.at} ${shown.method} ${shown.path} ${shown.status} ${shown.ms} ms${replayed}${key}`;
+  return terminalSafe(`${shown.at} ${shown.method} ${shown.path} ${shown.status} ${shown.ms} ms${replayed}${key}`);
 }
 
 /**

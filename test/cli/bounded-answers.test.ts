@@ -5,23 +5,12 @@
  * sends the request once (no retry storm), and keeps the CLI's memory bounded (its
  * peak resident memory, written by a preloaded module when it exits).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostileServer, type HostileMode, type HostileServer } from '../support/hostile-server.js';
-import { BIN, TEST_KEY, tempDir } from './support.js';
+import { runWithPeak, type PeakRun } from '../support/peak-run.js';
+import { tempDir } from './support.js';
 
-const PEAK_MODULE = fileURLToPath(new URL('../support/peak-memory.cjs', import.meta.url));
 const MB = 1024 * 1024;
-
-interface BoundedRun {
-  exitCode: number;
-  stderr: string;
-  elapsedMs: number;
-  peakBytes: number;
-}
 
 describe('answers the CLI will not wait for or hold whole', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -40,31 +29,7 @@ describe('answers the CLI will not wait for or hold whole', () => {
     return server;
   }
 
-  async function run(server: HostileServer, args: string[], name: string): Promise<BoundedRun> {
-    const peakFile = join(dir.path, `${name}.peak`);
-    const started = performance.now();
-    const result = await execa('node', ['--require', PEAK_MODULE, BIN, ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir.path,
-        PLA_CONFIG_DIR: dir.path,
-        NO_COLOR: '1',
-        PLA_BASE_URL: server.url,
-        PLA_API_KEY: TEST_KEY,
-        PLA_TEST_PEAK_FILE: peakFile,
-      },
-      extendEnv: false,
-      reject: false,
-      // A CLI that never ends fails the test here instead of hanging it.
-      timeout: 120_000,
-    });
-    return {
-      exitCode: result.exitCode ?? -1,
-      stderr: String(result.stderr),
-      elapsedMs: performance.now() - started,
-      peakBytes: Number(await readFile(peakFile, 'utf8')),
-    };
-  }
+  const run = (server: HostileServer, args: string[], name: string): Promise<PeakRun> => runWithPeak(server.url, args, dir.path, name);
 
   it('an answer that never ends stops at the 64 MB default cap: exit 8, one request, memory bounded', async () => {
     const server = await serve('endless');
@@ -76,6 +41,17 @@ describe('answers the CLI will not wait for or hold whole', () => {
     // Generous: the cap's 64 MB of chunks, their join, Node itself. Before the cap it grew past 4 GB.
     expect(result.peakBytes).toBeLessThan(400 * MB);
     expect(result.elapsedMs).toBeLessThan(90_000);
+  });
+
+  it('a list page that never ends stops at the cap too, its tiny records held as bytes, not values', async () => {
+    const server = await serve('endless');
+    const result = await run(server, ['det', 'list', '--all', '-o', 'ndjson'], 'endless-page');
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr).toMatch(/is larger than 64 MB: stopped reading it \(GET \/api\/v1\/asset-transaction-type-determinations\)/);
+    expect(result.stdout).toBe('');
+    expect(server.requests).toBe(1);
+    // Measured: about 140 MB (a buffered read: 130 MB); parsing these 45-byte records as they came took 265 MB.
+    expect(result.peakBytes).toBeLessThan(220 * MB);
   });
 
   it('--max-answer-size sets the cap (here lower, read before anything is printed)', async () => {

@@ -100,6 +100,24 @@ describe('symbolic links pla does not write through', () => {
     expect((await lstat(join(dir, 'config.json'))).isSymbolicLink()).toBe(true);
   });
 
+  it('config export --out writes 0600 with the keys, and refuses a link there, its target unchanged', async () => {
+    const out = temp.path('envs-with-keys.json');
+    const result = await server.pla(['config', 'export', '--with-keys', '--yes', '--out', out]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(await modeOf(out)).toBe(0o600);
+    expect((JSON.parse(await readFile(out, 'utf8')) as { environments: { local: { apiKey: string } } }).environments.local.apiKey).toBe(server.adminKey);
+
+    const target = temp.path('export-target.txt');
+    await writeFile(target, 'keep\n');
+    const link = temp.path('export-link.json');
+    await symlink(target, link);
+    const refused = await server.pla(['config', 'export', '--with-keys', '--yes', '--out', link]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/error: export file .*export-link\.json is a symbolic link: pla does not write through links/);
+    expect(await readFile(target, 'utf8')).toBe('keep\n');
+  });
+
   it('a rejects file that is a link: refused before anything is sent, the target unchanged', async () => {
     const target = temp.path('victim.txt');
     await writeFile(target, 'keep me\n');

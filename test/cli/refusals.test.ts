@@ -59,6 +59,12 @@ describe('refusals the CLI reads', () => {
     const create = await pla(['determinations', 'create', '--data', '{"code": "X"}'], { server: fake, configDir });
     expect(create.exitCode, create.stderr).toBe(11);
     expect(create.stderr).toMatch(/hint: the service may have carried it out/);
+    // A list page, read as it arrives (src/client/streamed-body.ts), is refused the same way.
+    const list = await pla(['determinations', 'list', '--all', '-o', 'ndjson'], { server: fake, configDir });
+    expect(list.exitCode, list.stderr).toBe(11);
+    expect(list.stdout).toBe('');
+    expect(list.stderr).toMatch(/error: the service answered invalid JSON \(application\/json: "\{"success": true, "data": \{"id": 7,"\)/);
+    expect(list.stderr).toMatch(/hint: the service sent a success pla cannot read/);
     const help = await pla(['help', 'exit-codes'], { configDir });
     expect(help.stdout).toMatch(/11\s+the service answered something pla cannot read/);
   });

@@ -5,7 +5,7 @@
  * A real HTTP server on port 0; counts the requests it received.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './listen.js';
 
 export type HostileMode =
   /** 200 JSON whose array never closes, sent as fast as the client reads. */
@@ -56,17 +56,12 @@ export async function startHostileServer(mode: HostileMode, options: { trickleMs
     else if (mode === 'trickle') trickle(res, everyMs);
     else hugeLength(res, everyMs);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     get requests() {
       return requests;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

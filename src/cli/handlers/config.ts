@@ -207,8 +207,8 @@ async function confirmKeysInExport(ctx: CommandContext<{ yes?: boolean }>, count
   }
 }
 
-/** `config export [--with-keys]`: the stored environments as JSON on stdout. */
-export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; yes?: boolean }>): Promise<void> {
+/** `config export [--with-keys] [--out FILE]`: the stored environments as JSON on stdout, or in a private file. */
+export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; yes?: boolean; out?: string }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const [config, { isProtected }] = await Promise.all([ctx.config(), import('../../runs/protected-envs.js')]);
     const withKeys = ctx.opts.withKeys === true;
@@ -235,7 +235,10 @@ export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; ye
     }
     if (withKeys && secrets > 0) await confirmKeysInExport(ctx, secrets);
     const data: ConfigExport = { currentEnv: config.currentEnv(), environments, ...(store ? { server: { store } } : {}) };
-    await writeOut(ctx.io.stdout, `${JSON.stringify(data, null, 2)}\n`);
+    const json = `${JSON.stringify(data, null, 2)}\n`;
+    // A file of keys is the owner's alone (0600), and never written through a link someone left at its name.
+    if (ctx.opts.out !== undefined) await (await import('../../io/private-files.js')).writePrivateFile(ctx.opts.out, json, { what: 'export file' });
+    else await writeOut(ctx.io.stdout, json);
     if (!withKeys && secrets > 0)
       ctx.note(`left out ${secrets} secret${secrets === 1 ? '' : 's'} (API keys, proxy and store passwords); --with-keys includes them`);
   });

@@ -8,7 +8,7 @@ import { type Check, runChecks } from '../doctor/checks.js';
 import { withContext } from '../context.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { Invocation } from '../invocation.js';
-import { terminalSafe } from '../../io/terminal-text.js';
+import { terminalSafe } from '../../contract/terminal-text.js';
 
 const MARKS = { ok: '✓', fail: '✗', skip: '–' } as const;
 

@@ -2,7 +2,7 @@
  * A spinner on stderr while waiting for the service, only when stderr is a
  * terminal (ora is loaded only then, so scripts never pay for it).
  */
-import { terminalSafe } from '../terminal-text.js';
+import { terminalSafe } from '../../contract/terminal-text.js';
 
 export interface Spinner {
   /** Replaces the line next to the spinner. */

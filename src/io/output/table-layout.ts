@@ -7,7 +7,7 @@
  * table on stderr; `--wide` shows every column and every character).
  */
 import stringWidth from 'string-width';
-import { terminalSafe } from '../terminal-text.js';
+import { terminalSafe } from '../../contract/terminal-text.js';
 
 /** Longest cell shown when nothing else limits it (use --wide or -o json for everything). */
 export const MAX_CELL = 48;
@@ -38,7 +38,7 @@ export function cut(text: string, width: number): string {
 
 /**
  * One line of a cell as the terminal shows it: whitespace runs (newlines too)
- * become one space, control characters are shown visibly (src/io/terminal-text.ts),
+ * become one space, control characters are shown visibly (src/contract/terminal-text.ts),
  * so widths are measured on what is shown.
  */
 export const flat = (text: string): string => terminalSafe(text.replace(/\s+/g, ' '));

@@ -8,7 +8,8 @@
  * `^?`), C1 controls as the ESC sequence they stand for (`^[[` for U+009B), and
  * bidirectional overrides and isolates as `<U+202E>`. Newlines (and tabs, in
  * messages) are kept. Machine formats (json, ndjson, csv) never come here: their
- * data stays exact.
+ * data stays exact. Shared by the CLI and the local server (its console lines show
+ * request paths a client chose), hence in src/contract.
  */
 
 /**
