@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { readFile, rm, truncate } from 'node:fs/promises';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
-import type { BadRow, InputFormat } from '../io/input/types.js';
+import type { BadRow, CsvDelimiter, InputFormat } from '../io/input/types.js';
 import { jsonText } from '../json/json-text.js';
 import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/private-files.js';
 
@@ -30,15 +30,19 @@ function toRow(reject: Reject): Record<string, unknown> {
   return { ...fields, ...(reject.line !== undefined ? { [LINE_FIELD]: reject.line } : {}), [ERROR_FIELD]: reject.error };
 }
 
-/** Rejects as csv lines, typed as the csv reader reads them back (io/input/csv-cells). */
-async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean): Promise<string> {
+/**
+ * Rejects as csv lines, typed as the csv reader reads them back (io/input/csv-cells),
+ * formulas guarded as in csv output, cut by `delimiter` (the input's: a `;` file's
+ * rejects open in the same spreadsheet as it).
+ */
+async function csvLines(rows: Array<Record<string, unknown>>, columns: string[], header: boolean, delimiter: CsvDelimiter): Promise<string> {
   const [{ stringify }, { csvCast, csvHeaderRow }] = await Promise.all([import('csv-stringify/sync'), import('../io/input/csv-cells.js')]);
-  const headerLine = header ? stringify([csvHeaderRow(columns)]) : '';
+  const headerLine = header ? stringify([csvHeaderRow(columns)], { delimiter }) : '';
   return (
     headerLine +
     stringify(
       rows.map((row) => columns.map((column) => row[column])),
-      { cast: csvCast },
+      { cast: csvCast, delimiter },
     )
   );
 }
@@ -54,12 +58,22 @@ export class RejectsFile {
   private columns: string[] | undefined;
   private chain: Promise<void> = Promise.resolve();
 
+  /** The csv separator of an earlier run's file being added to. */
+  private earlierDelimiter: CsvDelimiter | undefined;
+
   constructor(
     readonly path: string,
     readonly format: InputFormat,
     /** What the file is, for messages: `rejects file`, `unknown-outcome file`. */
     readonly what = 'rejects file',
+    /** The input's csv separator once known (asked at each write: the input is read after the file is made). */
+    private readonly inputDelimiter: () => CsvDelimiter | undefined = () => undefined,
   ) {}
+
+  /** The separator csv rows are written with: the earlier file's, else the input's, else a comma. */
+  private get delimiter(): CsvDelimiter {
+    return this.earlierDelimiter ?? this.inputDelimiter() ?? ',';
+  }
 
   /** Starts a fresh file (an earlier run's rejects are gone) or continues an earlier one; never a link. */
   async open(resume: boolean): Promise<void> {
@@ -80,8 +94,14 @@ export class RejectsFile {
       this.started = !body.endsWith('[');
       if (!this.started) await rm(this.path, { force: true });
     } else if (this.format === 'csv') {
-      const [{ parse }, { unguardFormula }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
-      this.columns = (parse(text.split('\n', 1)[0] ?? '', { bom: true }) as string[][])[0]?.map(unguardFormula);
+      const [{ parse }, { unguardFormula }, { chooseDelimiter, firstLine }] = await Promise.all([
+        import('csv-parse/sync'),
+        import('../io/input/csv-cells.js'),
+        import('../io/input/csv-delimiter.js'),
+      ]);
+      const header = firstLine(text.replace(/^\uFEFF/, ''));
+      this.earlierDelimiter = chooseDelimiter(header);
+      this.columns = (parse(header, { bom: true, delimiter: this.earlierDelimiter }) as string[][])[0]?.map(unguardFormula);
     }
   }
 
@@ -123,11 +143,12 @@ export class RejectsFile {
     const [{ parse }, { typeCell, unguardFormula }] = await Promise.all([import('csv-parse/sync'), import('../io/input/csv-cells.js')]);
     const earlier = parse(await readFile(this.path, 'utf8'), {
       bom: true,
+      delimiter: this.delimiter,
       columns: (names: string[]) => names.map(unguardFormula),
       cast: (value, context) => (context.header ? value : typeCell(value, context.quoting)),
     }) as Array<Record<string, unknown>>;
     this.columns = columns;
-    await replacePrivateFile(this.path, await csvLines(earlier, columns, true), { what: this.what });
+    await replacePrivateFile(this.path, await csvLines(earlier, columns, true, this.delimiter), { what: this.what });
   }
 
   /** Writes or adds to the file: 0600 (refused records are finance data), never through a link. */
@@ -150,7 +171,7 @@ export class RejectsFile {
         for (const row of rows) for (const key of Object.keys(row)) if (key !== ERROR_FIELD && key !== LINE_FIELD) names.add(key);
         if (!this.columns) {
           this.columns = [...names, LINE_FIELD, ERROR_FIELD];
-          return this.writeText(await csvLines(rows, this.columns, true), false);
+          return this.writeText(await csvLines(rows, this.columns, true, this.delimiter), false);
         }
         // A later record may carry a field the first rejects had not (json or ndjson
         // records differ in their fields): widen the header rather than drop the
@@ -158,7 +179,7 @@ export class RejectsFile {
         const known = this.columns;
         const added = [...names].filter((name) => !known.includes(name));
         if (added.length > 0) await this.widenCsv([...known.filter((c) => c !== ERROR_FIELD && c !== LINE_FIELD), ...added, LINE_FIELD, ERROR_FIELD]);
-        return this.writeText(await csvLines(rows, this.columns, false), true);
+        return this.writeText(await csvLines(rows, this.columns, false, this.delimiter), true);
       }
     }
   }

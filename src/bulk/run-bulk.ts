@@ -3,7 +3,7 @@ import { recordIdOf } from '../contract/ids.js';
 import { operation } from '../contract/operations.js';
 import { InterruptedError, ReceiptError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
-import type { SourceItem } from '../io/input/types.js';
+import type { CsvDelimiter, SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { newRunId } from '../runs/run-id.js';
@@ -106,7 +106,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath)
     : undefined;
   const rejectsPath = options.rejectsPath ?? defaultPath;
-  const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat) : undefined;
+  // A csv's rejects are cut by the input's separator, once the reader has found it.
+  const inputDelimiter = (options.items as { csvDelimiter?: () => CsvDelimiter | undefined }).csvDelimiter ?? (() => undefined);
+  const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat, 'rejects file', inputDelimiter) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
@@ -114,7 +116,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
   const beside = options.checkpointPath ?? options.rejectsPath;
   const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
-  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file');
+  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file', inputDelimiter);
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   let bar: Progress | undefined;
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));

@@ -105,14 +105,30 @@ function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordL
   }
 }
 
-/** Entries for ids acted on by delete, remove, decommission or cancel; an id named twice counts once. */
-export function planIds(verb: IdVerb, ids: readonly RecordId[], current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry[] {
+/** An id to act on, with the line it was read from. */
+export interface IdInputItem {
+  value: RecordId;
+  line: number;
+}
+
+/**
+ * Entries for ids acted on by delete, remove, decommission or cancel, and for the
+ * rows of the ids file that name no id (`problems`: refused, not sent), in line
+ * order; an id named twice counts once.
+ */
+export function planIds(
+  verb: IdVerb,
+  items: readonly IdInputItem[],
+  current: ReadonlyMap<RecordId, StoredRecordLike>,
+  problems: readonly BadRow[] = [],
+): PlanEntry[] {
   const seen = new Set<RecordId>();
   const entries: PlanEntry[] = [];
-  ids.forEach((id, index) => {
-    if (seen.has(id)) return;
+  for (const { value: id, line } of items) {
+    if (seen.has(id)) continue;
     seen.add(id);
-    entries.push(idEntry(verb, id, index + 1, current.get(id)));
-  });
-  return entries;
+    entries.push(idEntry(verb, id, line, current.get(id)));
+  }
+  if (problems.length === 0) return entries;
+  return [...entries, ...problems.map(problemEntry)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }

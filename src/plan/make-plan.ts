@@ -8,7 +8,7 @@ import type { RecordId } from '../contract/ids.js';
 import { bulkOperation } from '../contract/operations.js';
 import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
-import { type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
+import { type IdInputItem, type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
 import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
 import { countActions, type Plan, type PlanEntry, type Watermark } from './types.js';
 
@@ -76,8 +76,11 @@ export async function planRecordWrite(
   return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current, problems, repeats), watermark, createdAt);
 }
 
-/** The plan of a delete, remove, decommission or cancel of `ids`. */
-export async function planIdAction(target: PlanTarget, verb: IdVerb, ids: RecordId[]): Promise<Plan> {
-  const { createdAt, watermark, current } = await readForPlan(target, ids);
-  return assemblePlan(target, { [verb]: bulkOperation(target.resource, verb) }, planIds(verb, ids, current), watermark, createdAt);
+/** The plan of a delete, remove, decommission or cancel of `items`' ids; the ids file's rows that name none are listed as refused. */
+export async function planIdAction(target: PlanTarget, verb: IdVerb, items: readonly IdInputItem[], problems: readonly BadRow[] = []): Promise<Plan> {
+  const { createdAt, watermark, current } = await readForPlan(
+    target,
+    items.map((item) => item.value),
+  );
+  return assemblePlan(target, { [verb]: bulkOperation(target.resource, verb) }, planIds(verb, items, current, problems), watermark, createdAt);
 }

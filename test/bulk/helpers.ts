@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -92,4 +92,34 @@ export function serverWithFolder(): {
       .sort((a, b) => Number(a.id) - Number(b.id));
   };
   return { server: started, temp: folder, pla, determinations };
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * What tests of where rows end share, over `serverWithFolder`'s server and folder:
+ * the records whose `ref` starts with a prefix, an input file written in the
+ * folder, an ndjson file's rows, and the rejects file a run named on stderr.
+ */
+export function rowFiles(files: ReturnType<typeof serverWithFolder>) {
+  return {
+    all: async (prefix: string): Promise<Row[]> => (await files.determinations()).filter((row) => String(row.ref ?? '').startsWith(prefix)),
+    file: async (name: string, text: string): Promise<string> => {
+      const path = files.temp().path(name);
+      await writeFile(path, text);
+      return path;
+    },
+    ndjsonRows: async (path: string): Promise<Row[]> =>
+      (await readFile(path, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Row),
+    /** The rejects file a run named on stderr (`rejects: F` or `see F`). */
+    rejectsNamed: (stderr: string): string => {
+      const match = /rejects: (\S+)|see (\S+rejects\S*)/.exec(stderr);
+      const name = match?.[1] ?? match?.[2];
+      if (!name) throw new Error(`no rejects file named in:\n${stderr}`);
+      return name.startsWith('/') ? name : files.temp().path(name);
+    },
+  };
 }

@@ -3,9 +3,9 @@
  * issue lists, asserting what the store holds and which files were written, not
  * only what was printed. Each test works on records of its own (a `ref` prefix).
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { serverWithFolder } from './helpers.js';
+import { rowFiles, serverWithFolder } from './helpers.js';
 
 type Row = Record<string, unknown>;
 
@@ -18,30 +18,7 @@ function pla(args: string[]) {
 /** Runs the built CLI in the temporary folder, so default rejects files land there. */
 const inTemp = files.pla;
 
-async function all(prefix: string): Promise<Row[]> {
-  return (await files.determinations()).filter((row) => String(row.ref ?? '').startsWith(prefix));
-}
-
-async function file(name: string, text: string): Promise<string> {
-  const path = files.temp().path(name);
-  await writeFile(path, text);
-  return path;
-}
-
-async function ndjsonRows(path: string): Promise<Row[]> {
-  return (await readFile(path, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Row);
-}
-
-/** The rejects file a run named on stderr (`rejects: F` or `see F`). */
-function rejectsNamed(stderr: string): string {
-  const match = /rejects: (\S+)|see (\S+rejects\S*)/.exec(stderr);
-  const name = match?.[1] ?? match?.[2];
-  if (!name) throw new Error(`no rejects file named in:\n${stderr}`);
-  return name.startsWith('/') ? name : files.temp().path(name);
-}
+const { all, file, ndjsonRows, rejectsNamed } = rowFiles(files);
 
 describe('unreadable rows', () => {
   it('go once each to a default rejects file named in the summary, with their lines (CRLF), and make the exit 9', async () => {
@@ -275,7 +252,8 @@ describe('rows as spreadsheets end them', () => {
     // No empty record was created for the empty rows.
     expect((await files.determinations()).length).toBe(before + 2);
     const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
-    expect(rows.slice(1)).toEqual([expect.stringMatching(/^empty-3,5,"expected 2 cells/)]);
+    // A `;` file's rejects are cut by `;` too.
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^empty-3;5;expected 2 cells/)]);
     expect(run.stderr).toContain('upserted 2 (created 2, updated 0), failed 0, skipped 1');
   });
 

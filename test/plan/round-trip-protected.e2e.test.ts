@@ -61,17 +61,40 @@ describe('plan → apply → apply again → undo on a protected environment', (
     const applied = await pla(['apply', planFile, '--yes', '--rejects', rejects]);
     expect(applied.exitCode, String(applied.stderr)).toBe(9);
     expect(applied.stderr).toContain('upserted 5 (created 2, updated 3)');
+    expect(applied.stderr).toContain('not sent: 1 unchanged, 1 repeating an earlier row exactly (sent once, as it), 4 refused or unreadable');
     const after = await exportAll();
-    expect(after).toHaveLength(7);
+    // Every record as the apply left it: three updated, two created under the service's ids, two untouched.
+    const fields = (row: Row | undefined) => (row ? [row.ref, row.costCentre, row.qty] : undefined);
+    expect(after.map(fields).sort()).toEqual(
+      [
+        ['rt-1', '1000', 11],
+        ['rt-2', '1001', 'n/a'],
+        ['rt-3', '1002', 33],
+        ['rt-4', '1003', 4],
+        ['rt-5', '1004', 5],
+        // No stored record to follow: a new record's cells are typed as before (2000 a number).
+        ['rt-new-a', 2000, 5],
+        ['rt-new-b', 2001, 6],
+      ].sort(),
+    );
+    const untouched = (ref: string) => withoutStamps(after.filter((row) => row.ref === ref));
+    expect(untouched('rt-4')).toEqual(withoutStamps(before.filter((row) => row.ref === 'rt-4')));
+    expect(untouched('rt-5')).toEqual(withoutStamps(before.filter((row) => row.ref === 'rt-5')));
+    expect(after.find((row) => row.ref === 'rt-5')?.updatedAt).toBe(before.find((row) => row.ref === 'rt-5')?.updatedAt);
     expect(after.filter((row) => String(row.ref).startsWith('rt-new-')).map((row) => row.id)).not.toContain(999999);
-    expect(after.find((row) => row.ref === 'rt-1')).toMatchObject({ costCentre: '1000', qty: 11 });
-    expect(after.find((row) => row.ref === 'rt-4')).toMatchObject({ qty: 4 });
-    // Refused and unreadable rows: each once in the rejects file, with its line.
+    // Refused and unreadable rows: each once in the rejects file, with its line and why.
     const rejected = (await readFile(rejects, 'utf8'))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Row);
-    expect(rejected.map((row) => row._line).sort((a, b) => Number(a) - Number(b))).toEqual([8, 9, 10, 12]);
+    expect(
+      rejected.map((row) => [row._line, row.ref ?? row._raw, String(row._error).replace(/id \d+/, 'id #')]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
+      [8, 'rt-4', expect.stringContaining('ambiguous')],
+      [9, 'rt-4', expect.stringContaining('ambiguous')],
+      [10, 'rt-x', expect.stringContaining('is not an id')],
+      [12, 'rt-bad,"oops', 'a quote opened on this line is never closed'],
+    ]);
 
     const shown = await pla(['runs', 'show', 'last', '-o', 'json']);
     const receipt = JSON.parse(String(shown.stdout)) as { run: string; plan: string; protected: boolean; records: Row[] };
@@ -84,6 +107,18 @@ describe('plan → apply → apply again → undo on a protected environment', (
         .sort(),
     );
     expect(receipt.records.filter((line) => line.action === 'update').every((line) => line.before !== undefined)).toBe(true);
+    // Every row of the sheet in exactly one place: sent (the receipt), unchanged or repeated (the plan), refused or unreadable (the rejects).
+    const sent = receipt.records.map((line) => Number(line.line));
+    const notSent = plan.entries.filter((entry) => entry.action === 'unchanged' || entry.action === 'repeat').map((entry) => Number(entry.line));
+    const places = [...sent, ...notSent, ...rejected.map((row) => Number(row._line))].sort((a, b) => a - b);
+    expect(places).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(receipt.records.map((line) => [line.line, line.action]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+      [2, 'update'],
+      [3, 'update'],
+      [4, 'create'],
+      [5, 'create'],
+      [6, 'update'],
+    ]);
 
     // Applied again: refused, nothing sent (no second set of creates).
     const again = await pla(['apply', planFile, '--yes']);
@@ -94,7 +129,11 @@ describe('plan → apply → apply again → undo on a protected environment', (
     // Undone: the creates (the new records under the service's ids) deleted, the updates put back.
     const undo = await pla(['runs', 'undo', receipt.run, '--yes']);
     expect(undo.exitCode, String(undo.stderr)).toBe(0);
-    expect(withoutStamps(await exportAll())).toEqual(withoutStamps(before));
+    const back = await exportAll();
+    expect(withoutStamps(back)).toEqual(withoutStamps(before));
+    expect(back.map((row) => row.id)).toEqual(before.map((row) => row.id));
+    // Undone twice: nothing left to undo changes anything.
+    expect(withoutStamps(await exportAll())).toEqual(withoutStamps(back));
     expect((await pla(['config', 'unprotect', 'local'])).exitCode).toBe(0);
   });
 

@@ -185,6 +185,7 @@ export async function runBulkCommand(
     });
     receipt.writer.count('failed', summary.failed);
     receipt.writer.count('unknown', summary.unknown);
+    if (summary.repeats > 0) receipt.writer.count('repeats', summary.repeats);
     // An interrupted run does not get here: runBulk throws InterruptedError, with
     // the resume hint, once its batches in flight have landed.
     ctx.note(formatSummary(summary));

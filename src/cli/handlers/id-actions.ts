@@ -8,6 +8,7 @@ import type { Accepted } from '../../bulk/split.js';
 import type { PlaClient } from '../../client/types.js';
 import type { Noun } from '../../contract/wording.js';
 import { NotFoundError, UsageError } from '../../errors.js';
+import type { BadRow } from '../../io/input/types.js';
 import type { IdVerb } from '../../plan/build.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { counted } from '../../contract/wording.js';
@@ -18,8 +19,9 @@ import type { Invocation } from '../invocation.js';
 import { type BulkOptions, runBulkCommand, runBulkPrinting } from './bulk.js';
 import type { RemovedRow } from './remove-outcomes.js';
 import type { RecordId } from '../../io/input/typed-ids.js';
-import { type IdOptions, collectIds, idItems } from './ids.js';
+import { type IdOptions, type IdRows, collectIdRows, idSource } from './ids.js';
 import { forEachItem } from './per-item.js';
+import { refuseRows } from './refused-rows.js';
 import { present } from './present.js';
 import { type SafetyOptions, confirmDestructive, requestLine } from './safety.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
@@ -49,11 +51,22 @@ export interface IdActionSpec {
 /** The options an id verb reads; the bulk, safety and plan ones are declared only where its operation has a use for them. */
 export type IdActionOptions = IdOptions & BulkOptions & SafetyOptions & PlanOptions;
 
+/** A row of the ids file that names no id, as `--dry-run` shows it beside the records. */
+function problemRow(row: BadRow): Record<string, unknown> {
+  return { id: row.record?.id ?? row.raw, note: `line ${row.line}: ${row.message}` };
+}
+
+/** The dry run's note of the ids file's refused rows. */
+function refusedNote(count: number): string {
+  return count > 0 ? `, ${count} row(s) of the ids file would be refused (see the note column)` : '';
+}
+
 /**
  * `--dry-run` with one GET per id: for verbs plans do not cover, or text ids. Each
  * record as it is now, or the call that would be made.
  */
-async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
+async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, input: IdRows<RecordId | string>): Promise<void> {
+  const ids = input.items.map((item) => item.value);
   const rows: Record<string, unknown>[] = new Array(ids.length);
   await forEachItem(
     ids.map((id, index) => ({ id, index })),
@@ -73,10 +86,12 @@ async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdAction
     },
     { signal: ctx.signal, stderr: ctx.io.stderr, onError: () => {} },
   );
-  await renderRows(rows, ctx.output);
+  await renderRows([...rows, ...input.problems.map(problemRow)], ctx.output);
   const { env } = await ctx.connection();
   const via = ids.length > 1 && spec.bulk ? ` (${requestLine(spec.bulk)})` : '';
-  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}; nothing was changed`);
+  ctx.note(
+    `dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}${refusedNote(input.problems.length)}; nothing was changed`,
+  );
 }
 
 /** The plan verb of an id action (`determinations.decommission` → `decommission`), when plans cover it. */
@@ -91,42 +106,49 @@ function planVerb(spec: IdActionSpec): IdVerb | undefined {
  * would refuse it, and counts that match what the real run would do. Without a
  * read operation, the call that would be made.
  */
-async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, ids: RecordId[]): Promise<void> {
+async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, input: IdRows<RecordId>): Promise<void> {
   const { env } = await ctx.connection();
+  const ids = input.items.map((item) => item.value);
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
   const current = await readCurrentState(await ctx.client(), { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
     signal: ctx.signal,
     progress: ctx.startProgress,
   });
-  const entries = planIds(verb, ids, current);
+  const entries = planIds(verb, input.items, current, input.problems);
   const rows = entries.map((entry) =>
-    entry.action === 'refused' ? { ...(entry.before ?? {}), id: entry.id, note: entry.reason } : { ...(entry.before ?? {}), id: entry.id },
+    entry.action === 'refused' || entry.action === 'unreadable'
+      ? entry.id === undefined
+        ? { id: entry.record?.id ?? entry.raw, note: `line ${entry.line ?? '?'}: ${entry.reason ?? entry.action}` }
+        : { ...(entry.before ?? {}), id: entry.id, note: entry.reason }
+      : { ...(entry.before ?? {}), id: entry.id },
   );
   await renderRows(rows, ctx.output);
-  const refused = entries.filter((entry) => entry.action === 'refused').length;
+  const refused = entries.filter((entry) => entry.action === 'refused' || entry.action === 'unreadable').length;
   const via = entries.length > 1 ? ` (${requestLine(spec.bulk as OperationId)})` : '';
   const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
   ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${refusals}; nothing was changed`);
 }
 
 /** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */
-async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: RecordId[] | undefined): Promise<void> {
+async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, input: IdRows<RecordId> | undefined): Promise<void> {
   const verb = planVerb(spec);
   if (!verb) throw new UsageError(`--plan is not available for ${spec.single}`, { hint: 'use --dry-run' });
-  if (!ids) throw new UsageError('--plan takes record ids (plain digits)', { hint: 'use --dry-run' });
+  if (!input) throw new UsageError('--plan takes record ids (plain digits)', { hint: 'use --dry-run' });
   const { planIdAction } = await import('../../plan/make-plan.js');
-  await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, ids));
+  await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, input.items, input.problems));
 }
 
 /**
  * A remove (delete, or decommission when in use) that says what happened to each
  * id: a row per id on stdout (one id: one record), the counts on stderr.
  */
-async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
+async function removeReporting(ctx: CommandContext<IdActionOptions>, client: PlaClient, spec: IdActionSpec, input: IdRows<RecordId | string>): Promise<void> {
+  const ids = input.items.map((item) => item.value);
   const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
   const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined, readBack?: Accepted['readBack']) =>
     removeOutcomes(client, spec.lookup, sent, message, ctx.signal, readBack);
-  const only = ids.length === 1 ? ids[0] : undefined;
+  // Refused rows of the ids file go the bulk way: to the rejects file, exit 9.
+  const only = ids.length === 1 && input.problems.length === 0 ? ids[0] : undefined;
   if (only !== undefined || !spec.bulk) {
     const rows: RemovedRow[] = [];
     const resource = operation(spec.single).resource;
@@ -156,7 +178,10 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
       if (rows.length > 0) await show();
       throw error;
     }
-    return show();
+    await show();
+    const refused = await refuseRows(ctx, input.problems, { input: ctx.opts.idsFile, feedBack: '--ids-file' });
+    if (refused) throw refused;
+    return;
   }
   const writer = await createRowWriter(ctx.output);
   const rows: RemovedRow[] = [];
@@ -165,7 +190,7 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
     if (rows.length > 0) ctx.note(outcomeCounts(rows));
   };
   try {
-    await runBulkCommand(ctx, spec.bulk, idItems(ids), {
+    await runBulkCommand(ctx, spec.bulk, await idSource(input), {
       total: ids.length,
       async onAnswers(answers) {
         for (const answer of answers) {
@@ -193,18 +218,20 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
 export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOptions>, spec: IdActionSpec): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const single = operation(spec.single);
-    const ids = await collectIds(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });
+    const input = await collectIdRows<RecordId | string>(ctx, ctx.args[0], { text: single.pathParams.some((p) => p.type === 'int64-or-string') });
+    const ids = input.items.map((item) => item.value);
     const destructive = single.destructive;
     // Plans compare record ids (exact past 2^53); text ids (notification side) take the per-id path.
     const verb = planVerb(spec);
-    const numeric = ids.every((id): id is RecordId => typeof id !== 'string') ? (ids as RecordId[]) : undefined;
+    const numeric = ids.every((id): id is RecordId => typeof id !== 'string') ? (input as IdRows<RecordId>) : undefined;
     if (wantsPlan(ctx)) return planIdVerb(ctx, spec, numeric);
-    if (destructive && ctx.opts.dryRun) return verb && numeric ? dryRun(ctx, spec, verb, numeric) : dryRunById(ctx, await ctx.client(), spec, ids);
-    if (destructive) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
+    if (destructive && ctx.opts.dryRun) return verb && numeric ? dryRun(ctx, spec, verb, numeric) : dryRunById(ctx, await ctx.client(), spec, input);
+    if (destructive && ids.length > 0) await confirmDestructive(ctx, `${spec.verb} ${counted(ids.length, spec.noun)}`);
     const client = await ctx.client();
 
-    if (spec.deleteOrDecommission) return removeReporting(ctx, client, spec, ids);
-    const only = ids.length === 1 ? ids[0] : undefined;
+    if (spec.deleteOrDecommission) return removeReporting(ctx, client, spec, input);
+    // With rows of the ids file refused, even one id goes the bulk way: they go to the rejects file, exit 9.
+    const only = ids.length === 1 && input.problems.length === 0 ? ids[0] : undefined;
     if (only !== undefined) {
       const call = () => confirmedWrite(ctx, spec.single, { params: { id: only } }, only);
       const action = spec.single.split('.')[1] ?? spec.single;
@@ -212,8 +239,7 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
       const result = spec.bulk ? await callWithReceipt(ctx, single.resource, only, () => action, call) : await call();
       return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
     }
-    if (spec.bulk) return runBulkPrinting(ctx, spec.bulk, idItems(ids), { total: ids.length });
-
+    if (spec.bulk) return runBulkPrinting(ctx, spec.bulk, await idSource(input), { total: ids.length });
     let succeeded = 0;
     await forEachItem(
       ids,
@@ -224,5 +250,7 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
       },
       { signal: ctx.signal, stderr: ctx.io.stderr },
     ).finally(() => ctx.note(`${spec.done} ${counted(succeeded, spec.noun)}`));
+    const refused = await refuseRows(ctx, input.problems, { input: ctx.opts.idsFile, feedBack: '--ids-file' });
+    if (refused) throw refused;
   });
 }

@@ -97,12 +97,16 @@ export async function applyWithSummary(
   for (const summary of result.summaries) ctx.note(formatSummary(summary));
   const notSent = await rejectPlanRefusals(plan, rejectsPath);
   const unchanged = plan.counts.unchanged ?? 0;
-  if (unchanged > 0 || notSent > 0)
-    ctx.note(`not sent: ${unchanged} unchanged, ${notSent} refused or unreadable (see the plan${notSent > 0 ? ` and ${rejectsPath}` : ''})`);
+  // Rows repeating an earlier one exactly were sent once, as that one: said, as a run says them.
+  const repeats = plan.counts.repeat ?? 0;
+  const repeated = repeats > 0 ? `, ${repeats} repeating an earlier row exactly (sent once, as it)` : '';
+  if (unchanged > 0 || notSent > 0 || repeats > 0)
+    ctx.note(`not sent: ${unchanged} unchanged${repeated}, ${notSent} refused or unreadable (see the plan${notSent > 0 ? ` and ${rejectsPath}` : ''})`);
   const failed = result.summaries.reduce((sum, summary) => sum + summary.failed, 0);
   receipt.writer.count('failed', failed - result.conflicts);
   receipt.writer.count('conflicts', result.conflicts);
   receipt.writer.count('refused', notSent);
+  if (repeats > 0) receipt.writer.count('repeats', repeats);
   if (result.conflicts > 0) {
     throw new PartialFailureError(`${result.conflicts} record(s) changed since the plan was made and were not written`, {
       hint: `make a new plan to see the changes; the conflicts are in ${rejectsPath}`,
@@ -111,7 +115,7 @@ export async function applyWithSummary(
   if (failed > 0) throw new PartialFailureError(`${failed} record(s) were refused`, { hint: `see ${rejectsPath}` });
   if (notSent > 0) {
     throw new PartialFailureError(`${notSent} input row(s) of the plan were refused or unreadable and not sent: see ${rejectsPath}`, {
-      hint: `fix them there and feed the file back with --file ${rejectsPath} (the _error, _line and _raw fields are ignored)`,
+      hint: `fix them there and feed the file back with ${plan.operations.create || plan.operations.update ? '--file' : '--ids-file'} ${rejectsPath} (the _error, _line and _raw fields are ignored)`,
     });
   }
   return result;

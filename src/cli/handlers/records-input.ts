@@ -1,5 +1,5 @@
 /** Records from `--data JSON` or `--file F|-`, and whether there is one or several. */
-import type { InputFormat, RepeatedRow, SourceItem } from '../../io/input/types.js';
+import type { CsvDelimiter, InputFormat, RepeatedRow, SourceItem } from '../../io/input/types.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
@@ -49,6 +49,8 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   const badRows = new BadRowRelay();
   // Rows repeating an earlier one exactly: a plan lists them too.
   const repeats: RepeatedRow[] = [];
+  // The separator a csv is read with: its rejects are written with it.
+  let csvDelimiter: CsvDelimiter | undefined;
   const records = readRecords(
     { data, file },
     {
@@ -57,6 +59,7 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
       csvRaw: ctx.opts.csvRaw === true,
       ...(typeof ctx.opts.delimiter === 'string' ? { delimiter: parseDelimiter(ctx.opts.delimiter) } : {}),
       ...(options.recordIds ? { recordIds: true } : {}),
+      onCsvDelimiter: (delimiter) => (csvDelimiter = delimiter),
       onRepeat: (repeat) => {
         repeats.push(repeat);
         ctx.warn(`line ${repeat.line} repeats line ${repeat.of} (id ${repeat.id}, the same values): sent once`);
@@ -72,9 +75,10 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   const first = await iterator.next();
   if (first.done && records.stats.badRows + records.stats.refused === 0) throw new UsageError('the input holds no records');
   const second = await iterator.next();
-  // One record alone is sent by the single call; with rows unreadable or refused
-  // beside it, it goes through the bulk runner, which keeps them in the rejects file.
-  if (second.done && records.stats.badRows + records.stats.refused === 0)
+  // One record alone is sent by the single call; with rows unreadable, refused or
+  // repeated beside it, it goes through the bulk runner, which keeps them in the
+  // rejects file and the summary (and a plan lists them).
+  if (second.done && records.stats.badRows + records.stats.refused + records.stats.repeats === 0)
     return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}), line: first.value.line, fromFile: file !== undefined };
   const many = (async function* () {
     if (first.done) return;
@@ -84,5 +88,5 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   })();
   // The bulk runner reads the reader's counters from `stats` and takes its bad rows from `badRows`.
-  return { many: Object.assign(many, { stats: records.stats, badRows, repeats }) };
+  return { many: Object.assign(many, { stats: records.stats, badRows, repeats, csvDelimiter: () => csvDelimiter }) };
 }

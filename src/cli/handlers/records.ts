@@ -16,6 +16,7 @@ import type { FilterOptions } from '../../contract/list-filters.js';
 import { type BulkOptions, createWithId, runBulkPrinting } from './bulk.js';
 import { listFiltered, type PagingOptions } from './paged.js';
 import { forEachItem } from './per-item.js';
+import { refuseRows } from './refused-rows.js';
 import { present } from './present.js';
 import { type RecordInput, type RecordInputOptions, readRecordInput } from './records-input.js';
 import { type PlanOptions, applyWithSummary, planTarget, showPlan, wantsPlan } from './plan.js';
@@ -127,8 +128,11 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
       return runBulkPrinting(ctx, spec.bulk, input.many, total === undefined ? {} : { total });
     }
 
+    // Rows unreadable or refused while reading: no bulk runner takes them here, so they are kept for the rejects file.
+    const problems: BadRow[] = [];
+    (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));
     const writer = await createRowWriter(ctx.output);
-    await forEachItem(
+    const failed = await forEachItem(
       input.many,
       (item) => `line ${item.line}`,
       async (item) => {
@@ -136,7 +140,13 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
         for (const row of Array.isArray(data) ? data : data === undefined ? [] : [data]) await writer.write(asRow(row));
       },
       { signal: ctx.signal, stderr: ctx.io.stderr },
-    ).finally(() => writer.end());
+    )
+      .finally(() => writer.end())
+      // Records the service refused are the run's failure; the rows refused before are in the rejects file all the same.
+      .catch((error: unknown) => ({ error }));
+    const refused = await refuseRows(ctx, problems, { input: ctx.opts.file, feedBack: '--file' });
+    if (failed) throw failed.error;
+    if (refused) throw refused;
   });
 }
 
@@ -153,7 +163,13 @@ async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, inp
   const items: Array<SourceItem<Record<string, unknown>>> = [];
   // Rows unreadable or refused while reading: the plan lists them, in input order.
   const problems: BadRow[] = [];
-  if ('single' in input) items.push({ value: positionalId === undefined ? input.single : { ...input.single, id: positionalId }, line: input.line });
+  // A csv row's cells go with it: typed as the stored record has them, as in a run.
+  if ('single' in input)
+    items.push({
+      value: positionalId === undefined ? input.single : { ...input.single, id: positionalId },
+      line: input.line,
+      ...(input.cells ? { cells: input.cells } : {}),
+    });
   else {
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
     (input.many as { badRows?: BadRowRelay }).badRows?.listen((row) => problems.push(row));

@@ -4,7 +4,8 @@ import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
 import { typeCells, unguardFormula } from './csv-cells.js';
 import { chooseDelimiter, firstLine } from './csv-delimiter.js';
-import { lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.js';
+import { LINE_END, RECORD_DELIMITERS, lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.js';
+import { parse as parseStrict } from 'csv-parse/sync';
 import { peek } from './source.js';
 import type { CsvDelimiter, SourceItem } from './types.js';
 
@@ -31,6 +32,8 @@ export interface CsvReadOptions {
   strict?: boolean;
   /** `--delimiter`: else detected from the header line. */
   delimiter?: CsvDelimiter;
+  /** Told the separator the file is read with (rejects of a `;` file are written with `;`). */
+  onCsvDelimiter?: (delimiter: CsvDelimiter) => void;
 }
 
 /**
@@ -62,6 +65,28 @@ interface ParseContext {
 }
 
 /**
+ * Whether a row over several lines is one row as written: a quoted cell over
+ * lines is accepted only if a strict parse of the row's text (quotes only around
+ * whole cells, closed before a separator or the row's end) gives one row of the
+ * header's cells, and it does not look swallowed (`swallowsRows`). Otherwise a
+ * quote went astray (`stray",x` closing what `"a` opened lines before): the
+ * first line is the bad row and the lines after it are read again as rows.
+ * The limit: a stray quote that closes at a cell's end and leaves the header's
+ * cell count is a proper csv cell over lines, and is read as one.
+ */
+function oneRow(row: CsvRow, context: ParseContext): boolean {
+  const text = row.raw.replace(/^[\r\n]+/, '').replace(/(?:\r\r\n|\r\n|\r|\n)$/, '');
+  if (context.columns === undefined || lineBreaks(text) === 0) return true;
+  let rows: string[][];
+  try {
+    rows = parseStrict(text, { delimiter: context.delimiter, record_delimiter: RECORD_DELIMITERS, relax_column_count: true }) as string[][];
+  } catch {
+    return false;
+  }
+  return rows.length === 1 && rows[0]?.length === context.columns && !swallowsRows(row, context);
+}
+
+/**
  * A cell csv-parse kept its opening quote in, over several lines: a quote opened
  * and "closed" by a stray quote lines later (`"never closed … fi"ve`), which
  * `relax_quotes` reads as one cell holding the rows between.
@@ -86,7 +111,7 @@ function readsAsRows(lastCell: string, context: ParseContext): boolean {
   const { columns, delimiter } = context;
   if (columns === undefined || columns < 2 || !/[\r\n]/.test(lastCell) || lastCell.includes('"')) return false;
   return lastCell
-    .split(/\r\n|\r|\n/)
+    .split(new RegExp(LINE_END.source))
     .slice(1)
     .every((line) => line.split(delimiter).length === columns);
 }
@@ -119,7 +144,7 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       relax_quotes: true,
       relax_column_count: true,
       // One file may mix them (rows pasted from another system): each ends a row, CRLF first so it is one end.
-      record_delimiter: ['\r\n', '\n', '\r'],
+      record_delimiter: RECORD_DELIMITERS,
       skip_empty_lines: true,
       skip_records_with_error: true,
       on_skip: (error, raw) => {
@@ -140,7 +165,9 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       badRow({ line, message: UNCLOSED, raw: firstLine(text.replace(/^[\r\n]+/, '')) });
     } else {
       lines.take(text);
-      badRow({ line, message: skip.error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row', raw: text.replace(/^[\r\n]+/, '') });
+      // A quote never closed before the file ends: said as it is said of the others.
+      const message = skip.error?.code === 'CSV_QUOTE_NOT_CLOSED' ? UNCLOSED : (skip.error?.message.replace(/ at line \d+.*$/, '') ?? 'unreadable row');
+      badRow({ line, message, raw: text.replace(/^[\r\n]+/, '') });
     }
   };
   try {
@@ -149,7 +176,7 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
       while (skips.length > 0 && (skips[0] as Skip).after <= records) skipped(skips.shift() as Skip);
       records += 1;
       const row: CsvRow = { cells: record, raw, line: lines.take(raw) };
-      if (swallowsRows(row, context)) {
+      if (!oneRow(row, context)) {
         badRow({ line: row.line, message: UNCLOSED, raw: firstLine(row.raw.replace(/^[\r\n]+/, '')) });
         const again = new LineCounter();
         again.consumed = row.line;
@@ -172,6 +199,15 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
 const UNCLOSED = 'a quote opened on this line is never closed';
 
 /**
+ * A header cell as the field it names: spaces around it dropped (a spreadsheet's
+ * `name ` is the field `name`), and `ID`, `Id` named `id`, the field every id rule reads.
+ */
+function headerField(cell: string): string {
+  const name = cell.trim();
+  return name.toLowerCase() === 'id' ? 'id' : name;
+}
+
+/**
  * Streams csv records as spreadsheets write them: the header row names the fields;
  * `,` `;` or tab separates them (detected from the header, or `--delimiter`); a
  * quote inside an unquoted cell is text (`relax_quotes`); cells are typed
@@ -183,12 +219,13 @@ const UNCLOSED = 'a quote opened on this line is never closed';
 export async function* readCsvRecords(input: Readable, options: CsvReadOptions, badRow: BadRowHandler): AsyncGenerator<SourceItem<Record<string, unknown>>> {
   const peeked = await peek(input);
   const delimiter = chooseDelimiter(firstLine(peeked.head.replace(/^\uFEFF/, '')), options.delimiter);
+  options.onCsvDelimiter?.(delimiter);
   const guarded = options.csvRaw !== true;
   let header: string[] | undefined;
   const context: ParseContext = { delimiter, badRow };
   for await (const row of parseRows(peeked.stream, new LineCounter(), context)) {
     if (!header) {
-      header = guarded ? row.cells.map(unguardFormula) : row.cells;
+      header = (guarded ? row.cells.map(unguardFormula) : row.cells).map(headerField);
       context.columns = header.length;
       continue;
     }

@@ -24,12 +24,47 @@ function keyOf(record: Record<string, unknown>): string | undefined {
   return id === 'none' || id === 'unreadable' ? undefined : String(id);
 }
 
-/** 72 bits of the record's SHA-1: two different records share one by chance less than once in 10^21. */
-function digest(record: Record<string, unknown>): string {
+/** A csv cell a spreadsheet writes for a boolean: Excel's `TRUE`, `False`. */
+const BOOLEAN_CELL = /^(?:true|false)$/i;
+
+/**
+ * 72 bits of the record's SHA-1: two different records share one by chance less
+ * than once in 10^21. Csv cells spelling a boolean in any case (`TRUE`, `true`)
+ * count as that boolean: where the stored value is a boolean both are sent as it
+ * (plan/stored-types.ts), so rows differing only there are repeats, not ambiguous.
+ */
+function digest({ value, cells }: SourceItem<Record<string, unknown>>): string {
+  let record = value;
+  for (const [field, text] of Object.entries(cells ?? {})) if (BOOLEAN_CELL.test(text)) record = { ...record, [field]: text.toLowerCase() === 'true' };
   return createHash('sha1')
     .update(jsonText(record) ?? '')
     .digest('base64')
     .slice(0, 12);
+}
+
+/** The ids of a pass over the input, noted as it goes: the first line of each, and the ids named twice. */
+export class IdScan {
+  private readonly first = new Map<string, number>();
+  private readonly duplicated = new Map<string, Duplicated>();
+
+  add({ value, line }: SourceItem<Record<string, unknown>>): void {
+    const key = keyOf(value);
+    if (key === undefined) return;
+    const seen = this.first.get(key);
+    if (seen === undefined) {
+      this.first.set(key, line);
+      return;
+    }
+    const entry = this.duplicated.get(key) ?? { lines: [seen], ambiguous: false };
+    entry.lines.push(line);
+    this.duplicated.set(key, entry);
+  }
+
+  /** The verdicts: `read` (the input afresh) is read once more only when an id was named twice. */
+  finish(read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
+    this.first.clear();
+    return DuplicateIds.judge(this.duplicated, read);
+  }
 }
 
 export class DuplicateIds {
@@ -41,28 +76,20 @@ export class DuplicateIds {
    * is named twice does a second pass hash the records of the ids named twice.
    */
   static async scan(read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
-    const first = new Map<string, number>();
-    const duplicated = new Map<string, Duplicated>();
-    for await (const { value, line } of read()) {
-      const key = keyOf(value);
-      if (key === undefined) continue;
-      const seen = first.get(key);
-      if (seen === undefined) {
-        first.set(key, line);
-        continue;
-      }
-      const entry = duplicated.get(key) ?? { lines: [seen], ambiguous: false };
-      entry.lines.push(line);
-      duplicated.set(key, entry);
-    }
-    first.clear();
+    const ids = new IdScan();
+    for await (const item of read()) ids.add(item);
+    return ids.finish(read);
+  }
+
+  /** Judges from ids noted by `IdScan` (no pass of its own for them); `read` is read only when an id was named twice. */
+  static async judge(duplicated: Map<string, Duplicated>, read: () => AsyncIterable<SourceItem<Record<string, unknown>>>): Promise<DuplicateIds> {
     if (duplicated.size === 0) return new DuplicateIds(duplicated);
     const hashes = new Map<string, string>();
-    for await (const { value } of read()) {
-      const key = keyOf(value);
+    for await (const item of read()) {
+      const key = keyOf(item.value);
       const entry = key === undefined ? undefined : duplicated.get(key);
       if (!entry || key === undefined) continue;
-      const hash = digest(value);
+      const hash = digest(item);
       const earlier = hashes.get(key);
       if (earlier === undefined) hashes.set(key, hash);
       else if (earlier !== hash) entry.ambiguous = true;

@@ -1,9 +1,10 @@
 import { recordIdOf } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 import { createBadRowHandler, type BadRowHandler, type InputStats } from './bad-rows.js';
-import { DuplicateIds } from './duplicate-ids.js';
+import { IdScan } from './duplicate-ids.js';
+import { isExponentNotation, notAnIdReason } from './not-an-id.js';
 import { dropRejectFields, isRecord, jsonType, RAW_FIELD } from './record.js';
-import { spoolStdin } from './spool.js';
+import { HeldRecords } from './spool.js';
 import type { ReadOptions, SourceItem } from './types.js';
 import { readDataValues, readFileValues } from './values.js';
 import { jsonText } from '../../json/json-text.js';
@@ -44,9 +45,12 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
       continue;
     }
     if (options.recordIds) {
-      const id = recordIdOf(value.id);
+      // A csv cell keeps its text: Excel's `1.23E+15` reads as a number, but its last digits are lost.
+      const text = item.cells?.id ?? (typeof value.id === 'string' ? value.id : undefined);
+      const id = text !== undefined && isExponentNotation(text) ? 'unreadable' : recordIdOf(value.id);
       if (id === 'unreadable') {
-        badRow({ line, message: `${describe(value.id)} is not an id: ids are positive integers`, raw: jsonText(value) ?? '', record: value });
+        const message = text !== undefined && isExponentNotation(text) ? notAnIdReason(text) : `${describe(value.id)} is not an id: ids are positive integers`;
+        badRow({ line, message, raw: jsonText(value) ?? '', record: value });
         continue;
       }
       if (value.id === '') delete value.id;
@@ -67,21 +71,38 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
  *
  * With `recordIds` (updates and upserts) ids follow the id rule, and records naming
  * the same id are decided before any is yielded (duplicate-ids.ts): the input is
- * read twice (stdin is spooled to a temporary file first, removed at the end).
+ * read and parsed once, its records held for the later passes (spool.ts: in
+ * memory up to 50,000; past that a file is read again, stdin kept in a temporary
+ * file removed at the end).
  */
 export function readRecords(source: { data?: string; file?: string }, options: ReadOptions = {}): CountedSource<Record<string, unknown>> {
   const stats: InputStats = { items: 0, badRows: 0, refused: 0, repeats: 0 };
   const badRow = createBadRowHandler(options, stats);
   return counted(stats, async function* () {
     if (source.data === undefined && source.file === undefined) throw new UsageError('no records given: use --data <json> or --file <path> (- for stdin)');
-    const spool = options.recordIds && source.file === '-' ? await spoolStdin(options.stdin) : undefined;
-    const file = spool?.path ?? source.file;
-    const values = (handler: BadRowHandler) => (source.data !== undefined ? readDataValues(source.data) : readFileValues(file as string, options, handler));
+    const values = (handler = badRow) => (source.data !== undefined ? readDataValues(source.data) : readFileValues(source.file as string, options, handler));
+    if (!options.recordIds) {
+      for await (const item of recordsOf(values(), options, badRow)) {
+        stats.items += 1;
+        yield item;
+      }
+      return;
+    }
+    // A file too big to hold is read again (its bad rows said once); stdin is spooled.
+    const spool = new HeldRecords({ spill: source.file === '-' });
+    const silent: BadRowHandler = () => {};
     try {
-      const silent: BadRowHandler = () => {};
-      const duplicates = options.recordIds ? await DuplicateIds.scan(() => recordsOf(values(silent), { ...options, strict: false }, silent)) : undefined;
-      for await (const item of recordsOf(values(badRow), options, badRow)) {
-        const verdict = duplicates?.any ? duplicates.verdict(item.value, item.line) : { kind: 'only' as const };
+      // The one read of the input: bad rows are reported here, before anything is sent; ids are noted as it goes.
+      const ids = new IdScan();
+      for await (const item of recordsOf(values(), options, badRow)) {
+        ids.add(item);
+        await spool.add(item);
+      }
+      await spool.close();
+      const again = () => (spool.complete ? spool.read() : recordsOf(values(silent), { ...options, strict: false }, silent));
+      const duplicates = await ids.finish(again);
+      for await (const item of again()) {
+        const verdict = duplicates.any ? duplicates.verdict(item.value, item.line) : { kind: 'only' as const };
         if (verdict.kind === 'ambiguous') {
           const others = verdict.lines.filter((line) => line !== item.line);
           badRow({
@@ -101,7 +122,7 @@ export function readRecords(source: { data?: string; file?: string }, options: R
         yield item;
       }
     } finally {
-      await spool?.remove();
+      await spool.remove();
     }
   });
 }

@@ -44,6 +44,8 @@ export interface ReadOptions {
   raw?: boolean;
   /** CSV: the cell separator (`--delimiter`); detected from the header line when absent. */
   delimiter?: CsvDelimiter;
+  /** CSV: told the separator the file is read with (detected or `--delimiter`). */
+  onCsvDelimiter?: (delimiter: CsvDelimiter) => void;
   /** CSV: cells as they are, a leading `'` before `=`, `+`, `-`, `@` kept (`--csv-raw`; src/io/input/csv-cells.ts). */
   csvRaw?: boolean;
   /** Stop at the first bad row (throw `InputError` with its line) instead of skipping it. */

@@ -13,21 +13,35 @@ import type { InputFormat, ReadOptions, SourceItem } from './types.js';
 export type ValueFormat = InputFormat | 'lines';
 
 /**
+ * Decides a file's format from its first bytes and the format its name gives
+ * (`undefined` for stdin or an extension naming none).
+ */
+export type Sniff = (head: string, byName: InputFormat | undefined) => ValueFormat;
+
+/** Records: the extension decides, else the first bytes (format.ts). */
+const sniffRecords: Sniff = (head, byName) => byName ?? sniffFormat(head);
+
+/**
  * Streams the values of `--file F` (`-` = stdin) in the format named by
- * `options.format`, else by the extension, else sniffed from the first bytes.
+ * `options.format`, else as `sniff` decides from the extension and the first
+ * bytes. Plain text (`lines`) yields every line, blank ones as ''.
  */
 export async function* readFileValues(
   file: string,
   options: ReadOptions,
   badRow: BadRowHandler,
-  sniff: (head: string) => ValueFormat = sniffFormat,
+  sniff: Sniff = sniffRecords,
 ): AsyncGenerator<SourceItem<unknown>> {
   let stream = await openInput(file, options.stdin);
-  let format: ValueFormat | undefined = options.format ?? (file === '-' ? undefined : formatFromPath(file));
+  let format: ValueFormat | undefined = options.format;
   if (format === undefined) {
-    const peeked = await peek(stream);
-    stream = peeked.stream;
-    format = sniff(peeked.head);
+    const byName = file === '-' ? undefined : formatFromPath(file);
+    if (sniff === sniffRecords && byName !== undefined) format = byName;
+    else {
+      const peeked = await peek(stream);
+      stream = peeked.stream;
+      format = sniff(peeked.head, byName);
+    }
   }
   try {
     switch (format) {
@@ -41,7 +55,7 @@ export async function* readFileValues(
         yield* readCsvRecords(stream, options, badRow);
         break;
       case 'lines':
-        for await (const { text, line } of readLines(stream)) yield { value: text, line };
+        for await (const { text, line } of readLines(stream, { blanks: true })) yield { value: text, line };
         break;
     }
   } finally {
