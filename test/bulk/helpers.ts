@@ -29,11 +29,14 @@ export function refsOf(request: LoggedRequest): string[] {
   return bodyOf(request).map((record) => String(record.ref));
 }
 
+/** The next id the fake service gives a created record: never one it gave before, as a real service (pla takes a new id answered twice as no confirmation). */
+let nextNewId = 1_000_000;
+
 /** A bulk upsert the way the local server answers it: all-or-nothing, refusing a batch holding a `bad: true` record. */
 export function allOrNothing(request: LoggedRequest): FakeReply {
   const batch = bodyOf(request);
   const bad = batch.findIndex((record) => record.bad === true);
-  if (bad === -1) return { status: 200, body: { success: true, message: 'ok', data: batch.map((r, i) => ({ id: i + 1, ...r })) } };
+  if (bad === -1) return { status: 200, body: { success: true, message: 'ok', data: batch.map((r) => ({ id: nextNewId++, ...r })) } };
   return {
     status: 400,
     headers: { 'content-type': 'application/problem+json' },
