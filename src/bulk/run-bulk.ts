@@ -103,7 +103,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Nothing is created until the first reject.
   // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
   const defaultPath = options.runName
-    ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath)
+    ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath, options.folder)
     : undefined;
   const rejectsPath = options.rejectsPath ?? defaultPath;
   const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat) : undefined;
@@ -113,7 +113,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const resendUnknown = options.retryUnsafe === true;
   // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
   const beside = options.checkpointPath ?? options.rejectsPath;
-  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
+  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : (options.folder ?? '.'), `unknown-outcome-${runId}.${rejectsFormat}`);
   const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file');
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   let bar: Progress | undefined;

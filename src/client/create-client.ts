@@ -45,7 +45,7 @@ function requestTarget(path: string): string {
 
 /** Proxy and trusted CAs for a client that makes its own dispatcher. */
 function connectionSettings(options: ClientOptions): { proxy?: ProxyChoice; ca?: string; caFile?: string } {
-  const proxy = chooseProxy(options.baseUrl, options.proxy);
+  const proxy = chooseProxy(options.baseUrl, options.proxy, options.variables ?? {});
   return {
     ...(proxy ? { proxy } : {}),
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
