@@ -36,10 +36,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The version the bundle is built with (esbuild defines `__PLA_VERSION__`), for the program built here. */
+/** The version the bundle is built with (esbuild defines `__PLA_VERSION__`), for the program built here: `pla --version` prints it. */
 function defineVersion(): void {
   const holder = globalThis as { __PLA_VERSION__?: string };
-  holder.__PLA_VERSION__ ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  holder.__PLA_VERSION__ = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** Runs `pla args…` in this process, through `runPla` and a fake IO object. */
