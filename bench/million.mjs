@@ -7,7 +7,9 @@
 //   - a get by id against the same bare server answering that record's bytes;
 //   - durable creates at 10 connections against a bare append + fdatasync loop on
 //     the same disk.
-// Needs `npm run build` first. BENCH_SECONDS sets each load phase (default 6).
+// Each load runs three rounds alternating with the others, BENCH_SECONDS / 2 each
+// (default 6), the best round kept; the reads also print the servers' CPU time per
+// request (the steadier figure on a shared machine). Needs `npm run build` first.
 // BENCH_BASELINE=<another checkout, built> measures that pla too, in the same run and
 // on its own data folder filled by its own store: before and after a change, side by side.
 import { rmSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { readFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleStore, killAll, runNode, startNode } from './server-processes.mjs';
+import { alternate, bundleStore, cpuMs, killAll, loadAverage, runNode, startNode } from './server-processes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
@@ -29,32 +31,17 @@ const plas = [{ name: 'pla', root }, ...(process.env.BENCH_BASELINE ? [{ name: '
   data: join(work, `data-${pla.name}`),
 }));
 const log = (line) => process.stderr.write(`${line}\n`);
-const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 
 async function load(options) {
   const out = await runNode([here('./server-load.mjs')], { BENCH_LOAD: JSON.stringify({ duration: SECONDS / 2, connections: 10, ...options }) });
   return JSON.parse(out);
 }
 
-/** Two alternating rounds of each target, the better of each kept: a burst of another process's work lands on both sides. */
-async function compare(targets) {
-  const best = {};
-  for (let round = 0; round < 2; round++) {
-    for (const [name, run] of Object.entries(targets)) {
-      const result = await run();
-      if (!best[name] || result.perSecond > best[name].perSecond) best[name] = result;
-    }
-  }
-  return best;
-}
-
-/** Resident memory (MB) and CPU time used so far (ms; user + system, from /proc/<pid>/stat in clock ticks of 10 ms). */
+/** Resident memory (MB) and CPU time used so far (ms, user + system). */
 async function memoryMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
-  // Fields after the command name (in parentheses): utime and stime are the 12th and 13th.
-  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-  return { hwm: kb('VmHWM'), rss: kb('VmRSS'), cpuMs: (Number(stat[11]) + Number(stat[12])) * 10 };
+  return { hwm: kb('VmHWM'), rss: kb('VmRSS'), cpuMs: await cpuMs(pid) };
 }
 
 async function startPla({ name, root: plaRoot, data }) {
@@ -104,7 +91,7 @@ try {
     }
   }
 
-  const loadAtStart = await loadavg();
+  const loadAtStart = await loadAverage();
   const started = [];
   for (const pla of plas) {
     log(`${pla.name}: starting the server …`);
@@ -120,22 +107,26 @@ try {
   const barePage = await startNode([here('./server-bare.mjs'), join(work, 'page.json')], { ready: /listening on (http:\/\/\S+)/ });
   const bareGet = await startNode([here('./server-bare.mjs'), join(work, 'get.json')], { ready: /listening on (http:\/\/\S+)/ });
 
-  const loadAtLoad = await loadavg();
-  log(`page of 20 and get by id, 2 × ${SECONDS / 2} s each …`);
-  const readTargets = { barePage: () => load({ url: barePage.match[1] }), bareGet: () => load({ url: bareGet.match[1] }) };
+  const loadAtLoad = await loadAverage();
+  log(`page of 20 and get by id, 3 alternating rounds of ${fmt(SECONDS / 2, 1)} s each …`);
+  const readTargets = {
+    barePage: { run: () => load({ url: barePage.match[1] }), pid: barePage.child.pid },
+    bareGet: { run: () => load({ url: bareGet.match[1] }), pid: bareGet.child.pid },
+  };
   for (const pla of started) {
-    readTargets[`${pla.name} page`] = () => load({ url: `${pla.url}${DET}?page=2500&size=20`, headers: pla.headers });
-    readTargets[`${pla.name} get`] = () => load({ url: pla.url + getPath, headers: pla.headers });
+    const { pid } = pla.server.child;
+    readTargets[`${pla.name} page`] = { run: () => load({ url: `${pla.url}${DET}?page=2500&size=20`, headers: pla.headers }), pid };
+    readTargets[`${pla.name} get`] = { run: () => load({ url: pla.url + getPath, headers: pla.headers }), pid };
   }
-  const reads = await compare(readTargets);
+  const reads = await alternate(readTargets);
   log('durable creates at 10 connections, and a bare append + fdatasync loop …');
   const body = JSON.stringify({ name: 'bench', transactionType: 'LEASE', companyCode: 'C001', amount: 12.5 });
-  const writeTargets = { disk: async () => JSON.parse(await runNode([here('./disk-bare.mjs'), work, String(SECONDS / 2)])) };
-  for (const pla of started) writeTargets[`${pla.name} create`] = () => load({ url: pla.url + DET, method: 'POST', body, headers: pla.headers });
-  const writes = await compare(writeTargets);
+  const writeTargets = { disk: { run: async () => JSON.parse(await runNode([here('./disk-bare.mjs'), work, String(SECONDS / 2)])) } };
+  for (const pla of started) writeTargets[`${pla.name} create`] = { run: () => load({ url: pla.url + DET, method: 'POST', body, headers: pla.headers }) };
+  const writes = await alternate(writeTargets);
   const after = {};
   for (const pla of started) after[pla.name] = await memoryMb(pla.server.child.pid);
-  const loadAtEnd = await loadavg();
+  const loadAtEnd = await loadAverage();
   await Promise.all([...started.map((pla) => pla.server.stop('SIGKILL')), barePage.stop(), bareGet.stop()]);
 
   const mb = (bytes) => `${fmt(bytes / 1024 / 1024)} MB`;
@@ -149,6 +140,16 @@ try {
       `${fmt(r * 100)} %`,
       goal ? `≥ ${goal} % ${r * 100 >= goal ? 'PASS' : 'MISS'}` : '',
     ]);
+    // The same comparison by the servers' CPU time per request: reference / value, as the rates are value / reference.
+    if (value.cpuUs !== undefined && reference.cpuUs !== undefined) {
+      rows.push([
+        `  same, server CPU per request`,
+        `${fmt(value.cpuUs, 1)} µs`,
+        `${fmt(reference.cpuUs, 1)} µs`,
+        `${fmt((reference.cpuUs / value.cpuUs) * 100)} %`,
+        '',
+      ]);
+    }
   };
   for (const pla of started) {
     const label = (text) => (started.length > 1 ? `${pla.name}: ${text}` : text);

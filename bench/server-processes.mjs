@@ -72,6 +72,47 @@ export async function runNode(args, env = {}) {
   return out;
 }
 
+/** CPU time (ms, user + system) process `pid` has used so far: /proc/<pid>/stat, in clock ticks of 10 ms (Linux). */
+export async function cpuMs(pid) {
+  // Fields after the command name (in parentheses): utime and stime are the 12th and 13th.
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The load average over 1, 5 and 15 minutes, as `uptime` prints it. */
+export async function loadAverage() {
+  return (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+}
+
+/**
+ * Runs each target's load in turn, `rounds` times round (a burst of another process's
+ * work then lands on every side), and keeps per target its best round, with the
+ * CPU time its server used per answered request over all rounds (`cpuUs`) when the
+ * target names the server's `pid`. On a shared machine the CPU per request is the
+ * steadier figure: at a high load a ratio of rates measures how the scheduler shared
+ * the cores as much as the servers. `run` resolves to server-load.mjs's result.
+ */
+export async function alternate(targets, rounds = 3) {
+  const best = {};
+  const spent = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, { run, pid }] of Object.entries(targets)) {
+      const before = pid === undefined ? 0 : await cpuMs(pid);
+      const result = await run();
+      if (pid !== undefined) {
+        spent[name] ??= { ms: 0, requests: 0 };
+        spent[name].ms += (await cpuMs(pid)) - before;
+        spent[name].requests += result.ok + result.non2xx;
+      }
+      if (!best[name] || result.perSecond > best[name].perSecond) best[name] = result;
+    }
+  }
+  for (const name of Object.keys(spent)) {
+    if (spent[name].requests > 0) best[name] = { ...best[name], cpuUs: (spent[name].ms * 1000) / spent[name].requests };
+  }
+  return best;
+}
+
 /** A port nothing listens on right now (for servers that cannot be given port 0). */
 export async function freePort() {
   const server = createServer().listen(0, '127.0.0.1');

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleStore, freePort, killAll, runNode, startNode } from './server-processes.mjs';
+import { alternate, bundleStore, freePort, killAll, loadAverage, runNode, startNode } from './server-processes.mjs';
 import { determination } from './server-records.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -45,21 +45,6 @@ async function measureStoreOnly() {
   };
   await store.close();
   return figures;
-}
-
-/**
- * Loads each target in turn, twice round, and keeps each one's better run: the machine is
- * shared, and alternating keeps a burst of someone else's work from landing on one side.
- */
-async function compare(targets) {
-  const best = {};
-  for (let round = 0; round < 2; round++) {
-    for (const [name, options] of Object.entries(targets)) {
-      const result = await load({ duration: Math.max(1, SECONDS / 2), ...options });
-      if (!best[name] || result.perSecond > best[name].perSecond) best[name] = result;
-    }
-  }
-  return best;
 }
 
 async function prepare() {
@@ -103,18 +88,28 @@ async function measureHttp() {
   await writeFile(join(work, 'page.json'), pageBody);
   const bare = await startNode([here('./server-bare.mjs'), join(work, 'page.json')], { ready: /listening on (http:\/\/\S+)/ });
 
-  const figures = {};
-  log(`GET a page of 20 (offset 50,000), 2 × ${SECONDS / 2} s each …`);
-  const page = await compare({
-    pla: { url: pla.url + pagePath, headers: pla.headers },
-    json: { url: `${json}/determinations?_page=2501&_per_page=20` },
-    bare: { url: bare.match[1] },
+  const figures = { loadBefore: await loadAverage() };
+  // Three rounds of each target in turn, half of SECONDS each, with each server's CPU time per request.
+  const rounds = (targets) =>
+    alternate(
+      Object.fromEntries(
+        Object.entries(targets).map(([name, { server, ...options }]) => [
+          name,
+          { run: () => load({ duration: Math.max(1, SECONDS / 2), ...options }), pid: server.child.pid },
+        ]),
+      ),
+    );
+  log(`GET a page of 20 (offset 50,000), 3 alternating rounds of ${SECONDS / 2} s each …`);
+  const page = await rounds({
+    pla: { server: pla.server, url: pla.url + pagePath, headers: pla.headers },
+    json: { server: jsonServer, url: `${json}/determinations?_page=2501&_per_page=20` },
+    bare: { server: bare, url: bare.match[1] },
   });
   [figures.pagePla, figures.pageJson, figures.pageBare] = [page.pla, page.json, page.bare];
   log('GET by id …');
-  const get = await compare({
-    pla: { url: `${pla.url}${DETERMINATIONS}/50000`, headers: pla.headers },
-    json: { url: `${json}/determinations/50000` },
+  const get = await rounds({
+    pla: { server: pla.server, url: `${pla.url}${DETERMINATIONS}/50000`, headers: pla.headers },
+    json: { server: jsonServer, url: `${json}/determinations/50000` },
   });
   [figures.getPla, figures.getJson] = [get.pla, get.json];
   log('POST create …');
@@ -125,6 +120,7 @@ async function measureHttp() {
   figures.postJson = await load({ url: `${json}/determinations`, method: 'POST', body, connections: 1, duration: Math.max(SECONDS, 10) });
   log('bulk upsert of 1,000 records …');
   figures.bulkMs = await bulkUpsertMedian(pla);
+  figures.loadAfter = await loadAverage();
   await Promise.all([pla.server.stop(), jsonServer.stop(), bare.stop()]);
   return figures;
 }
@@ -212,6 +208,14 @@ function report(f, startup, storeOnly) {
             : `${fmt(value, 1)} ms`;
     lines.push([name, shown, target, pass(value) ? 'PASS' : 'MISS', figures]);
   }
+  lines.push([
+    'GET page of 20, server CPU per request: bare / pla',
+    `${fmt((f.pageBare.cpuUs / f.pagePla.cpuUs) * 100)}%`,
+    '',
+    '',
+    `${fmt(f.pagePla.cpuUs, 1)} vs ${fmt(f.pageBare.cpuUs, 1)} µs (json-server ${fmt(f.pageJson.cpuUs, 1)} µs)`,
+  ]);
+  lines.push(['GET by id, server CPU per request: pla', `${fmt(f.getPla.cpuUs, 1)} µs`, '', '', `json-server ${fmt(f.getJson.cpuUs, 1)} µs`]);
   lines.push(['store alone: page of 20 at offset 50,000', `${fmt(storeOnly.pageUs, 1)} µs`, '', '', 'in-process, no HTTP']);
   lines.push(['store alone: same, sorted by amount desc', `${fmt(storeOnly.sortedPageUs, 1)} µs`, '', '', 'cached sorted order']);
   lines.push(['store alone: get by id', `${fmt(storeOnly.getUs, 2)} µs`, '', '', '']);
@@ -224,8 +228,9 @@ function report(f, startup, storeOnly) {
         .trimEnd(),
     );
   console.log(
-    `\n${RECORDS.toLocaleString('en-US')} records; GETs: best of 2 alternating ${SECONDS / 2} s runs, POSTs: one ${SECONDS} s run (json-server ≥ 10 s); autocannon, 10 connections (POST: pla 32, json-server 1); non-2xx: pla ${f.pagePla.non2xx + f.getPla.non2xx + f.postPla.non2xx}`,
+    `\n${RECORDS.toLocaleString('en-US')} records; GETs: best of 3 alternating ${SECONDS / 2} s runs (CPU per request over all 3), POSTs: one ${SECONDS} s run (json-server ≥ 10 s); autocannon, 10 connections (POST: pla 32, json-server 1); non-2xx: pla ${f.pagePla.non2xx + f.getPla.non2xx + f.postPla.non2xx}`,
   );
+  console.log(`load average (1/5/15 min, as uptime): before the loads ${f.loadBefore}; after ${f.loadAfter}`);
   if (startup.total !== BIG) console.log(`warning: the 1M server reported ${startup.total} records`);
 }
 

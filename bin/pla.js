@@ -13,9 +13,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else if (args[0] === '__complete') {
   import('../dist/complete.js').then(({ complete }) => complete(`${__dirname}/../dist/completion-tree.json`, args.slice(1)));
 } else {
-  // undici parses HTTP with a WebAssembly module, which V8 would recompile in the
-  // background with its optimising tier, and Node waits for that work before it
-  // exits; the baseline tier is plenty for a CLI's few requests (docs/startup.md).
-  require('node:v8').setFlagsFromString('--liftoff-only');
   import('../dist/cli.js').then(({ main }) => main(process.argv));
 }

@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/ with esbuild, in one pass. Code splitting keeps
-// `pla --help` cheap: each command's handler (and undici, zod, conf, ora …) is its
+// `pla --help` cheap: each command's handler (and node:http, zod, conf, ora …) is its
 // own chunk, loaded by `await import()` only when that command runs; `complete`
 // answers shell completion (`pla __complete`) without the CLI. The bundle is
 // written to a temporary folder and swapped into place whole, so a CLI process

@@ -90,7 +90,11 @@ export type NetworkFailure =
   /** The answer passed `--max-answer-size`. */
   | { kind: 'answer-too-large'; limitBytes: number }
   /** The answer was still arriving when the attempt's `--timeout` ran out. */
-  | { kind: 'answer-deadline' };
+  | { kind: 'answer-deadline' }
+  /** The connection closed before the answer's end (its Content-Length or last chunk). */
+  | { kind: 'answer-cut-short' }
+  /** The answer was not HTTP pla can read (a parser error), or its body did not decode. */
+  | { kind: 'malformed-answer' };
 
 /** Thrown when the service answered with an error status; base of the HTTP failures. */
 export class ApiError extends PlaError {

@@ -1,4 +1,4 @@
-import { type ApiError, NotFoundError, PlaError, RejectedError, UnreadableAnswerError } from '../errors.js';
+import { type ApiError, PlaError, UnreadableAnswerError } from '../errors.js';
 import { confirmItems } from '../confirm/confirm-items.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
@@ -6,14 +6,9 @@ import type { SourceItem } from '../io/input/types.js';
 import type { Reject } from './rejects.js';
 import { operation, type OperationId } from '../contract/operations.js';
 
-/**
- * Whether the service refused the items themselves (so a smaller batch may pass),
- * rather than the request as such. 415 (wrong media type) is about the request:
- * splitting would only send the same mistake many times.
- */
-export function isRecordRejection(error: unknown): boolean {
-  return (error instanceof RejectedError && error.status !== 415) || error instanceof NotFoundError;
-}
+import { isRecordRejection } from './record-rejection.js';
+
+export { isRecordRejection };
 
 /**
  * Whole numbers standing alone (ids, counts, indexes) as `#`, so that messages
@@ -41,6 +36,12 @@ export function reasonOf(error: ApiError): string {
 export interface Accepted {
   items: SourceItem[];
   result: CallResult;
+  /**
+   * Of each item, in order: what reading it back found, when that is what
+   * confirmed it (its record now; none: gone). A remove says from it which ids
+   * were deleted and which decommissioned, without reading them again.
+   */
+  readBack?: Array<{ record?: Record<string, unknown> } | undefined>;
 }
 
 export interface SendResult {
@@ -117,7 +118,16 @@ async function confirmed(client: PlaClient, operationId: OperationId, items: Sou
   });
   return {
     accepted,
-    answers: accepted.length > 0 ? [{ items: accepted, result: perItem }] : [],
+    answers:
+      accepted.length > 0
+        ? [
+            {
+              items: accepted,
+              result: perItem,
+              ...(sorted.confirmed.some(({ readBack }) => readBack) ? { readBack: sorted.confirmed.map(({ readBack }) => readBack) } : {}),
+            },
+          ]
+        : [],
     rejected: sorted.refused.map(withReason),
     unknown: sorted.unknown.map(withReason),
   };

@@ -63,6 +63,10 @@ function networkFailureHint(error: NetworkError): string | undefined {
       return 'if the answer is expected to be this large, allow it with --max-answer-size (e.g. 512MB); for lists, ask for pages (--size) instead';
     case 'answer-deadline':
       return 'the answer kept arriving past the deadline: allow more time with --timeout, or ask for less at a time (--size)';
+    case 'answer-cut-short':
+      return 'the service (or something between) closed the connection mid-answer: try again; for a write, check what it did (a read) before sending it again';
+    case 'malformed-answer':
+      return 'something on that address does not answer as an HTTP service: check the base URL and its port (`pla config show`); `pla doctor` checks each step';
     case 'proxy-refused':
       return error.failure.status === 407
         ? 'the proxy wants credentials: put them in its URL, http://user:password@proxy:port (`pla config set-proxy` or HTTPS_PROXY)'

@@ -1,13 +1,13 @@
 /**
  * Bounds on one answer, whatever the service sends: a cap on its size and a
- * deadline that counts the whole attempt, headers and body. undici's own
- * `bodyTimeout` is per chunk, so a service sending a byte every two seconds kept a
- * `--timeout 3` waiting forever, and one that never stops sending grew the CLI's
- * memory without end. Kept apart from the transport, which only calls these hooks:
- * `attempt` when an attempt is dispatched, `started`, `data` and `done` from the
- * handler that collects the answer.
+ * deadline that counts the whole attempt, headers and body. A per-chunk timeout
+ * let a service sending a byte every two seconds keep a `--timeout 3` waiting
+ * forever, and one that never stops sending grew the CLI's memory without end.
+ * Kept apart from the transport, which calls these hooks for each attempt:
+ * `attempt` when it is sent, `started`, `data` and `done` while its answer arrives.
+ * Also the errors of an answer that arrived broken (cut short, undecodable, not
+ * HTTP), which are the transport's to raise and the error mapping's to word.
  */
-import type { Dispatcher } from 'undici';
 
 /** Code of the error an answer over the size cap is aborted with. */
 export const ANSWER_TOO_LARGE = 'PLA_ANSWER_TOO_LARGE';
@@ -26,27 +26,48 @@ export class AnswerBoundError extends Error {
   }
 }
 
+/**
+ * Code of an answer whose body ended before its Content-Length (or its last chunk):
+ * the connection closed mid-body. A network failure (retried for repeatable calls
+ * only, src/client/retry-policy.ts), worded apart from "cannot reach".
+ */
+export const ANSWER_CUT_SHORT = 'PLA_ANSWER_CUT_SHORT';
+
+/**
+ * An answer pla could not read as HTTP: the parser's `HPE_*` errors (something on
+ * the port that does not speak HTTP/1.1, or a broken proxy), or a body whose
+ * Content-Encoding does not decode. `code` is the parser's or zlib's.
+ */
+export class MalformedAnswerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'MalformedAnswerError';
+  }
+}
+
 export interface AnswerBoundsOptions {
   /** Most bytes an answer's body may have. */
   maxBytes: number;
-  /** Milliseconds an attempt may take, from its dispatch to the last byte of the answer. */
+  /** Milliseconds an attempt may take, from sending to the last byte of the answer. */
   deadlineMs: number;
 }
 
-/** The hooks of one logical request (several attempts at most, one answer). */
+/** The hooks of one attempt; `abort` ends the attempt with the error given. */
 export interface AnswerBounds {
-  /** Wraps `dispatch` so each attempt notes when it started. */
-  attempt(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'];
-  /**
-   * The answer's headers arrived: checks a declared Content-Length against the cap and
-   * arms the deadline for what is left of the attempt's time (undici's headers timeout
-   * covers the wait for headers, and its retry rules apply there).
-   */
-  started(controller: Dispatcher.DispatchController, headers: Record<string, string | string[] | undefined>): void;
-  /** A chunk of the body arrived: false (and the answer aborted) once the total passes the cap. */
-  data(controller: Dispatcher.DispatchController, chunk: Buffer): boolean;
-  /** The answer ended, failed or was abandoned: disarms the deadline. */
+  /** The attempt was sent: arms the deadline (`beforeAnswer` makes the error while no answer has begun). */
+  attempt(abort: (error: Error) => void, beforeAnswer: () => Error): void;
+  /** The answer's headers arrived: false (and the attempt aborted) when a declared Content-Length passes the cap. */
+  started(headers: Record<string, string | string[] | undefined>): boolean;
+  /** A chunk of the body arrived: false (and the attempt aborted) once the total passes the cap. */
+  data(chunk: Buffer): boolean;
+  /** The attempt ended, failed or was abandoned: disarms the deadline. */
   done(): void;
+  /** The error of an answer over the cap (also for a body that decodes to more). */
+  tooLarge(): AnswerBoundError;
 }
 
 /** `64 MB`, `1.5 GB`: a size as the messages and the help say it. */
@@ -61,44 +82,45 @@ export function formatBytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** Creates the bounds of one logical request. */
+/** Creates the bounds of one attempt. */
 export function createAnswerBounds(options: AnswerBoundsOptions): AnswerBounds {
-  let attemptStarted = performance.now();
   let received = 0;
+  let answering = false;
   let timer: NodeJS.Timeout | undefined;
+  let abort: (error: Error) => void = () => {};
   const tooLarge = () => new AnswerBoundError(ANSWER_TOO_LARGE, options.maxBytes, `the answer is larger than ${formatBytes(options.maxBytes)}`);
 
   return {
-    attempt(dispatch) {
-      return (opts, handler) => {
-        attemptStarted = performance.now();
-        received = 0;
-        return dispatch(opts, handler);
-      };
-    },
-    started(controller, headers) {
-      const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxBytes) {
-        controller.abort(tooLarge());
-        return;
-      }
-      clearTimeout(timer);
-      const left = Math.max(0, attemptStarted + options.deadlineMs - performance.now());
+    attempt(abortAttempt, beforeAnswer) {
+      abort = abortAttempt;
       timer = setTimeout(() => {
         timer = undefined;
-        controller.abort(new AnswerBoundError(ANSWER_DEADLINE, options.deadlineMs, `the answer did not end within ${options.deadlineMs / 1000} s`));
-      }, left);
-      timer.unref();
+        abort(
+          answering
+            ? new AnswerBoundError(ANSWER_DEADLINE, options.deadlineMs, `the answer did not end within ${options.deadlineMs / 1000} s`)
+            : beforeAnswer(),
+        );
+      }, options.deadlineMs);
     },
-    data(controller, chunk) {
+    started(headers) {
+      answering = true;
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxBytes) {
+        abort(tooLarge());
+        return false;
+      }
+      return true;
+    },
+    data(chunk) {
       received += chunk.length;
       if (received <= options.maxBytes) return true;
-      controller.abort(tooLarge());
+      abort(tooLarge());
       return false;
     },
     done() {
       clearTimeout(timer);
       timer = undefined;
     },
+    tooLarge,
   };
 }

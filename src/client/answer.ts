@@ -8,7 +8,8 @@ import { toRecordId } from '../contract/ids.js';
 import type { Operation } from '../contract/operations.js';
 import { NOUNS } from '../contract/wording.js';
 import { NotFoundError, UnreadableAnswerError, type ApiError } from '../errors.js';
-import { type Unwrapped, unwrapEnvelope } from './envelope.js';
+import type { WireProfile } from '../contract/wire-profile.js';
+import { type Unwrapped, unwrapByProfile, unwrapEnvelope } from './envelope.js';
 import type { StatedFailure } from './failure-signals.js';
 import { isObject } from './objects.js';
 
@@ -37,6 +38,11 @@ export function readsOneRecord(op: Operation): boolean {
 /** Whether `op` changes something (its answer must confirm it). */
 function writes(op: Operation): boolean {
   return op.done !== undefined;
+}
+
+/** Whether a success of `op` carries data (a void answer has none to miss). */
+function dataDue(op: Operation): boolean {
+  return op.response !== 'void' && op.response !== 'none';
 }
 
 /** Whether `data` is what a success of `op` carries (the envelope's explicit success stands in for a write's data). */
@@ -71,6 +77,8 @@ export interface AnswerContext {
   params?: Record<string, string | number | bigint>;
   /** Turns a failure stated inside a 2xx into the error its status calls for (error-mapping). */
   failed: (failure: StatedFailure, body: unknown) => ApiError;
+  /** The environment's stored wire profile: answers are read by it (src/client/envelope.ts), else by the general rules. */
+  wire?: WireProfile;
 }
 
 /**
@@ -85,8 +93,15 @@ export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
     new UnreadableAnswerError(`the service answered ${what} (status ${status}), not ${op.summary.toLowerCase()}'s answer (${where})`, status, what, body);
   // Text where JSON is expected: a gateway's sign-in page, a proxy's notice. Never a confirmation.
   if (typeof body === 'string') throw unreadable(describeAnswer(body, context.contentType));
-  const unwrapped = unwrapEnvelope(body, { inPage: op.paging !== undefined });
+  const inPage = op.paging !== undefined;
+  const enveloped = op.response === 'single' || op.response === 'list' || op.response === 'void';
+  const unwrapped = context.wire ? unwrapByProfile(body, context.wire, { inPage, enveloped }) : unwrapEnvelope(body, { inPage });
   if (unwrapped.failure) throw context.failed(unwrapped.failure, body);
+  const softNotFound = readsOneRecord(op) && context.wire?.softNotFound === true;
+  if (unwrapped.keyMissing !== undefined && dataDue(op) && !softNotFound)
+    // A read is answered by it or is an error; a write so answered is read back (src/confirm) as any unreadable answer.
+    throw unreadable(`${describeAnswer(body, context.contentType)} without "${unwrapped.keyMissing}", where the wire profile says the data is`);
+  if (softNotFound && isObject(unwrapped.data) && Object.keys(unwrapped.data).length === 0) unwrapped.data = undefined;
   if (readsOneRecord(op) && (unwrapped.data === null || unwrapped.data === undefined)) {
     const id = context.params?.id;
     throw new NotFoundError(`${NOUNS[op.resource][0]} ${String(id)} not found: the service answered ${status} with no record (${where})`, 404, body);

@@ -1,14 +1,14 @@
 /**
  * The one client object: base URL (with any path prefix), key, user agent, JSON
- * in and out, envelopes, pages, retries, timeouts and the undici dispatcher. Paths
+ * in and out, envelopes, pages, retries, timeouts and the connection pool. Paths
  * come only from the contract table.
  */
-import { expandPath, operation, type OperationId } from '../contract/operations.js';
-import { PlaError, ServerError } from '../errors.js';
+import { expandPath, type Operation, operation, type OperationId, verbOf } from '../contract/operations.js';
+import { ApiError, PlaError, ServerError, UnreadableAnswerError } from '../errors.js';
 import { jsonText } from '../json/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
 import { readAnswer } from './answer.js';
-import { parseBody } from './envelope.js';
+import { isObject, parseBody, type Unwrapped } from './envelope.js';
 import { httpError, statedFailureError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { readPage } from './page-shapes.js';
@@ -43,7 +43,7 @@ function requestTarget(path: string): string {
   return url.pathname + url.search;
 }
 
-/** Proxy and trusted CAs for a client that makes its own dispatcher. */
+/** Proxy and trusted CAs for a client that makes its own agent. */
 function connectionSettings(options: ClientOptions): { proxy?: ProxyChoice; ca?: string; caFile?: string } {
   const proxy = chooseProxy(options.baseUrl, options.proxy, options.variables ?? {});
   return {
@@ -64,7 +64,7 @@ export function createClient(options: ClientOptions): PlaClient {
     retries: options.retries ?? CLIENT_DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
     maxAnswerBytes: options.maxAnswerBytes ?? CLIENT_DEFAULTS.maxAnswerBytes,
-    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : { ...connectionSettings(options) }),
+    ...(options.agent !== undefined ? { agent: options.agent } : { ...connectionSettings(options) }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
@@ -99,8 +99,8 @@ export function createClient(options: ClientOptions): PlaClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (apiKey) headers['x-api-key'] = apiKey;
     if (body) headers['content-type'] = body.contentType;
-    // One key per logical call on every write: undici's retry handler replays these
-    // same headers. node:crypto is loaded only here: a GET should not pay for it at start-up.
+    // One key per logical call on every write: each attempt sends these same headers.
+    // node:crypto is loaded only here: a GET should not pay for it at start-up.
     if (method !== 'GET' && method !== 'HEAD' && options.idempotencyKeys !== false) {
       headers['idempotency-key'] = call.idempotencyKey ?? (await import('node:crypto')).randomUUID();
     }
@@ -133,23 +133,17 @@ export function createClient(options: ClientOptions): PlaClient {
     return { payload: jsonText(callOptions.body), contentType: 'application/json' };
   }
 
-  async function call<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<CallResult<T>> {
-    const op = operation(operationId);
-    const path = expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query);
-    const repeatable = safeToRepeat({ operationId: op.id, method: op.method, body: callOptions.body });
-    const { response, parsed } = await exchange(op.method, path, await requestBody(callOptions), {
-      signal: callOptions.signal,
-      repeatable,
-      idempotencyKey: callOptions.idempotencyKey,
-    });
+  /** Reads a 2xx answer of `op` (sent to `path`) by the environment's profile, else by the general rules. */
+  function answerOf(op: Operation, path: string, response: RawResponse, parsed: unknown, params: CallOptions['params'], repeatable: boolean) {
     const contentType = response.headers['content-type'];
-    const unwrapped = scrubbedOnThrow(() =>
+    return scrubbedOnThrow(() =>
       readAnswer(parsed, {
         op,
         status: response.status,
         contentType: typeof contentType === 'string' ? contentType : undefined,
         where: `${op.method} ${prefix}${path}`,
-        ...(callOptions.params ? { params: callOptions.params } : {}),
+        ...(params ? { params } : {}),
+        ...(options.wire ? { wire: options.wire } : {}),
         failed: (failure, body) => {
           const error = statedFailureError(
             response.status,
@@ -163,11 +157,95 @@ export function createClient(options: ClientOptions): PlaClient {
         },
       }),
     );
+  }
+
+  /**
+   * A create answered without its record but with a `Location` (201 and no body, as
+   * many services answer): the record read back from there, when the Location is
+   * on the service's own origin under its base path. Anything else is an answer
+   * that confirms nothing (UnreadableAnswerError: the caller reads back or reports
+   * the outcome unknown). Never followed for other writes, nor to another host: the
+   * key goes only where the base URL says.
+   */
+  async function fromLocation(op: Operation, path: string, response: RawResponse, saw: string, signal: AbortSignal | undefined): Promise<CallResult> {
+    const location = String(response.headers.location);
+    const unreadable = (why: string, cause?: unknown) =>
+      scrubbed(
+        new UnreadableAnswerError(
+          `the service answered ${saw} (status ${response.status}) with Location ${location}; ${why} (${op.method} ${prefix}${path})`,
+          response.status,
+          saw,
+          undefined,
+          ...(cause instanceof ApiError && cause.request ? [{ request: cause.request }] : []),
+        ),
+      );
+    let target: URL;
+    try {
+      target = new URL(location, `${base.origin}${prefix}${path}`);
+    } catch {
+      throw unreadable('not read: it is not a URL');
+    }
+    if (target.origin !== base.origin || !(target.pathname === prefix || target.pathname.startsWith(`${prefix}/`)))
+      throw unreadable(`not read: it is not under the base URL ${base.origin}${prefix}`);
+    const read = operation(op.read as OperationId);
+    const relative = target.pathname.slice(prefix.length);
+    // The id the Location names, when it is the read's own path: the answer must then be that record.
+    const last = relative.slice(relative.lastIndexOf('/') + 1);
+    const params = /^\d+$/.test(last) && expandPath(read, { id: last }) === relative ? { id: last } : undefined;
+    try {
+      const { response: readResponse, parsed } = await exchange('GET', relative + target.search, undefined, { signal, repeatable: true });
+      const record = answerOf(read, relative, readResponse, parsed, params, true).data;
+      if (!isObject(record) || record.id === undefined) throw unreadable(`reading it back gave no record with an id`);
+      return {
+        status: response.status,
+        data: record,
+        message: `the answer had no record; read back from its Location ${target.pathname}`,
+        headers: response.headers,
+      };
+    } catch (error) {
+      if (error instanceof UnreadableAnswerError || !(error instanceof ApiError)) throw error;
+      throw unreadable(`reading it back failed: ${error.message}`, error);
+    }
+  }
+
+  /** Whether an answer of `op` without its record may be completed from a Location: a create (or an upsert that created) with a read. */
+  function locatable(op: Operation, response: RawResponse): boolean {
+    const verb = verbOf(op.id);
+    return (
+      (verb === 'create' || verb === 'upsert') &&
+      op.response === 'single' &&
+      op.read !== undefined &&
+      (response.status === 200 || response.status === 201) &&
+      typeof response.headers.location === 'string' &&
+      response.headers.location !== ''
+    );
+  }
+
+  async function call<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<CallResult<T>> {
+    const op = operation(operationId);
+    const path = expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query);
+    const repeatable = safeToRepeat({ operationId: op.id, method: op.method, body: callOptions.body });
+    const { response, parsed } = await exchange(op.method, path, await requestBody(callOptions), {
+      signal: callOptions.signal,
+      repeatable,
+      idempotencyKey: callOptions.idempotencyKey,
+    });
+    let unwrapped: Unwrapped;
+    try {
+      unwrapped = answerOf(op, path, response, parsed, callOptions.params, repeatable);
+    } catch (error) {
+      if (error instanceof UnreadableAnswerError && locatable(op, response))
+        return (await fromLocation(op, path, response, error.saw, callOptions.signal)) as CallResult<T>;
+      throw error;
+    }
+    if (locatable(op, response) && !isObject(unwrapped.data)) return (await fromLocation(op, path, response, 'no record', callOptions.signal)) as CallResult<T>;
     return {
       status: response.status,
       data: unwrapped.data as T,
       ...(unwrapped.message !== undefined ? { message: unwrapped.message } : {}),
       ...(unwrapped.success ? { success: true as const } : {}),
+      // The profile says bulk requests are answered item by item: an answer without its items confirms none of them.
+      ...(options.wire?.bulkItems === 'per-item' && (op.body?.kind === 'records' || op.body?.kind === 'ids') ? { perItem: true as const } : {}),
       headers: response.headers,
     };
   }

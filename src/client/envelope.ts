@@ -8,7 +8,8 @@
  */
 import { InvalidAnswerError } from '../errors.js';
 import { parseJson } from '../json/json-parse.js';
-import { RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
+import type { FailureForm, WireProfile } from '../contract/wire-profile.js';
+import { flag, RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
 import { isObject } from './objects.js';
 
 export { isObject };
@@ -41,6 +42,8 @@ export interface Unwrapped {
   success?: true;
   /** The failure the envelope states inside a 2xx (`success: false`, `{"code": 500}`, `status: ERROR`, …). */
   failure?: StatedFailure;
+  /** The wire profile names an envelope key and the answer does not carry it: no data, whatever else it says. */
+  keyMissing?: string;
 }
 
 /**
@@ -64,4 +67,59 @@ export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}
     ...(message !== undefined ? { message } : {}),
     ...(failure ? { failure } : statesSuccess(body) ? { success: true as const } : {}),
   };
+}
+
+/** The message and verdict of an envelope's own fields (everything but its data). */
+function verdictOf(fields: Record<string, unknown>): Omit<Unwrapped, 'data'> {
+  const message = [fields.message, fields.msg].find((value): value is string => typeof value === 'string');
+  const failure = statedFailure(fields);
+  return {
+    ...(message !== undefined ? { message } : {}),
+    ...(failure ? { failure } : statesSuccess(fields) ? { success: true as const } : {}),
+  };
+}
+
+/**
+ * The failure a profile's refusal form states in `body`, read even when the body
+ * carries fields of its own beside it (`timestamp`, `traceId`, a service's extras),
+ * which the general rules take for data. A record's own `code` and `status` stay
+ * its own (`record`).
+ */
+function formFailure(body: Record<string, unknown>, form: FailureForm | undefined, record: boolean): StatedFailure | undefined {
+  if (form === undefined || form === 'problem') return undefined;
+  const stated = statedFailure(body, { record });
+  if (!stated) return undefined;
+  switch (form) {
+    case 'success-false':
+      return flag(body.success) === false || flag(body.ok) === false ? stated : undefined;
+    case 'status-error':
+      return typeof body.status === 'string' || Array.isArray(body.errors) ? stated : undefined;
+    case 'code-msg':
+      return body.code !== undefined || body.errorCode !== undefined ? stated : undefined;
+  }
+}
+
+/**
+ * Splits an answer by the environment's wire profile (`pla config detect`): the
+ * general rules first (a failure they see is a failure), then the profile's
+ * refusal form, then its envelope, for the answers that have one (`enveloped`:
+ * the spec's Response*, ResponseList*, ResponseVoid): the data is under the key it names, and an
+ * answer without that key has none (`keyMissing`); with `none` the body is the
+ * data, unless it is made only of envelope fields (`{"success": true}`).
+ */
+export function unwrapByProfile(body: unknown, profile: WireProfile, options: { inPage?: boolean; enveloped: boolean }): Unwrapped {
+  const general = unwrapEnvelope(body, options);
+  // Pages, counts and schemas are the service's own objects (the spec's Page* and maps), not Response* envelopes.
+  const envelope = options.enveloped ? profile.envelope : undefined;
+  if (general.failure) return general;
+  if (!isObject(body)) return typeof envelope === 'object' ? { data: undefined, keyMissing: envelope.key } : general;
+  const failure = formFailure(body, profile.failure, envelope === undefined || envelope === 'none' ? 'id' in body : false);
+  if (failure) return { data: undefined, failure };
+  if (envelope === undefined) return general;
+  const names = Object.keys(body);
+  const envelopeOnly = names.length > 0 && names.every((name) => RESULT_FIELDS.has(name));
+  if (envelope === 'none') return envelopeOnly ? general : { data: body };
+  const { [envelope.key]: data, ...fields } = body;
+  if (!(envelope.key in body)) return { data: undefined, ...verdictOf(fields), keyMissing: envelope.key };
+  return { data, ...verdictOf(fields) };
 }

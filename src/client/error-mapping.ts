@@ -17,11 +17,11 @@ import {
   RejectedError,
   ServerError,
 } from '../errors.js';
-import { ANSWER_TOO_LARGE, AnswerBoundError, formatBytes } from './answer-bounds.js';
+import { ANSWER_CUT_SHORT, ANSWER_TOO_LARGE, AnswerBoundError, formatBytes, MalformedAnswerError } from './answer-bounds.js';
 import { isObject } from './envelope.js';
 import type { StatedFailure } from './failure-signals.js';
 import { maskUrl } from '../contract/secrets.js';
-import type { ProxyChoice } from './proxy.js';
+import { ProxyRefusal, type ProxyChoice } from './proxy.js';
 import { NETWORK_ERROR_CODES, TIMEOUT_CODES } from './retry-policy.js';
 
 /**
@@ -189,9 +189,22 @@ export function transportError(error: unknown, request: RequestLabel, aborted: b
       request: facts(request),
     });
   }
-  const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
-  if (request.proxy && proxyStatus) {
-    const status = Number(proxyStatus[1]);
+  if (error instanceof MalformedAnswerError) {
+    return new NetworkError(`the answer from ${request.origin}${viaProxy(request)} could not be read (${error.code}): ${error.message} ${label(request)}`, {
+      cause: error,
+      failure: { kind: 'malformed-answer' },
+      request: facts(request),
+    });
+  }
+  if (code === ANSWER_CUT_SHORT) {
+    return new NetworkError(`the answer from ${request.origin} was cut short: the connection closed before its end ${label(request)}`, {
+      cause: error,
+      failure: { kind: 'answer-cut-short' },
+      request: facts(request),
+    });
+  }
+  if (request.proxy && error instanceof ProxyRefusal) {
+    const { status } = error;
     return new NetworkError(
       `the proxy ${maskUrl(request.proxy.url)} (${request.proxy.source}) refused to connect to ${request.origin}: ${status} ${label(request)}`,
       {

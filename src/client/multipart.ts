@@ -3,8 +3,8 @@
  * bytes, with file name and media type) and part `image` (the ImageDto as JSON),
  * built with form-data.
  *
- * The body is buffered whole rather than streamed: undici's RetryHandler can only
- * replay a buffer, and an upload that fails with a 503 or a reset connection should
+ * The body is buffered whole rather than streamed: each attempt sends it again,
+ * which a consumed stream cannot be, and an upload that fails with a 503 or a reset connection should
  * be retried like any other POST carrying an idempotency key. Images are small
  * enough (the local server caps them at 5 MB by default) for that to be cheap.
  */

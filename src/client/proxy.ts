@@ -4,8 +4,9 @@
  * `HTTPS_PROXY` for an https base URL and `http_proxy` / `HTTP_PROXY` for an http
  * one (lower case first, as curl reads them); `no_proxy` / `NO_PROXY` (host names,
  * `.suffix` or `*.suffix`, optional `:port`, or `*`) sends matching hosts direct.
- * The client talks to one origin, so the choice is made once and undici's
- * ProxyAgent carries it out; doctor and error messages show the same choice.
+ * The client talks to one origin, so the choice is made once and the client's
+ * agent tunnels through it (src/client/agent.ts); doctor and error messages show
+ * the same choice.
  */
 
 /** The proxy in effect and where it was set, for messages (the URL may hold a password: mask it). */
@@ -52,4 +53,13 @@ export function chooseProxy(baseUrl: string, configured: string | undefined, env
   if (configured) return { url: configured, source: 'config' };
   const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
   return variable(env, names);
+}
+
+/** The proxy answered the CONNECT with another status than 200 (407: it wants credentials). */
+export class ProxyRefusal extends Error {
+  readonly code = 'PLA_PROXY_REFUSED';
+  constructor(readonly status: number) {
+    super(`the proxy answered the CONNECT with ${status}`);
+    this.name = 'ProxyRefusal';
+  }
 }

@@ -1,7 +1,7 @@
 /**
- * When to retry and how long to wait. undici's RetryHandler does the retrying
- * (replaying the request, counting attempts); this module only decides, so the
- * rules read in one place:
+ * When to retry and how long to wait. The transport does the retrying (sending
+ * the request again, counting attempts); this module only decides, so the rules
+ * read in one place:
  * - 429 is always retried: the service did not process the request.
  * - A failure before the request was sent (connection refused, DNS, connect
  *   timeout) is always retried: nothing reached the service.
@@ -15,6 +15,7 @@
  *   20 s) unless the answer says `Retry-After`, which wins (capped at 60 s).
  */
 import { verbOf, type OperationId } from '../contract/operations.js';
+import { ANSWER_CUT_SHORT } from './answer-bounds.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -52,6 +53,11 @@ export function safeToRepeat(call: { operationId?: OperationId; method: string; 
   return SAFE_METHODS.has(call.method);
 }
 
+/** Code of an attempt that could not connect within its deadline (src/client/transport.ts). */
+export const CONNECT_TIMEOUT = 'PLA_CONNECT_TIMEOUT';
+/** Code of an attempt sent whose answer did not begin within its deadline. */
+export const HEADERS_TIMEOUT = 'PLA_HEADERS_TIMEOUT';
+
 /** Error codes of failures to reach the service or to hear back in time. */
 export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
@@ -64,15 +70,13 @@ export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
   'EHOSTUNREACH',
   'EPIPE',
   'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
+  CONNECT_TIMEOUT,
+  HEADERS_TIMEOUT,
+  ANSWER_CUT_SHORT,
 ]);
 
 /** Codes of the timeouts among them. */
-export const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+export const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', CONNECT_TIMEOUT, HEADERS_TIMEOUT]);
 
 export interface FailedAttempt {
   /** Whether the call may be repeated once the service may have received it (`safeToRepeat`, or --retry-unsafe). */

@@ -1,8 +1,9 @@
 /**
  * The client's public surface. One `PlaClient` owns base URL, key, user agent,
- * JSON, envelopes, pages, retries and the undici dispatcher; commands call it and
+ * JSON, envelopes, pages, retries and the connection pool; commands call it and
  * never speak HTTP themselves.
  */
+import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { OperationId } from '../contract/operations.js';
 import type { WireProfile } from '../contract/wire-profile.js';
@@ -19,8 +20,8 @@ export interface ClientOptions {
   maxAnswerBytes?: number;
   /** Request trace on this function (stderr in the CLI), key redacted. */
   trace?: (line: string) => void;
-  /** undici dispatcher to send through; tests may inject one (proxy and CA are then its business). */
-  dispatcher?: unknown;
+  /** `http.Agent` (or `https.Agent`) to send through; tests may inject one (proxy and CA are then its business). */
+  agent?: Agent;
   /**
    * The environment's configured proxy URL. Without one, HTTPS_PROXY/HTTP_PROXY
    * apply as curl reads them; NO_PROXY applies to both (src/client/proxy.ts).
@@ -111,6 +112,12 @@ export interface CallResult<T = unknown> {
   message?: string;
   /** The envelope said outright that the call succeeded (`success: true`, code 0): a confirmation even without data. */
   success?: true;
+  /**
+   * The environment's profile says bulk requests are answered item by item
+   * (`bulkItems=per-item`): an answer without a result per item confirms none of
+   * them (src/confirm/item-results.ts).
+   */
+  perItem?: true;
   headers: Record<string, string | string[] | undefined>;
 }
 

@@ -30,7 +30,7 @@ export function checkBaseUrl(url: string, env?: string): string {
     });
   }
   // Checked first, and never echoed: a password in the URL would be printed by
-  // `config show` and every message naming the URL, and undici does not send it.
+  // `config show` and every message naming the URL, and the client does not send it.
   if (parsed.username || parsed.password) {
     throw new UsageError(`invalid base URL for ${parsed.host}${env ? ` (environment ${env})` : ''}: it may not carry a user name or password`, {
       hint: `the service takes an API key: \`pla config set-key${env ? ` --env ${env}` : ''}\``,

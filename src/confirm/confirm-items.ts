@@ -14,7 +14,8 @@ import { itemResults, type ItemResult } from './item-results.js';
 import { readBack, type Verdict } from './read-back.js';
 
 export interface ConfirmedItems<T> {
-  confirmed: Array<{ item: T; answer?: unknown }>;
+  /** `readBack`: confirmed by reading the record back, with the record as it is now (none: it is gone). */
+  confirmed: Array<{ item: T; answer?: unknown; readBack?: { record?: Record<string, unknown> } }>;
   refused: Array<{ item: T; reason: string }>;
   unknown: Array<{ item: T; reason: string }>;
 }
@@ -71,7 +72,8 @@ export async function confirmItems<T>(
     else if (result.kind === 'failed') sorted.refused.push({ item, reason: result.reason });
     else {
       const verdict = verdicts.get(i) as Verdict;
-      if (verdict.kind === 'confirmed') sorted.confirmed.push({ item, ...(verdict.record ? { answer: verdict.record } : {}) });
+      if (verdict.kind === 'confirmed')
+        sorted.confirmed.push({ item, ...(verdict.record ? { answer: verdict.record } : {}), readBack: verdict.record ? { record: verdict.record } : {} });
       else if (verdict.kind === 'not-applied') sorted.refused.push({ item, reason: `${unanswered}; ${verdict.reason}` });
       else sorted.unknown.push({ item, reason: `${unanswered}; ${verdict.reason}` });
     }

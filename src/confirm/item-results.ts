@@ -12,6 +12,7 @@ import { isObject } from '../client/objects.js';
 import { type Operation, verbOf } from '../contract/operations.js';
 import { asRecord } from '../plan/record-diff.js';
 import { itemId } from './read-back.js';
+import { outcomesNamed } from './remove-message.js';
 
 /** What the answer says of one item. */
 export type ItemResult = { kind: 'confirmed'; answer?: unknown } | { kind: 'failed'; reason: string } | { kind: 'missing' };
@@ -77,6 +78,13 @@ export function itemResults(op: Operation, sent: readonly unknown[], result: Cal
   const { data } = result;
   if (Array.isArray(data)) {
     return matched(op, sent, data).map((element, i) => (element === MISSING ? { kind: 'missing' } : judgeElement(op, sent[i], element)));
+  }
+  // The profile says the service answers item by item: an answer without its items confirms none of them.
+  if (result.perItem) return sent.map(() => ({ kind: 'missing' }));
+  if (verbOf(op.id) === 'remove') {
+    // Each id is deleted or decommissioned, or neither: confirmed where the message names which, else read back.
+    const named = new Set([...outcomesNamed(result.message).keys()].map(String));
+    return sent.map((value) => (named.has(String(itemId(value))) ? { kind: 'confirmed' } : { kind: 'missing' }));
   }
   const appliedWhole = result.success === true || op.response === 'void' || op.response === 'none';
   return sent.map(() => (appliedWhole ? { kind: 'confirmed' } : { kind: 'missing' }));

@@ -29,8 +29,8 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /**
- * A URL's `scheme://user:password@` prefix, split as WHATWG URL (and so undici and
- * pg) split it: the user name runs to the first `:` and may hold a raw `@`
+ * A URL's `scheme://user:password@` prefix, split as WHATWG URL (and so the client's
+ * proxy tunnel and pg) split it: the user name runs to the first `:` and may hold a raw `@`
  * (`admin@server`, Azure style); the password runs to the last `@` before the
  * path, query or fragment, so a raw `@` in it is masked too.
  */

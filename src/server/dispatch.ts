@@ -9,7 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DTO_SCHEMAS, bodySchemaFor, pathParamsSchema } from '../contract/schemas.js';
 import type { Operation } from '../contract/operations.js';
 import type { BodyKind } from '../contract/types.js';
-import type { Store } from '../store/types.js';
+// The pipeline stays synchronous until something really waits (a body, a write, --latency,
+// a key not checked in the last second): a page read then costs no promise and no turn
+// of the microtask queue.
+import { andThen, type Eventually, type Store } from '../store/types.js';
 import { runAdmin, type AdminRuntime } from './admin.js';
 import { maskKey } from '../contract/secrets.js';
 import { drainRequest, watchResponseWrite } from './connection-guard.js';
@@ -80,17 +83,6 @@ function targetOf(raw: string): RequestTarget {
   } catch {
     throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
   }
-}
-
-/**
- * A value now, or later. The pipeline stays synchronous until something really waits
- * (a body, a write, --latency): a page read then costs no promise and no turn of
- * the microtask queue.
- */
-type Eventually<T> = T | Promise<T>;
-
-function andThen<T, U>(value: Eventually<T>, next: (settled: T) => Eventually<U>): Eventually<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** What the request log notes of a request as the pipeline learns it. */
@@ -272,7 +264,7 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
     return target.kind === 'admin'
       ? runAdmin(runtime, target.name, params, url, req)
       : proceedWith(runtime, req, method, url, target.op, params, notes, undefined);
-  return runtime.keys.authenticate(req.headers['x-api-key']).then((key) => {
+  return andThen(runtime.keys.authenticate(req.headers['x-api-key']), (key) => {
     notes.key = key;
     authorize(key, permission);
     return andThen(runtime.limiter.take(key.id), () =>
@@ -317,7 +309,10 @@ function proceedWith(
  * reads the answer (connection-guard.ts).
  */
 function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
-  if (req.complete || req.destroyed) return answer(runtime, req, res, reply, notes, started);
+  // A request without a body has nothing left to read, though node marks it complete
+  // only after its listener returns: a GET answered at once needs no drain (a promise,
+  // a timer and three listeners).
+  if (req.complete || req.destroyed || !hasBody(req)) return answer(runtime, req, res, reply, notes, started);
   void drainRequest(req).then((all) =>
     // Past the drain's limits the rest is not read: the connection closes after the answer.
     answer(runtime, req, res, all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, notes, started),

@@ -36,7 +36,10 @@ export interface PageWindow extends PageRequest {
 export function requestedPage(call: { op: Operation; paging?: PageRequest }): PageWindow {
   const { paging } = call;
   if (paging === undefined) throw new TypeError(`${call.op.id} has no paging in the contract`);
-  return { ...paging, offset: paging.page * paging.size, limit: paging.size };
+  // Field by field, not a spread: every page read passes here (a spread showed in its profile).
+  const window: PageWindow = { page: paging.page, size: paging.size, sort: paging.sort, offset: paging.page * paging.size, limit: paging.size };
+  if (paging.askedSize !== undefined) window.askedSize = paging.askedSize;
+  return window;
 }
 
 const schemas = new Map<string, ReturnType<typeof pagingSchema>>();

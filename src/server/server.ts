@@ -18,7 +18,7 @@ import { createImageFiles, createStoredImageFiles } from './image-files.js';
 import { createMailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
-import { RequestLog, consoleLine } from './request-log.js';
+import { ConsoleLines, RequestLog } from './request-log.js';
 import { createRouter } from './routes.js';
 import { resetStore } from './reset.js';
 import { seed } from './seed.js';
@@ -97,9 +97,10 @@ function listenProblem(error: unknown, port: number, host: string): unknown {
  * Opens the data folder, listens, and only then commits the demo data and first admin
  * key. Throws `ServerSetupError` for a data folder or address the user got wrong,
  * `StoreLockedError` when another server holds the folder. `show` gets the console
- * line of each request (unless `requestLines` is `off`).
+ * lines of requests (unless `requestLines` is `off`), those of one turn of the event
+ * loop in one call, joined by newlines.
  */
-export async function createLocalServer(options: ServerOptions, warn: (message: string) => void, show?: (line: string) => void): Promise<RunningServer> {
+export async function createLocalServer(options: ServerOptions, warn: (message: string) => void, show?: (lines: string) => void): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   // Records and (hashed) keys: the data folder is its owner's only.
   await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -124,6 +125,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     warn(`removed ${swept.orphans} image file(s) no image refers to any more (an earlier run stopped between a delete and its clean-up) in ${images.dir}`);
   const mailer = createMailer({ dataDir, ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}) });
   const idempotency = await IdempotencyKeys.open(store);
+  const lines = show && options.requestLines !== 'off' ? new ConsoleLines(options.requestLines, show) : undefined;
   const runtime: Runtime = {
     store,
     options: { ...options, dataDir },
@@ -133,7 +135,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     limiter: new RateLimiter(options.rateLimit, store.buckets),
     keys: new KeyRing(store),
     idempotency,
-    log: new RequestLog(show && options.requestLines !== 'off' ? (entry) => show(consoleLine(entry, options.requestLines as 'text' | 'json')) : undefined),
+    log: new RequestLog(lines?.add),
     startedAt: Date.now(),
     warn,
     async reset() {
@@ -199,6 +201,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
         server.closeIdleConnections();
         await stopped;
         clearInterval(idle);
+        lines?.flush();
         await simulator?.stop();
         mailer.close();
         await store.close();

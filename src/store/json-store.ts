@@ -7,7 +7,7 @@
 import { compareIds, type RecordId } from '../contract/ids.js';
 import { openFileTables } from './file-store.js';
 import type { FileStoreOptions, FileTables } from './file-store.js';
-import { predicateOf } from './query.js';
+import { predicateOf, textTestOf } from './query.js';
 import { comparatorFor } from './record-order.js';
 import type { TableQuery } from './table.js';
 import type { Change, CollectionName, Condition, PageQuery, PageResult, Query, Store, StoredRecord, StoreHealth, StoreReader, Transaction } from './types.js';
@@ -27,12 +27,14 @@ function tableQuery(indexes: Indexes, collection: CollectionName, query: Query, 
   const chosen = where[at] as { field: string; equals: unknown } | undefined;
   const rest = chosen === undefined ? where : where.filter((_, i) => i !== at);
   const predicate = predicateOf(rest);
+  const text = predicate ? textTestOf(rest) : undefined;
   return {
     offset,
     limit,
     ...(query.sort ? { sort: query.sort } : {}),
     ...(chosen ? { index: { field: chosen.field, value: chosen.equals } } : {}),
     ...(predicate ? { where: predicate } : {}),
+    ...(text ? { text } : {}),
   };
 }
 
@@ -43,7 +45,8 @@ class TableReader implements StoreReader {
     protected readonly indexes: Indexes,
   ) {}
 
-  async get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined> {
+  // Answered at once, not as a promise: reads come from memory (see `Eventually`).
+  get(collection: CollectionName, id: RecordId): StoredRecord | undefined {
     return this.tables.get(collection, id);
   }
 
@@ -51,7 +54,7 @@ class TableReader implements StoreReader {
     return [...new Set(ids)].sort(compareIds).flatMap((id) => this.tables.get(collection, id) ?? []);
   }
 
-  async page(collection: CollectionName, query: PageQuery): Promise<PageResult> {
+  page(collection: CollectionName, query: PageQuery): PageResult {
     return this.tables.page(collection, tableQuery(this.indexes, collection, query, query.offset, query.limit));
   }
 
@@ -79,7 +82,7 @@ class JsonTransaction extends TableReader implements Transaction {
     return this.staged.get(collection);
   }
 
-  override async get(collection: CollectionName, id: RecordId): Promise<StoredRecord | undefined> {
+  override get(collection: CollectionName, id: RecordId): StoredRecord | undefined {
     const staged = this.stagedOf(collection);
     if (staged?.has(id)) return staged.get(id) ?? undefined;
     return this.cleared ? undefined : this.tables.get(collection, id);
@@ -94,7 +97,7 @@ class JsonTransaction extends TableReader implements Transaction {
     return found;
   }
 
-  override async page(collection: CollectionName, query: PageQuery): Promise<PageResult> {
+  override page(collection: CollectionName, query: PageQuery): PageResult {
     if (!this.touched(collection)) return super.page(collection, query);
     const all = this.merged(collection, query);
     return { items: all.slice(query.offset, query.offset + query.limit), total: all.length };

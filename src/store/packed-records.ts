@@ -104,6 +104,18 @@ export class PackedRecords {
     return this.decoded.get(entry) ?? (parseRecordText(this.readAhead(entry)) as StoredRecord);
   }
 
+  /**
+   * As `peek`, but a packed record whose JSON text fails `test` is not parsed at all
+   * (undefined): a filtered scan parses only the records whose text may match.
+   */
+  peekIf(entry: Entry, test: (text: string) => boolean): StoredRecord | undefined {
+    if (typeof entry !== 'number') return entry;
+    const decoded = this.decoded.get(entry);
+    if (decoded !== undefined) return decoded;
+    const text = this.readAhead(entry);
+    return test(text) ? (parseRecordText(text) as StoredRecord) : undefined;
+  }
+
   /** The JSON text of an entry's record, for writing a snapshot (in file order, as `peek`). */
   textOf(entry: Entry): string {
     return typeof entry === 'number' ? this.readAhead(entry) : recordText(entry);

@@ -52,6 +52,25 @@ export function meets(record: StoredRecord, condition: Condition): boolean {
   return inRange(value, condition.range);
 }
 
+/**
+ * A test on a record's JSON text (as `JSON.stringify` writes it, which is how the
+ * store keeps records) that every record meeting `where` passes: a string it must
+ * equal, or one of the strings of a list, appears in its text as JSON. Undefined
+ * when no condition gives one. A record that passes may still not match: the
+ * predicate decides. Testing the text first spares a scan parsing each record (a
+ * code held by one record in a hundred: 1,000,000 parsed before, about 10,000 now).
+ */
+export function textTestOf(where: readonly Condition[]): ((text: string) => boolean) | undefined {
+  const needles: string[][] = [];
+  for (const condition of where) {
+    if ('equals' in condition && typeof condition.equals === 'string') needles.push([JSON.stringify(condition.equals)]);
+    else if ('anyOf' in condition && condition.anyOf.length > 0 && condition.anyOf.every((value) => typeof value === 'string'))
+      needles.push(condition.anyOf.map((value) => JSON.stringify(value)));
+  }
+  if (needles.length === 0) return undefined;
+  return (text) => needles.every((any) => any.some((needle) => text.includes(needle)));
+}
+
 /** A predicate for conditions that must all hold; undefined when there are none. */
 export function predicateOf(where: readonly Condition[]): ((record: StoredRecord) => boolean) | undefined {
   if (where.length === 0) return undefined;

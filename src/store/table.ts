@@ -17,6 +17,11 @@ export interface TableQuery {
   index?: { field: string; value: unknown };
   /** Further filter, applied after `index`. */
   where?: (record: StoredRecord) => boolean;
+  /**
+   * A test the JSON text of every record `where` keeps passes (not the other way
+   * round): a record left in the snapshot file whose text fails it is skipped unparsed.
+   */
+  text?: (text: string) => boolean;
 }
 
 // Sorted orders kept per table (of the whole table or of one index group); the least
@@ -70,8 +75,8 @@ interface Ordered {
   readonly length: number;
   /** The record at a position (kept decoded a while: a page read again decodes nothing). */
   at(position: number): StoredRecord;
-  /** The same, not kept: for scans through the whole order. */
-  peek(position: number): StoredRecord;
+  /** The same, not kept: for scans through the whole order. With `text`, undefined for a record left in the file whose text fails it. */
+  peek(position: number, text?: (text: string) => boolean): StoredRecord | undefined;
   /** The records from `start` to before `end`. */
   slice(start: number, end: number): StoredRecord[];
 }
@@ -241,13 +246,13 @@ export class Table {
   page(query: TableQuery): PageResult {
     const sort = query.sort ?? [];
     const ordered = this.orderedFor(sort, query.index);
-    const { offset, limit, where } = query;
+    const { offset, limit, where, text } = query;
     if (where === undefined) return { items: ordered.slice(offset, Math.min(ordered.length, offset + limit)), total: ordered.length };
     const items: StoredRecord[] = [];
     let total = 0;
     for (let position = 0; position < ordered.length; position++) {
-      const record = ordered.peek(position);
-      if (!where(record)) continue;
+      const record = ordered.peek(position, text);
+      if (record === undefined || !where(record)) continue;
       if (total >= offset && items.length < limit) items.push(record);
       total++;
     }
@@ -278,7 +283,7 @@ export class Table {
     return {
       length: items.length,
       at: (position) => this.packed.recordOf(entry(position)),
-      peek: (position) => this.packed.peek(entry(position)),
+      peek: (position, text) => (text === undefined ? this.packed.peek(entry(position)) : this.packed.peekIf(entry(position), text)),
       slice: (start, end) => {
         const entries: Entry[] = [];
         for (let position = start; position < end; position++) entries.push(entry(position));
@@ -326,7 +331,7 @@ export class Table {
     return {
       length: rows.length,
       at: (position) => packed.recordOf(slot(position)),
-      peek: (position) => packed.peek(slot(position)),
+      peek: (position, text) => (text === undefined ? packed.peek(slot(position)) : packed.peekIf(slot(position), text)),
       slice: (start, end) => {
         const entries: Entry[] = [];
         for (let position = start; position < end; position++) entries.push(slot(position));

@@ -242,7 +242,7 @@ describe('remove says only what reading back shows', () => {
     expect(lines.at(-1)).toMatchObject({ exitCode: 5 });
   });
 
-  it('a bulk remove that left some records ACTIVE exits 9 naming them', async () => {
+  it('a bulk remove that left some records ACTIVE exits 9 naming them; the receipt holds only what was removed', async () => {
     const svc = await serve({
       write: (request) => {
         if (request.verb !== 'removeBulk' || !request.items) return plainAnswer(request);
@@ -250,15 +250,18 @@ describe('remove says only what reading back shows', () => {
         return { body: { success: true, data: null } };
       },
     });
-    const result = await run(['det', 'remove', '2', '3', '--yes', '-o', 'json']);
+    const result = await run(['det', 'remove', '2', '3', '--yes', '-o', 'json', '--rejects', join(dir.path, 'rejects.ndjson')]);
     expect(result.exitCode).toBe(9);
-    expect(JSON.parse(result.stdout)).toEqual([
-      { id: 2, outcome: 'deleted' },
-      { id: 3, outcome: 'not removed' },
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 2, outcome: 'deleted' }]);
+    expect(result.stderr).toContain('removed 1, failed 1');
+    expect(await ndjson(join(dir.path, 'rejects.ndjson'))).toEqual([
+      expect.objectContaining({ id: 3, _error: expect.stringContaining('read back: the record is still there, ACTIVE') as unknown }),
     ]);
-    expect(result.stderr).toContain('not removed: 3 is still there');
     expect(svc.record('determinations', 2)).toBeUndefined();
     expect(svc.record('determinations', 3)?.status).toBe('ACTIVE');
+    // Undo must never recreate what is still there: only id 2 is receipted as removed.
+    const records = (await receipt()).filter((line) => line.type === 'record');
+    expect(records.map((line) => line.id)).toEqual([2]);
   });
 });
 

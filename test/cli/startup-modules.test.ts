@@ -1,10 +1,10 @@
 /**
  * Start-up work of the built CLI, checked by what it loads rather than by time:
- * `--version` loads nothing of dist/, `--help` and shell completion load no
- * chunk holding undici, zod, conf or ora, and a `get` loads undici but none of
- * the others (docs/startup.md). What is loaded is recorded through Node's public
- * module hooks (`module.register`): every dist/ file the ES module loader
- * resolves. esbuild marks each bundled package in its chunk with a
+ * `--version` loads nothing of dist/, `--help` and shell completion load neither
+ * node:http nor a chunk holding zod, conf or ora, and a `get` loads node:http (the
+ * client's transport) but none of the others (docs/startup.md). What is loaded is
+ * recorded through Node's public module hooks (`module.register`): every dist/
+ * file and built-in module the ES module loader resolves. esbuild marks each bundled package in its chunk with a
  * `// node_modules/<package>/…` comment, so a chunk's text says what it holds.
  * That a `get` never builds stdin is an in-process test (in-process.test.ts).
  */
@@ -22,19 +22,19 @@ const REGISTER = `import { register } from 'node:module';\nregister('./hooks.mjs
 const HOOKS = `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  if (resolved.url.startsWith('file:')) appendFileSync(process.env.IMPORTS_OUT, resolved.url + '\\n');
+  if (resolved.url.startsWith('file:') || resolved.url.startsWith('node:')) appendFileSync(process.env.IMPORTS_OUT, resolved.url + '\\n');
   return resolved;
 }
 `;
 
-const HEAVY = ['undici', 'zod', 'conf', 'ora'];
+const HEAVY = ['zod', 'conf', 'ora'];
 
-/** Runs the built CLI with `args`; returns its stdout and the packages bundled in the dist/ files it loaded. */
+/** Runs the built CLI with `args`; returns its stdout, the packages bundled in the dist/ files it loaded and the built-ins it imported. */
 async function packagesLoadedBy(
   dir: string,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ stdout: string; files: number; packages: Set<string> }> {
+): Promise<{ stdout: string; files: number; packages: Set<string>; builtins: Set<string> }> {
   const out = join(dir, 'imports.txt');
   await writeFile(join(dir, 'register.mjs'), REGISTER);
   await writeFile(join(dir, 'hooks.mjs'), HOOKS);
@@ -46,16 +46,18 @@ async function packagesLoadedBy(
     stdin: 'ignore',
   });
   expect(result.exitCode, String(result.stderr)).toBe(0);
-  const files = [...new Set((await readFile(out, 'utf8')).split('\n').filter((url) => url.includes('/dist/')))].map((url) => fileURLToPath(url));
+  const urls = (await readFile(out, 'utf8')).split('\n');
+  const builtins = new Set(urls.filter((url) => url.startsWith('node:')));
+  const files = [...new Set(urls.filter((url) => url.startsWith('file:') && url.includes('/dist/')))].map((url) => fileURLToPath(url));
   const packages = new Set<string>();
   for (const file of files) {
     for (const [, name] of (await readFile(file, 'utf8')).matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name as string);
   }
-  return { stdout: String(result.stdout), files: files.length, packages };
+  return { stdout: String(result.stdout), files: files.length, packages, builtins };
 }
 
 describe('start-up modules', () => {
-  it('--version loads nothing of dist/; --help and completion load none of undici, zod, conf, ora', async () => {
+  it('--version loads nothing of dist/; --help and completion load neither node:http nor zod, conf, ora', async () => {
     const dir = await tempDir();
     try {
       const version = await packagesLoadedBy(dir.path, ['--version']);
@@ -65,23 +67,25 @@ describe('start-up modules', () => {
       expect(help.stdout).toContain('Usage: pla');
       expect(help.packages).toContain('commander'); // the recorder works
       for (const name of HEAVY) expect(help.packages).not.toContain(name);
+      expect(help.builtins).not.toContain('node:http');
       const completion = await packagesLoadedBy(dir.path, ['__complete', 'det', 'de']);
       expect(completion.stdout.split('\n')).toContain('delete');
       expect(completion.files).toBeGreaterThan(0);
       for (const name of [...HEAVY, 'commander']) expect(completion.packages).not.toContain(name);
+      expect(completion.builtins).not.toContain('node:http');
     } finally {
       await dir.remove();
     }
   });
 
-  it('a get loads undici, and not zod, conf or ora', async () => {
+  it('a get loads node:http, and not zod, conf or ora', async () => {
     const dir = await tempDir();
     const server = await startContractServer();
     try {
       const get = await packagesLoadedBy(dir.path, ['determinations', 'get', '7', '-o', 'json'], { PLA_BASE_URL: server.url, PLA_API_KEY: TEST_KEY });
       expect(JSON.parse(get.stdout)).toEqual(RECORD);
-      expect(get.packages).toContain('undici');
-      for (const name of ['zod', 'conf', 'ora']) expect(get.packages).not.toContain(name);
+      expect(get.builtins).toContain('node:http');
+      for (const name of HEAVY) expect(get.packages).not.toContain(name);
     } finally {
       await server.close();
       await dir.remove();

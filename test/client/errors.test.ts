@@ -123,7 +123,7 @@ describe('network failures', () => {
     for (const socket of sockets) socket.destroy();
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toContain('no answer from');
-    expect(error.message).toContain('UND_ERR_HEADERS_TIMEOUT');
+    expect(error.message).toContain('PLA_HEADERS_TIMEOUT');
     expect(error.message).toContain('2 attempts');
     expect(error.timedOut).toBe(true);
     expect(lines.filter((l) => l.startsWith('→'))).toHaveLength(2);

@@ -7,7 +7,8 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Change, FileTables, SortKey, StoredRecord } from '../../src/store/index.js';
+import { openJsonStore } from '../../src/store/index.js';
+import type { Change, Condition, FileTables, SortKey, StoredRecord } from '../../src/store/index.js';
 import { comparatorFor } from '../../src/store/record-order.js';
 import { closeTestStore, openTestStore } from './open-store.js';
 import { tempDir } from './temp-dirs.js';
@@ -110,5 +111,42 @@ describe('records left in the snapshot file', () => {
     expect(lines).toContain(`121\t${JSON.stringify(record(121))}`);
     expect(lines.some((line) => line.startsWith('7\t'))).toBe(false);
     expect(readAll(await openTestStore(dir))).toEqual(readAll(parsed));
+  });
+
+  it('filtered by strings, find what records parsed at start find, though a text that cannot match is not parsed', async () => {
+    const dir = await tempDir();
+    const journalOnly = await tempDir();
+    const store = await openTestStore(dir);
+    await store.commit(Array.from({ length: 300 }, (_, i) => ({ op: 'put', collection: 'determinations', record: record(i + 1) }) as Change));
+    await copyFile(join(dir, 'journal.ndjson'), join(journalOnly, 'journal.ndjson'));
+    await closeTestStore(store);
+    const [packed, parsed] = [await openJsonStore({ dir, warn: () => {} }), await openJsonStore({ dir: journalOnly, warn: () => {} })];
+    try {
+      const filters: Condition[][] = [
+        [{ field: 'kind', equals: 'SALE' }],
+        [{ field: 'kind', anyOf: ['LEASE', 'TRANSFER'] }],
+        // Its JSON text has an escape (\t) and a character past ASCII.
+        [{ field: 'note', equals: 'tab\there ✓' }],
+        // "SALE" is in many texts, as another field's value: the text passes, the record does not.
+        [{ field: 'name', equals: 'SALE' }],
+        [
+          { field: 'kind', equals: 'SALE' },
+          { field: 'amount', range: { from: 50 } },
+        ],
+      ];
+      for (const where of filters) {
+        const query = { where, offset: 2, limit: 5, sort: [{ field: 'amount', direction: 'desc' }] } as const;
+        const expected = [...Array.from({ length: 300 }, (_, i) => record(i + 1))].filter((r) =>
+          where.every((c) => ('equals' in c ? r[c.field] === c.equals : 'anyOf' in c ? c.anyOf.includes(r[c.field]) : (r[c.field] as number) >= 50)),
+        );
+        expect(await packed.count('determinations', where)).toBe(expected.length);
+        expect(await packed.page('determinations', query)).toEqual(await parsed.page('determinations', query));
+        expect(await packed.find('determinations', { where })).toEqual(expected);
+      }
+      expect(await packed.count('determinations', [{ field: 'name', equals: 'SALE' }])).toBe(0);
+      expect(await packed.count('determinations', [{ field: 'note', equals: 'tab\there ✓' }])).toBe(42);
+    } finally {
+      await Promise.all([packed.close(), parsed.close()]);
+    }
   });
 });

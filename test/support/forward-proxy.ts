@@ -1,6 +1,6 @@
 /**
  * A small forward proxy on 127.0.0.1 for the proxy tests: CONNECT tunnels (what
- * undici's ProxyAgent sends for http and https targets alike) and absolute-form
+ * the client's agent opens for http and https targets alike) and absolute-form
  * requests, with optional Basic credentials. It resolves host names itself from
  * `hosts` (anything else goes to DNS), so a base URL on a name only the proxy
  * knows, like a corporate one, works only when the request goes through it.

@@ -21,7 +21,7 @@ export interface TlsFront {
 }
 
 /** Makes a self-signed certificate and key in `dir` with openssl; returns their paths. */
-function selfSigned(dir: string, names: readonly string[]): { cert: string; key: string } {
+export function selfSigned(dir: string, names: readonly string[]): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
   const san = ['DNS:localhost', 'IP:127.0.0.1', ...names.map((n) => `DNS:${n}`)].join(',');

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates, type PeerCertificate } from 'node:tls';
 
-/** Addresses of `host` (what the system resolver answers, as undici would connect). */
+/** Addresses of `host` (what the system resolver answers, as the client would connect). */
 export async function resolveHost(host: string): Promise<string[]> {
   const answers = await lookup(host.replace(/^\[|\]$/g, ''), { all: true });
   return answers.map((a) => a.address);

@@ -4,6 +4,7 @@
  * or one call each where the service has no bulk endpoint. Destructive verbs
  * confirm first and support `--dry-run`.
  */
+import type { Accepted } from '../../bulk/split.js';
 import type { PlaClient } from '../../client/types.js';
 import type { Noun } from '../../contract/wording.js';
 import { NotFoundError, UsageError } from '../../errors.js';
@@ -123,7 +124,8 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, ids: RecordId
  */
 async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdActionSpec, ids: ReadonlyArray<RecordId | string>): Promise<void> {
   const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
-  const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined) => removeOutcomes(client, spec.lookup, sent, message, ctx.signal);
+  const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined, readBack?: Accepted['readBack']) =>
+    removeOutcomes(client, spec.lookup, sent, message, ctx.signal, readBack);
   const only = ids.length === 1 ? ids[0] : undefined;
   if (only !== undefined || !spec.bulk) {
     const rows: RemovedRow[] = [];
@@ -170,6 +172,7 @@ async function removeReporting(ctx: CommandContext, client: PlaClient, spec: IdA
           const removed = await outcomesOf(
             answer.items.map((item) => item.value as RecordId),
             answer.result.message,
+            answer.readBack,
           );
           rows.push(...removed);
           for (const row of removed) await writer.write(asRow(row));

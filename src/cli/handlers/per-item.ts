@@ -6,7 +6,7 @@
  */
 import { BULK_DEFAULTS } from '../../bulk/defaults.js';
 import { TaskPool } from '../../bulk/pool.js';
-import { isRecordRejection } from '../../bulk/split.js';
+import { isRecordRejection } from '../../bulk/record-rejection.js';
 import { PartialFailureError } from '../../errors.js';
 import { terminalSafe } from '../../io/terminal-text.js';
 

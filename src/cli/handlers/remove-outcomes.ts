@@ -12,7 +12,8 @@ import type { PlaClient } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
 import { isObject } from '../../client/objects.js';
 import { NotFoundError, PartialFailureError, RejectedError } from '../../errors.js';
-import { type RecordId, parseId } from '../../io/input/typed-ids.js';
+import type { RecordId } from '../../io/input/typed-ids.js';
+import { outcomesNamed } from '../../confirm/remove-message.js';
 
 /**
  * What a remove did to one id. `not removed`: read back, the record is there and
@@ -29,21 +30,6 @@ export interface RemovedRow {
 
 /** Ids as given: typed ids, or text where the service takes either. */
 type Id = RecordId | string;
-
-/** The ids a message lists after `word` ("deleted 1, 2"). */
-function idsAfter(word: string, message: string): RecordId[] {
-  const listed = new RegExp(`\\b${word}\\s+(\\d+(?:\\s*,\\s*\\d+)*)`, 'i').exec(message)?.[1];
-  return (listed ?? '').split(',').flatMap((text) => parseId(text) ?? []);
-}
-
-/** The outcomes a message names, by id. */
-export function outcomesNamed(message: string | undefined): Map<Id, RemoveOutcome> {
-  const named = new Map<Id, RemoveOutcome>();
-  if (!message) return named;
-  for (const id of idsAfter('deleted', message)) named.set(id, 'deleted');
-  for (const id of idsAfter('decommissioned', message)) named.set(id, 'decommissioned (in use)');
-  return named;
-}
 
 /** What a record read back after a remove says of it: decommissioned, not, or nothing either way. */
 function keptAs(record: unknown): RemoveOutcome {
@@ -80,8 +66,14 @@ export async function removeOutcomes(
   ids: readonly Id[],
   message: string | undefined,
   signal: AbortSignal,
+  readBefore?: ReadonlyArray<{ record?: Record<string, unknown> } | undefined>,
 ): Promise<RemovedRow[]> {
-  const outcomes = outcomesNamed(message);
+  const outcomes = new Map<Id, RemoveOutcome>(outcomesNamed(message));
+  // Ids the bulk confirmation already read back (src/confirm) are not read again.
+  for (const [i, found] of (readBefore ?? []).entries()) {
+    const id = ids[i];
+    if (found && id !== undefined && !outcomes.has(id)) outcomes.set(id, found.record ? keptAs(found.record) : 'deleted');
+  }
   const pool = new TaskPool(BULK_DEFAULTS.perItemConcurrency);
   let failure: { error: unknown } | undefined;
   for (const id of new Set(ids)) {

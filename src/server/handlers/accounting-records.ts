@@ -6,7 +6,7 @@
  */
 import type { RecordId } from '../../contract/ids.js';
 import { capitalised, counted, type Noun } from '../../contract/wording.js';
-import type { CollectionName, StoredRecord } from '../../store/types.js';
+import { andThen, type CollectionName, type StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
 import { describeRecords } from '../meta-schema.js';
@@ -77,16 +77,18 @@ export function recordHandlers(resource: RecordResource) {
   };
 
   return {
-    get: async ({ params }, { store }) => {
-      const record = await store.get(collection, params.id as RecordId);
-      if (!record) throw notFound(noun, [params.id as RecordId]);
-      return { data: record, message: `${Noun} ${record.id}` };
-    },
+    // Reads without `async`: a store that answers at once answers the request at once (no promise).
+    get: ({ params }, { store }) =>
+      andThen(store.get(collection, params.id as RecordId), (record) => {
+        if (!record) throw notFound(noun, [params.id as RecordId]);
+        return { data: record, message: `${Noun} ${record.id}` };
+      }),
 
-    list: async (call, { store, options }) => {
+    list: (call, { store, options }) => {
       const request = requestedPage(call);
-      const result = await store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort });
-      return { data: shapedPage('nested', result.items, result, request, options.wire?.page) };
+      return andThen(store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort }), (result) => ({
+        data: shapedPage('nested', result.items, result, request, options.wire?.page),
+      }));
     },
 
     create: (call, ctx) =>
