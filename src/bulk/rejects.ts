@@ -10,8 +10,8 @@ import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/priva
  * beside `beside` (the checkpoint, else the input file: where the user keeps a
  * run's files), else in the current folder. The summary names it.
  */
-export function defaultRejectsPath(run: string, format: InputFormat, beside?: string): string {
-  return join(beside ? dirname(beside) : '.', `rejects-${run}.${format}`);
+export function defaultRejectsPath(run: string, format: InputFormat, beside: string | undefined, folder = '.'): string {
+  return join(beside ? dirname(beside) : folder, `rejects-${run}.${format}`);
 }
 
 /** One input item the service refused, with what it said. */

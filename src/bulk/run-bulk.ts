@@ -103,7 +103,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Nothing is created until the first reject.
   // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
   const defaultPath = options.runName
-    ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath)
+    ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath, options.folder)
     : undefined;
   const rejectsPath = options.rejectsPath ?? defaultPath;
   // A csv's rejects are cut by the input's separator, once the reader has found it.
@@ -115,7 +115,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const resendUnknown = options.retryUnsafe === true;
   // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
   const beside = options.checkpointPath ?? options.rejectsPath;
-  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : '.', `unknown-outcome-${runId}.${rejectsFormat}`);
+  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : (options.folder ?? '.'), `unknown-outcome-${runId}.${rejectsFormat}`);
   const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file', inputDelimiter);
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   let bar: Progress | undefined;

@@ -30,9 +30,11 @@ export interface BulkOptions {
   /**
    * The receipt's run id: given, refused and unreadable rows always go to a rejects
    * file, `rejects-<run>.<format>` when `rejectsPath` names none (beside the
-   * checkpoint, else beside `inputPath`, else in the current folder).
+   * checkpoint, else beside `inputPath`, else in `folder`).
    */
   runName?: string;
+  /** Where files the run writes without being told where land when no file of the run is there to sit beside (default `.`). */
+  folder?: string;
   /** The input file (not stdin), beside which a default rejects file goes. */
   inputPath?: string;
   /** Failed records go here, each with its error: in the format the path's extension names, else `rejectsFormat`, else ndjson. */
@@ -50,7 +52,7 @@ export interface BulkOptions {
    * Records of batches whose outcome is unknown (a create that failed after the
    * service may have carried it out) go here, in the format its extension names,
    * else the input's; default `unknown-outcome-<run id>.<format>` beside the
-   * checkpoint, else the rejects file, else in the current folder.
+   * checkpoint, else the rejects file, else in `folder`.
    */
   unknownPath?: string;
   /** The client repeats creates (--retry-unsafe): batches of unknown outcome from a resumed run are sent again too. */

@@ -28,6 +28,8 @@ export interface CommandContext<Opts extends object = {}, Args extends readonly 
   readonly io: IOStreams;
   /** The run's environment variables: nothing else reads `process.env`. */
   readonly env: Environment;
+  /** The folder files the run writes without being told where land in (`.` for the process). */
+  readonly cwd: string;
   /** The command line after `pla` (mask keys before showing it). */
   readonly argv: readonly string[];
   readonly output: OutputOptions;
@@ -143,6 +145,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     signal: invocation.signal,
     io,
     env: invocation.env,
+    cwd: invocation.cwd,
     argv: invocation.argv,
     output: {
       format,
@@ -180,7 +183,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
       return bar;
     },
     config(mode = 'read') {
-      configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ readOnly: mode === 'read', warn: human }));
+      configStores[mode] ??= import('../config/index.js').then((m) => m.openConfig({ env: invocation.env, readOnly: mode === 'read', warn: human }));
       return configStores[mode];
     },
     connection() {
@@ -200,6 +203,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
           apiKey: conn.apiKey,
           env: conn.env,
           ...(conn.proxy ? { proxy: conn.proxy } : {}),
+          variables: ctx.env,
           ...(ca !== undefined && conn.caFile ? { ca, caFile: conn.caFile } : {}),
           ...(conn.wire ? { wire: conn.wire } : {}),
           retries: opts.retries,

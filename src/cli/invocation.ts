@@ -9,10 +9,23 @@
 import { Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import type { GlobalOptions } from '../../commands/global-options.js';
 import type { IOStreams } from '../io/streams.js';
-import { interruptSignal } from './interrupt.js';
 
 /** The environment variables a run sees (the process's, read once at the edge: src/cli/main.ts). */
 export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * What a run is given besides its streams and command line. The process's are
+ * read once at the edge (src/cli/main.ts); a test running `pla` in-process gives
+ * its own, so no run sees another's.
+ */
+export interface RunSurroundings {
+  /** Environment variables (default none). */
+  readonly env?: Environment;
+  /** Aborted on Ctrl-C (default never). */
+  readonly signal?: AbortSignal;
+  /** The folder files the run writes without being told where land in (default `.`, the process's working folder). */
+  readonly cwd?: string;
+}
 
 /** What a handler gets when its command runs. */
 export interface Invocation<Args extends readonly unknown[] = readonly unknown[], Opts extends object = {}> {
@@ -26,6 +39,8 @@ export interface Invocation<Args extends readonly unknown[] = readonly unknown[]
   readonly io: IOStreams;
   /** The run's environment variables. */
   readonly env: Environment;
+  /** The folder files the run writes without being told where land in (`.` for the process). */
+  readonly cwd: string;
   /** The command line after `pla`, as typed (for receipts and plans; mask keys before showing it). */
   readonly argv: readonly string[];
 }
@@ -33,14 +48,21 @@ export interface Invocation<Args extends readonly unknown[] = readonly unknown[]
 /** A handler: runs one command. */
 export type Handler<Args extends readonly unknown[] = readonly unknown[], Opts extends object = {}> = (invocation: Invocation<Args, Opts>) => Promise<void>;
 
-/** The root command of one run: it carries the run's IO, environment and command line, which every action hands its handler. */
+/** The root command of one run: it carries the run's IO, surroundings and command line, which every action hands its handler. */
 export class PlaProgram extends Command {
+  readonly env: Environment;
+  readonly signal: AbortSignal;
+  readonly cwd: string;
+
   constructor(
     readonly io: IOStreams,
-    readonly env: Environment,
     readonly argv: readonly string[],
+    surroundings: RunSurroundings,
   ) {
     super('pla');
+    this.env = surroundings.env ?? {};
+    this.signal = surroundings.signal ?? new AbortController().signal;
+    this.cwd = surroundings.cwd ?? '.';
   }
 }
 
@@ -62,7 +84,7 @@ export function runs<Args extends unknown[], Opts extends OptionValues, Globals 
   return command.action(async () => {
     const handler = await load();
     // extra-typings types optsWithGlobals() as Resolve<Opts & Globals>, a display form of the same type.
-    const { io, env, argv } = programOf(command);
-    await handler({ args: command.processedArgs, opts: command.optsWithGlobals() as Opts & Globals, signal: interruptSignal, io, env, argv });
+    const { io, env, argv, signal, cwd } = programOf(command);
+    await handler({ args: command.processedArgs, opts: command.optsWithGlobals() as Opts & Globals, signal, io, env, cwd, argv });
   });
 }

@@ -2,15 +2,15 @@
  * Entry point of the bundled CLI. The one place that turns a failure into an exit
  * code: handlers throw, `runPla` prints one line (`report-error.ts`) and returns
  * the code. `main` is the only code that touches the process: it builds the IO
- * object from it (system-io.ts), listens for Ctrl-C, sets `process.exitCode`, and
- * calls `process.exit` only on a second Ctrl-C.
+ * object from it (system-io.ts), reads its environment, listens for Ctrl-C, sets
+ * `process.exitCode`, and calls `process.exit` only on a second Ctrl-C. `runPla`
+ * keeps nothing between runs: tests run it many times in one process.
  */
 import { type CompletionNode, completionTree } from '../completion/tree.js';
 import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import { interrupt, interruptSignal } from './interrupt.js';
-import type { Environment } from './invocation.js';
+import type { Environment, RunSurroundings } from './invocation.js';
 import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
@@ -35,20 +35,23 @@ export function completionData(): CompletionNode {
 }
 
 /**
- * Runs `pla` with `argv` (as `process.argv`) on `io` and the environment
- * variables `env`, and returns the exit code. Tests call it in-process with an
- * IO object over buffers.
+ * Runs `pla` with `argv` (as `process.argv`) on `io` in `surroundings` (default:
+ * the process's environment variables, no Ctrl-C, the working folder), and
+ * returns the exit code. Tests call it in-process with an IO object over buffers.
  */
-export async function runPla(argv: string[], io: IOStreams, env: Environment = process.env): Promise<number> {
+export async function runPla(argv: string[], io: IOStreams, surroundings: RunSurroundings = {}): Promise<number> {
+  const env = surroundings.env ?? process.env;
+  // Each run its own signal: one run's Ctrl-C never reaches another.
+  const signal = surroundings.signal ?? new AbortController().signal;
   try {
-    await createProgram(io, argv, env).parseAsync(argv);
+    await createProgram(io, argv, { ...surroundings, env, signal }).parseAsync(argv);
     await releaseHeldOutput(io);
-    return interruptSignal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
+    return signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
   } catch (error) {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
     await releaseHeldOutput(io);
     if (error instanceof CommanderError) return commanderExitCode(error);
-    const interrupted = interruptSignal.aborted && !(error instanceof InterruptedError);
+    const interrupted = signal.aborted && !(error instanceof InterruptedError);
     const reported = interrupted ? new InterruptedError('interrupted', { cause: error }) : (await import('./edge-errors.js')).atTheEdge(error);
     const keyFrom = argv.includes('--api-key') ? 'flag' : env.PLA_API_KEY ? 'env-var' : undefined;
     io.stderr.write(formatError(reported, { verbose: argv.includes('--verbose'), secrets: knownKeys(argv, env), keyFrom }));
@@ -59,10 +62,11 @@ export async function runPla(argv: string[], io: IOStreams, env: Environment = p
 /** Runs `pla` as the process: `argv` is `process.argv`. */
 export async function main(argv: string[]): Promise<void> {
   const io = systemIO();
+  const interrupt = new AbortController();
   /** Set on the first Ctrl-C when when-exit (loaded with conf) will send the signal once more. */
   let echoPending = false;
   const onSigint = (): void => {
-    if (interruptSignal.aborted) {
+    if (interrupt.signal.aborted) {
       if (echoPending) {
         echoPending = false;
         return;
@@ -71,14 +75,14 @@ export async function main(argv: string[]): Promise<void> {
     }
     echoPending = signalEchoExpected();
     io.stderr.write('\ninterrupted: finishing what is in flight (Ctrl-C again to quit now)\n');
-    interrupt();
+    interrupt.abort();
   };
   process.on('SIGINT', onSigint);
   // A closed pipe surfaces as OutputClosedError from the writers; without a
   // listener the stream's EPIPE 'error' event would crash the process instead.
   io.stdout.on('error', () => {});
   try {
-    process.exitCode = await runPla(argv, io);
+    process.exitCode = await runPla(argv, io, { env: process.env, signal: interrupt.signal, cwd: '.' });
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -9,7 +9,7 @@ import { addGroupExamples } from '../../commands/options.js';
 import { registerCommands } from '../../commands/index.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import { type Environment, PlaProgram, runs } from './invocation.js';
+import { PlaProgram, type RunSurroundings, runs } from './invocation.js';
 
 declare const __PLA_VERSION__: string;
 
@@ -101,12 +101,13 @@ function commandWord(program: CommandUnknownOpts, argv: readonly string[]): stri
 }
 
 /**
- * Builds the program for a run with `io` and the environment variables `env`;
- * with `argv` (as `process.argv`), only the command tree it names (start-up time).
+ * Builds the program for a run with `io` in `surroundings` (environment variables,
+ * Ctrl-C signal, folder); with `argv` (as `process.argv`), only the command tree
+ * it names (start-up time).
  */
-export function createProgram(io: IOStreams, argv?: readonly string[], env: Environment = {}): CommandUnknownOpts {
+export function createProgram(io: IOStreams, argv?: readonly string[], surroundings: RunSurroundings = {}): CommandUnknownOpts {
   const program = addGlobalOptions(
-    new PlaProgram(io, env, argv?.slice(2) ?? [])
+    new PlaProgram(io, argv?.slice(2) ?? [], surroundings)
       .description('Administer the Portfolio and Lease Accounting service, or run it locally.')
       .version(__PLA_VERSION__, '-V, --version')
       .showSuggestionAfterError(),

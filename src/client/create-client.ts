@@ -46,7 +46,7 @@ function requestTarget(path: string): string {
 
 /** Proxy and trusted CAs for a client that makes its own agent. */
 function connectionSettings(options: ClientOptions): { proxy?: ProxyChoice; ca?: string; caFile?: string } {
-  const proxy = chooseProxy(options.baseUrl, options.proxy);
+  const proxy = chooseProxy(options.baseUrl, options.proxy, options.variables ?? {});
   return {
     ...(proxy ? { proxy } : {}),
     ...(options.ca !== undefined ? { ca: options.ca } : {}),

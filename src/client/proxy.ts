@@ -30,7 +30,7 @@ function variable(env: Env, names: readonly string[]): ProxyChoice | undefined {
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
 /** True when `no_proxy` says to reach `target` directly. */
-export function bypassesProxy(target: URL, env: Env = process.env): boolean {
+export function bypassesProxy(target: URL, env: Env): boolean {
   const list = variable(env, ['no_proxy', 'NO_PROXY'])?.url ?? '';
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
@@ -47,7 +47,7 @@ export function bypassesProxy(target: URL, env: Env = process.env): boolean {
 }
 
 /** The proxy for requests to `baseUrl`, or undefined to connect directly. */
-export function chooseProxy(baseUrl: string, configured: string | undefined, env: Env = process.env): ProxyChoice | undefined {
+export function chooseProxy(baseUrl: string, configured: string | undefined, env: Env): ProxyChoice | undefined {
   const target = new URL(baseUrl);
   if (bypassesProxy(target, env)) return undefined;
   if (configured) return { url: configured, source: 'config' };

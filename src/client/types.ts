@@ -27,6 +27,8 @@ export interface ClientOptions {
    * apply as curl reads them; NO_PROXY applies to both (src/client/proxy.ts).
    */
   proxy?: string;
+  /** The environment variables HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from (the run's; default none). */
+  variables?: Readonly<Record<string, string | undefined>>;
   /** PEM text of certificate authorities to trust besides Node's own. */
   ca?: string;
   /** The file `ca` was read from, named in the hint of a certificate error. */

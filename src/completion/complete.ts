@@ -3,7 +3,8 @@
  * one a line, for the shell scripts of `pla completion`. A first line `:files`
  * asks the shell to complete file names instead. Reads only the prebuilt tree
  * and the config file, so completing costs what `pla --version` costs: Node's
- * start-up and two small files.
+ * start-up and two small files. An entry point of its own (bin/pla.js), so like
+ * src/cli/main.ts it reads the process's environment.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ export const FILES = ':files';
 function environmentNames(): string[] {
   let stored: string[] = [];
   try {
-    const config = JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8')) as { environments?: Record<string, unknown> };
+    const config = JSON.parse(readFileSync(join(configDir(process.env), 'config.json'), 'utf8')) as { environments?: Record<string, unknown> };
     stored = Object.keys(config.environments ?? {});
   } catch {
     // No config yet, or unreadable: the built-in names still help.
@@ -30,7 +31,7 @@ function environmentNames(): string[] {
 function runIds(): string[] {
   let names: string[] = [];
   try {
-    names = readdirSync(join(configDir(), 'runs')).filter((name) => name.endsWith('.ndjson'));
+    names = readdirSync(join(configDir(process.env), 'runs')).filter((name) => name.endsWith('.ndjson'));
   } catch {
     // No runs recorded yet.
   }

@@ -1,9 +1,9 @@
 /**
- * The `ConfigStore`, kept in `config.json` in `configDir()` and written through conf
+ * The `ConfigStore`, kept in `config.json` in `configDir(env)` and written through conf
  * (atomic writes, mode 0600) under a proper-lockfile lock, so that concurrent
  * read-modify-writes each see the other's result. conf and its schema machinery cost more to import than
  * node takes to start, so they are imported only when needed: always by default,
- * and never by `openConfig({ readOnly: true })`, which API commands use because they
+ * and never by `openConfig({ env, readOnly: true })`, which API commands use because they
  * only read the file (except once, to move an old protected.json in: see
  * legacy-protected.ts).
  */
@@ -49,15 +49,17 @@ interface Backend {
 }
 
 export interface OpenConfigOptions {
+  /** The run's environment variables: `PLA_CONFIG_DIR` (or the platform's variables) name the folder. */
+  env: Readonly<Record<string, string | undefined>>;
   /** Read the file without loading conf; the store's setters then throw. */
   readOnly?: boolean;
   /** Told, in a line for a person, when this run moved an old protected.json into config.json. */
   warn?: (line: string) => void;
 }
 
-/** Opens (without creating) the config file in `configDir()`. */
-export async function openConfig(options: OpenConfigOptions = {}): Promise<ConfigStore> {
-  const dir = configDir();
+/** Opens (without creating) the config file in `configDir(env)`. */
+export async function openConfig(options: OpenConfigOptions): Promise<ConfigStore> {
+  const dir = configDir(options.env);
   const fail = (error: unknown) =>
     new UsageError(`cannot read the configuration in ${dir}: ${(error as Error).message}`, {
       cause: error,

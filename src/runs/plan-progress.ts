@@ -5,7 +5,7 @@
  * settled as unknown). `pla apply` refuses a plan applied before, and with
  * `--force` sends only what is not yet done.
  */
-import { listRuns, readReceipt, runsDir, type RunSummary } from './receipt-store.js';
+import { listRuns, readReceipt, type RunSummary } from './receipt-store.js';
 
 export interface PlanProgress {
   /** Receipts of earlier applies of the plan, oldest first. */
@@ -16,7 +16,7 @@ export interface PlanProgress {
   pending: Set<number>;
 }
 
-export async function planProgress(planId: string, dir = runsDir()): Promise<PlanProgress> {
+export async function planProgress(planId: string, dir: string): Promise<PlanProgress> {
   const runs = (await listRuns(dir)).filter((run) => run.header.plan === planId);
   const done = new Set<number>();
   const pending = new Set<number>();

@@ -13,8 +13,8 @@ import type { EndLine, ReceiptLine, RunHeader } from './types.js';
 import { parseJson } from '../json/json-parse.js';
 
 /** Where receipts live: `runs/` beside `config.json`. */
-export function runsDir(): string {
-  return join(configDir(), 'runs');
+export function runsDir(env: Readonly<Record<string, string | undefined>>): string {
+  return join(configDir(env), 'runs');
 }
 
 /** A receipt as `pla runs list` shows it. */
@@ -55,7 +55,7 @@ function parseLine(text: string | undefined): ReceiptLine | undefined {
 }
 
 /** Every receipt, oldest first; files that are not receipts are passed over. */
-export async function listRuns(dir = runsDir()): Promise<RunSummary[]> {
+export async function listRuns(dir: string): Promise<RunSummary[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((name) => name.endsWith('.ndjson')).sort();
@@ -76,7 +76,7 @@ export async function listRuns(dir = runsDir()): Promise<RunSummary[]> {
 }
 
 /** The receipt a run id (or a unique prefix of one, or `last`) names. */
-export async function findRun(id: string, dir = runsDir()): Promise<RunSummary> {
+export async function findRun(id: string, dir: string): Promise<RunSummary> {
   const runs = await listRuns(dir);
   if (id === 'last' && runs.length > 0) return runs[runs.length - 1] as RunSummary;
   const matches = runs.filter((run) => run.header.run === id || run.header.run.startsWith(id));
@@ -95,7 +95,7 @@ export async function* readReceipt(path: string): AsyncGenerator<ReceiptLine> {
 }
 
 /** Removes receipts that started before `before` (or all); returns how many. */
-export async function pruneRuns(before: Date | undefined, dir = runsDir()): Promise<number> {
+export async function pruneRuns(before: Date | undefined, dir: string): Promise<number> {
   let removed = 0;
   for (const run of await listRuns(dir)) {
     if (before && Date.parse(run.header.startedAt) >= before.getTime()) continue;

@@ -24,12 +24,7 @@ let second: Awaited<ReturnType<typeof spawnServer>> | undefined;
 
 /** The environments stored in the shared config folder. */
 async function environments(): Promise<Record<string, { baseUrl?: string; apiKey?: string; localData?: string }>> {
-  const previous = process.env.PLA_CONFIG_DIR;
-  process.env.PLA_CONFIG_DIR = first.configDir;
-  const opening = openConfig({ readOnly: true });
-  if (previous === undefined) delete process.env.PLA_CONFIG_DIR;
-  else process.env.PLA_CONFIG_DIR = previous;
-  return (await opening).list();
+  return (await openConfig({ env: { PLA_CONFIG_DIR: first.configDir }, readOnly: true })).list();
 }
 
 async function stopSecond(): Promise<void> {

@@ -1,21 +1,20 @@
 /**
- * Runs the built CLI (`node bin/pla.js`) as a user would, against a fake server
- * that answers every operation of the contract with a plausible body, with a
- * temporary config folder.
+ * Runs `pla` against a fake server that answers every operation of the contract
+ * with a plausible body, with a temporary config folder: in this process, or as
+ * the built CLI (`node bin/pla.js`) with PLA_TEST_PROCESS=1 (test/support/run-pla.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa, type Result } from 'execa';
 import { parseRecordId } from '../../src/contract/ids.js';
 import { OPERATIONS } from '../../src/contract/operations.js';
 import { jsonText } from '../../src/json/json-text.js';
 import type { Operation } from '../../src/contract/operations.js';
 import { type FakeReply, type FakeServer, type LoggedRequest, startFakeServer } from '../support/fake-server.js';
+import { BIN, runCli, runCliProcess } from '../support/run-pla.js';
 
-export const BIN = fileURLToPath(new URL('../../bin/pla.js', import.meta.url));
+export { BIN };
 export const TEST_KEY = 'test-key-abcdef0123456789';
 
 /** A record as the fake service returns it. */
@@ -130,13 +129,13 @@ export interface RunOptions {
   /** Text fed to stdin (stdin is a pipe, never a terminal). */
   input?: string;
   env?: Record<string, string>;
-  /** Run as this user id (and the group of the same number): a test run as root acting as `nobody` (65534). */
+  /** Run as this user id (and the group of the same number): a test run as root acting as `nobody` (65534). Always a process. */
   uid?: number;
-  /** The CLI's launcher to run; default the repository's own (`BIN`). */
+  /** The CLI's launcher to run; default the repository's own (`BIN`). Always a process. */
   bin?: string;
 }
 
-/** Runs `pla args…`; never throws on a non-zero exit. */
+/** Runs `pla args…` (in this process unless PLA_TEST_PROCESS=1, or `uid` or `bin` ask for a process); never throws on a non-zero exit. */
 export async function pla(args: string[], options: RunOptions): Promise<CliRun> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -146,17 +145,19 @@ export async function pla(args: string[], options: RunOptions): Promise<CliRun> 
     ...(options.server ? { PLA_BASE_URL: options.server.url, PLA_API_KEY: TEST_KEY } : {}),
     ...options.env,
   };
-  const result: Result = await execa('node', [options.bin ?? BIN, ...args], {
+  const run = {
     env,
-    extendEnv: false,
-    reject: false,
-    stripFinalNewline: false,
     input: options.input ?? '',
-    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
     // In the (temporary) config folder: files a run writes by default (rejects) stay out of the repository.
     ...(options.uid === undefined && existsSync(options.configDir) ? { cwd: options.configDir } : {}),
-  });
-  return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout), stderr: String(result.stderr) };
+  };
+  if (options.uid !== undefined || options.bin !== undefined)
+    return runCliProcess(args, {
+      ...run,
+      ...(options.uid !== undefined ? { uid: options.uid } : {}),
+      ...(options.bin !== undefined ? { bin: options.bin } : {}),
+    });
+  return runCli(args, run);
 }
 
 /** A temporary folder, removed by the returned function. */

@@ -30,12 +30,12 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe('config store', () => {
   it('lives in PLA_CONFIG_DIR and is written with mode 0600', async () => {
-    expect(configDir()).toBe(dir);
-    const config = await openConfig();
+    expect(configDir(process.env)).toBe(dir);
+    const config = await openConfig({ env: process.env });
     expect(config.path).toBe(join(dir, 'config.json'));
     await config.setKey('qa', 'qa-key-0123456789');
     expect(mode(config.path)).toBe(0o600);
-    const again = await openConfig();
+    const again = await openConfig({ env: process.env });
     expect(again.get('qa')).toEqual({ apiKey: 'qa-key-0123456789' });
   });
 
@@ -43,7 +43,7 @@ describe('config store', () => {
     const path = join(dir, 'config.json');
     writeFileSync(path, JSON.stringify({ currentEnv: 'qa', environments: { qa: { baseUrl: 'https://qa.example.com' } } }));
     chmodSync(path, 0o644);
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     expect(mode(path)).toBe(0o600);
     expect(config.currentEnv()).toBe('qa');
     expect(config.get('qa').baseUrl).toBe('https://qa.example.com');
@@ -51,16 +51,16 @@ describe('config store', () => {
 
   it('refuses a config file that is not JSON with a usage error', async () => {
     writeFileSync(join(dir, 'config.json'), '{ nope');
-    await expect(openConfig()).rejects.toBeInstanceOf(UsageError);
-    await expect(openConfig({ readOnly: true })).rejects.toBeInstanceOf(UsageError);
+    await expect(openConfig({ env: process.env })).rejects.toBeInstanceOf(UsageError);
+    await expect(openConfig({ env: process.env, readOnly: true })).rejects.toBeInstanceOf(UsageError);
   });
 
   it('read-only opening sees what conf wrote and refuses to write', async () => {
-    expect((await openConfig({ readOnly: true })).currentEnv()).toBe('local');
-    const writer = await openConfig();
+    expect((await openConfig({ env: process.env, readOnly: true })).currentEnv()).toBe('local');
+    const writer = await openConfig({ env: process.env });
     await writer.setUrl('qa', 'https://qa.example.com');
     await writer.use('qa');
-    const reader = await openConfig({ readOnly: true });
+    const reader = await openConfig({ env: process.env, readOnly: true });
     expect(reader.path).toBe(writer.path);
     expect(reader.currentEnv()).toBe('qa');
     expect(resolveConnection({}, reader, process.env)).toMatchObject({ env: 'qa', baseUrl: 'https://qa.example.com', baseUrlSource: 'config' });
@@ -68,7 +68,7 @@ describe('config store', () => {
   });
 
   it('starts on local, lists the built-in environments, and adds new ones', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     expect(config.currentEnv()).toBe('local');
     expect(Object.keys(config.list())).toEqual(['local', 'development', 'qa', 'production']);
     await expect(config.use('staging')).rejects.toThrow(UsageError);
@@ -81,7 +81,7 @@ describe('config store', () => {
   });
 
   it('refuses invalid environment names, URLs and keys', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     for (const name of ['Staging', '1env', 'my_env', '']) await expect(config.setUrl(name, 'https://x.example.com')).rejects.toThrow(UsageError);
     for (const url of ['not a url', 'ftp://x.example.com', 'https://x.example.com/?a=1']) await expect(config.setUrl('qa', url)).rejects.toThrow(UsageError);
     await expect(config.setKey('qa', '   ')).rejects.toThrow(UsageError);
@@ -89,7 +89,7 @@ describe('config store', () => {
   });
 
   it('refuses a base URL carrying a user name or password, without echoing the password', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     const error = await config.setUrl('qa', 'https://ops:hunter2secret@x.example.com/data').then(
       () => undefined,
       (e: unknown) => e as UsageError,
@@ -104,12 +104,12 @@ describe('config store', () => {
 
 describe('resolveConnection', () => {
   it('uses the local default when nothing is configured, without a key', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     expect(resolveConnection({}, config, process.env)).toEqual({ env: 'local', baseUrl: 'http://127.0.0.1:4010', baseUrlSource: 'default' });
   });
 
   it('takes flag over env var over config', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     await config.setUrl('qa', 'https://qa.example.com');
     await config.setKey('qa', 'config-key-1111');
     await config.use('qa');
@@ -139,7 +139,7 @@ describe('resolveConnection', () => {
   });
 
   it('picks the environment by flag, then PLA_ENV, then the current one', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     await config.setUrl('development', 'https://dev.example.com');
     await config.setUrl('production', 'https://prod.example.com');
     process.env.PLA_ENV = 'development';
@@ -148,7 +148,7 @@ describe('resolveConnection', () => {
   });
 
   it('says how to set a missing base URL', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     const error = (() => {
       try {
         resolveConnection({ env: 'qa' }, config, process.env);
@@ -163,7 +163,7 @@ describe('resolveConnection', () => {
   });
 
   it('refuses an invalid flag, env var or environment name', async () => {
-    const config = await openConfig();
+    const config = await openConfig({ env: process.env });
     expect(() => resolveConnection({ baseUrl: 'localhost:4010' }, config, process.env)).toThrow(UsageError);
     process.env.PLA_ENV = 'Not_Valid';
     expect(() => resolveConnection({}, config, process.env)).toThrow(UsageError);

@@ -22,6 +22,8 @@ export interface FakeIOOptions {
   stderrIsTTY?: boolean;
   terminalColumns?: number;
   noColor?: boolean;
+  /** `$PAGER` as set. */
+  pager?: string;
 }
 
 function collector(): { stream: PassThrough; text: () => string } {

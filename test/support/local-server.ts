@@ -1,15 +1,17 @@
 /**
  * Starts the real local server (`node bin/pla.js server start --port 0 --env-name local`) on a
  * temporary data folder and config folder, and runs `pla` against it with the
- * same config (environment `local`, which the server points at itself). Shared by
- * the end-to-end tests of every room.
+ * same config (environment `local`, which the server points at itself): in this
+ * process, or as the built CLI with PLA_TEST_PROCESS=1 (run-pla.ts). The server
+ * is always a process of its own. Shared by the end-to-end tests of every room.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa, type ResultPromise, type Result } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { openConfig } from '../../src/config/index.js';
+import { runCli, withoutFinalNewline } from './run-pla.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pla.js');
@@ -36,8 +38,14 @@ export function setDefaultStore(create: (() => Promise<string>) | undefined): vo
   defaultStore = create;
 }
 
-/** What `pla` returned: text stdout/stderr and the exit code (never throws on failure unless `reject`). */
-export type PlaResult = Result<{ reject: false }>;
+/** What `pla` returned: text stdout/stderr (final newline removed) and the exit code (never throws on failure unless `reject`). */
+export interface PlaResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** The exit code is not 0. */
+  failed: boolean;
+}
 
 export interface HttpResult {
   status: number;
@@ -62,7 +70,7 @@ export interface LocalServer {
   /** The PostgreSQL database it runs on, if any. */
   storeUrl?: string;
   adminKey: string;
-  /** Runs the built CLI with the server's config folder (env local). */
+  /** Runs `pla` with the server's config folder (env local): in this process, or the built CLI with PLA_TEST_PROCESS=1. */
   pla(args: string[], opts?: { input?: string; env?: Record<string, string>; reject?: boolean; cwd?: string }): Promise<PlaResult>;
   http(method: string, path: string, options?: HttpOptions): Promise<HttpResult>;
   /** Stops the server (SIGTERM by default) and waits for it to exit; removes temporary folders it made. */
@@ -83,13 +91,7 @@ export interface LocalServer {
 
 /** Reads the admin key `pla server start` saved for env `local`. */
 async function savedKey(configDir: string): Promise<string> {
-  const previous = process.env.PLA_CONFIG_DIR;
-  process.env.PLA_CONFIG_DIR = configDir;
-  // configDir() is read synchronously when openConfig starts; restore at once.
-  const opening = openConfig();
-  if (previous === undefined) delete process.env.PLA_CONFIG_DIR;
-  else process.env.PLA_CONFIG_DIR = previous;
-  const key = (await opening).get('local').apiKey;
+  const key = (await openConfig({ env: { PLA_CONFIG_DIR: configDir }, readOnly: true })).get('local').apiKey;
   if (!key) throw new Error(`no key for env local in ${configDir}`);
   return key;
 }
@@ -141,14 +143,13 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     adminKey: await savedKey(configDir),
 
     async pla(cliArgs, opts = {}) {
-      const result = await execa('node', [BIN, ...cliArgs], {
+      const run = await runCli(cliArgs, {
         // The config folder (temporary): files a run writes by default (rejects) do not land in the repository.
         cwd: opts.cwd ?? configDir,
-        env: { PLA_CONFIG_DIR: configDir, NO_COLOR: '1', ...opts.env },
-        extendEnv: true,
-        reject: false,
-        ...(opts.input !== undefined ? { input: opts.input } : { stdin: 'ignore' as const }),
+        env: { ...process.env, PLA_CONFIG_DIR: configDir, NO_COLOR: '1', ...opts.env },
+        ...(opts.input !== undefined ? { input: opts.input } : {}),
       });
+      const result = { exitCode: run.exitCode, stdout: withoutFinalNewline(run.stdout), stderr: withoutFinalNewline(run.stderr), failed: run.exitCode !== 0 };
       if (opts.reject && result.failed) throw new Error(`pla ${cliArgs.join(' ')} failed (${String(result.exitCode)}):\n${result.stderr}`);
       return result;
     },

@@ -61,8 +61,8 @@ function errorText(error: unknown): string {
   return `${(error as Error).message ?? String(error)}${typeof code === 'string' && !(error as Error).message?.includes(code) ? ` (${code})` : ''}`;
 }
 
-function configFileCheck(): Check {
-  const path = join(configDir(), 'config.json');
+function configFileCheck(env: DoctorInput['env']): Check {
+  const path = join(configDir(env), 'config.json');
   let mode: number;
   try {
     mode = statSync(path).mode & 0o777;
@@ -92,7 +92,7 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = { flag: 'flag', 'env-var'
 
 /** Runs every check; never throws for a failing step (that is a ✗). */
 export async function runChecks(input: DoctorInput): Promise<Check[]> {
-  const checks: Check[] = [configFileCheck()];
+  const checks: Check[] = [configFileCheck(input.env)];
   let connection: Connection;
   try {
     connection = resolveConnection(input.flags, input.config, input.env);
@@ -121,7 +121,7 @@ export async function runChecks(input: DoctorInput): Promise<Check[]> {
 
   const url = new URL(baseUrl);
   const port = Number(url.port) || (DEFAULT_PORTS[url.protocol] as number);
-  const proxy = chooseProxy(baseUrl, connection.proxy);
+  const proxy = chooseProxy(baseUrl, connection.proxy, input.env);
   checks.push(ok('proxy', proxy ? `${maskUrl(proxy.url)} (from ${proxy.source}); the proxy resolves ${url.hostname}` : 'none: connecting directly'));
 
   // DNS and TCP go to the proxy when there is one: it reaches the service for us.

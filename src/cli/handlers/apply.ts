@@ -39,8 +39,8 @@ async function checkTarget(ctx: CommandContext, plan: Plan): Promise<void> {
  */
 async function alreadyApplied(ctx: CommandContext<{ force?: boolean }>, plan: Plan): Promise<Set<number>> {
   if (plan.id === undefined) return new Set();
-  const { planProgress } = await import('../../runs/plan-progress.js');
-  const progress = await planProgress(plan.id);
+  const [{ planProgress }, { runsDir }] = await Promise.all([import('../../runs/plan-progress.js'), import('../../runs/receipt-store.js')]);
+  const progress = await planProgress(plan.id, runsDir(ctx.env));
   if (progress.runs.length === 0) return new Set();
   const runs = progress.runs.map((run) => `${run.header.run} (${run.end ? `exit ${run.end.exitCode}` : 'unfinished'})`).join(', ');
   if (ctx.opts.force !== true) {

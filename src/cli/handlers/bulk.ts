@@ -159,6 +159,7 @@ export async function runBulkCommand(
       concurrency: opts.concurrency,
       rejectsPath: opts.rejects,
       runName: receipt.writer.run,
+      folder: ctx.cwd,
       ...inputPathOf(opts),
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint,

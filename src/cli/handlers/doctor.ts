@@ -44,6 +44,7 @@ export function doctor(invocation: Invocation): Promise<void> {
           retries: 0,
           timeoutMs,
           ...(conn.proxy ? { proxy: conn.proxy } : {}),
+          variables: ctx.env,
           ...(ca !== undefined && conn.caFile ? { ca, caFile: conn.caFile } : {}),
           signal: ctx.signal,
         }),

@@ -76,7 +76,7 @@ export async function applyWithSummary(
   const { opts } = ctx;
   // By default beside the checkpoint, else beside the input file (--skip-unchanged), else here.
   const inputFile = opts.file !== undefined && opts.file !== '-' ? opts.file : undefined;
-  const rejectsPath = opts.rejects ?? defaultRejectsPath(receipt.writer.run, 'ndjson', opts.checkpoint ?? inputFile);
+  const rejectsPath = opts.rejects ?? defaultRejectsPath(receipt.writer.run, 'ndjson', opts.checkpoint ?? inputFile, ctx.cwd);
   const result = await applyPlan({
     client: await ctx.client({ finishInFlight: true }),
     plan,
@@ -88,6 +88,7 @@ export async function applyWithSummary(
       concurrency: opts.concurrency,
       rejectsPath,
       runName: receipt.writer.run,
+      folder: ctx.cwd,
       checkpointPath: opts.checkpoint,
       runId: receipt.writer.run,
       signal: ctx.signal,

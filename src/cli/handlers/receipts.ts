@@ -49,7 +49,7 @@ export async function withEnvironmentLock<T>(ctx: CommandContext, body: () => Pr
     import('../../config/config-dir.js'),
     ctx.connection(),
   ]);
-  const release = await lockEnvironment(configDir(), env, (line) => ctx.warn(line));
+  const release = await lockEnvironment(configDir(ctx.env), env, (line) => ctx.warn(line));
   try {
     return await body();
   } finally {
@@ -83,7 +83,7 @@ export async function withReceipt<T>(
     ctx.connection(),
     environmentIsProtected(ctx),
   ]);
-  const writer = ReceiptWriter.create(runsDir(), {
+  const writer = ReceiptWriter.create(runsDir(ctx.env), {
     env: connection.env,
     baseUrl: connection.baseUrl,
     ...(connection.apiKey ? { keyFingerprint: keyFingerprint(connection.apiKey) } : {}),

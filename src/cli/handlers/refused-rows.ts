@@ -24,7 +24,7 @@ export async function refuseRows(
     import('../../io/input/format.js'),
   ]);
   const beside = options.input === '-' ? undefined : options.input;
-  const path = ctx.opts.rejects ?? defaultRejectsPath(newRunId(), 'ndjson', beside);
+  const path = ctx.opts.rejects ?? defaultRejectsPath(newRunId(), 'ndjson', beside, ctx.cwd);
   const rejects = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
   await rejects.open(false);
   for (const row of rows) {

@@ -60,8 +60,8 @@ function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
 /** `runs list`: one row per receipt, oldest first. */
 export function list(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { listRuns } = await import('../../runs/receipt-store.js');
-    const runs = await listRuns();
+    const { listRuns, runsDir } = await import('../../runs/receipt-store.js');
+    const runs = await listRuns(runsDir(ctx.env));
     await renderRows(
       runs.map(({ header, end }) => ({
         run: header.run,
@@ -82,8 +82,8 @@ export function list(invocation: Invocation): Promise<void> {
 /** `runs show ID`: the receipt; json an object, ndjson its lines as kept, csv and table one row per record. */
 export function show(invocation: Invocation<[run: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { findRun, readReceipt } = await import('../../runs/receipt-store.js');
-    const run = await findRun(ctx.args[0]);
+    const { findRun, readReceipt, runsDir } = await import('../../runs/receipt-store.js');
+    const run = await findRun(ctx.args[0], runsDir(ctx.env));
     const lines: ReceiptLine[] = [];
     for await (const line of readReceipt(run.path)) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
@@ -118,9 +118,9 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
     const { olderThan, all } = ctx.opts;
     if (olderThan === undefined && !all) throw new UsageError('say which receipts to remove', { hint: 'pass --older-than DAYS, or --all' });
     if (olderThan !== undefined && all) throw new UsageError('pass --older-than or --all, not both');
-    const { pruneRuns } = await import('../../runs/receipt-store.js');
+    const { pruneRuns, runsDir } = await import('../../runs/receipt-store.js');
     const before = olderThan === undefined ? undefined : new Date(Date.now() - olderThan * 86_400_000);
-    ctx.note(`removed ${await pruneRuns(before)} receipt(s)`);
+    ctx.note(`removed ${await pruneRuns(before, runsDir(ctx.env))} receipt(s)`);
   });
 }
 
@@ -128,7 +128,7 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
 export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const [
-      { findRun, readReceipt },
+      { findRun, readReceipt, runsDir },
       { idOfLine, inverseEntries, undoOperations, withinReach },
       { probeWatermark, readCurrentState, stateOf },
       { assemblePlan },
@@ -138,7 +138,7 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
       import('../../plan/current-state.js'),
       import('../../plan/make-plan.js'),
     ]);
-    const run = await findRun(ctx.args[0]);
+    const run = await findRun(ctx.args[0], runsDir(ctx.env));
     const { env, baseUrl } = await ctx.connection();
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
       throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, {

@@ -23,7 +23,7 @@ import { confirmDestructive } from './safety.js';
 async function configuredStore(invocation: Invocation<[], { store?: string }>): Promise<string | undefined> {
   if (invocation.opts.store || invocation.env.PLA_STORE_URL) return undefined;
   const { openConfig } = await import('../../config/index.js');
-  return (await openConfig({ readOnly: true })).server().store;
+  return (await openConfig({ env: invocation.env, readOnly: true })).server().store;
 }
 
 /** `pla server migrate`: the server's migrations, on the store the flags, environment or config name. */
@@ -44,7 +44,7 @@ export async function start(invocation: Invocation<[], StartFlags & { envName?: 
   const flags = invocation.opts;
   const stored = await configuredStore(invocation);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
-  const placement = await chooseServerEnvironment(await openConfig({ readOnly: true }), invocation.io, invocation.signal, {
+  const placement = await chooseServerEnvironment(await openConfig({ env: invocation.env, readOnly: true }), invocation.io, invocation.signal, {
     envName: flags.envName,
     dataDir: flags.data ?? DEFAULT_SERVER_OPTIONS.dataDir,
     port: Number(flags.port ?? DEFAULT_SERVER_OPTIONS.port),
@@ -56,7 +56,7 @@ export async function start(invocation: Invocation<[], StartFlags & { envName?: 
     invocation.io,
     {
       async onListening({ url, createdAdminKey }) {
-        const config = await openConfig();
+        const config = await openConfig({ env: invocation.env });
         const apiKey = createdAdminKey ?? placement.keptKey;
         await config.feedFromServer(env, { baseUrl: url, localData, ...(apiKey ? { apiKey } : {}) });
         if (createdAdminKey) {
@@ -100,7 +100,7 @@ async function createKeyOffline(invocation: Invocation<[], { name: string; permi
   const { openConfig } = await import('../../config/index.js');
   const { data, name, permissions, env: chosen } = invocation.opts;
   const localData = localDataOf(data, undefined);
-  const config = await openConfig();
+  const config = await openConfig({ env: invocation.env });
   const fed = Object.entries(config.list()).find(([, stored]) => stored.localData === localData)?.[0];
   const env = chosen ?? fed ?? 'local';
   const { secret, key } = await create({ dataDir: data, name, env, permissions: permissions ?? ['*'] });

@@ -38,7 +38,7 @@ async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Prom
   let kept = unknownFiles.get(ctx);
   if (!kept) {
     // Beside the run's receipt by default: a single write has no checkpoint or rejects file to sit beside.
-    kept = { path: ctx.opts.unknownOutcome ?? join(runsDir(), `unknown-outcome-${newRunId()}.ndjson`), written: Promise.resolve(), started: false };
+    kept = { path: ctx.opts.unknownOutcome ?? join(runsDir(ctx.env), `unknown-outcome-${newRunId()}.ndjson`), written: Promise.resolve(), started: false };
     unknownFiles.set(ctx, kept);
   }
   const { path } = kept;
