@@ -189,8 +189,10 @@ function documentNames(operations: readonly Operation[]): Map<string, Map<string
 }
 
 function responseSchema(op: Operation): Json | undefined {
-  // Built on demand: only the accounting resources have a record schema.
-  const record = () => ref(recordName(op.resource));
+  // Built on demand: the accounting resources have a record schema; the others name their DTO in ARRAY_ITEMS
+  // (so a new `single` or `list` operation of topics, say, documents itself without a crash).
+  const item = ARRAY_ITEMS[op.resource];
+  const record = () => ref(item ?? recordName(op.resource));
   const kinds: Record<ResponseKind, () => Json | undefined> = {
     single: () => envelope(record()),
     list: () => envelope({ type: 'array', items: record() }),
@@ -198,7 +200,7 @@ function responseSchema(op: Operation): Json | undefined {
     page: () => recordPage(record()),
     'notification-page': () => ref('PageNotificationDTO'),
     'count-map': () => ({ type: 'object', additionalProperties: { type: 'integer', format: 'int64' } }),
-    array: () => ({ type: 'array', items: ARRAY_ITEMS[op.resource] ? ref(ARRAY_ITEMS[op.resource] as string) : record() }),
+    array: () => ({ type: 'array', items: record() }),
     schema: () => ({ type: 'object', description: 'metadata; the spec does not show its schema' }),
     none: () => undefined,
   };

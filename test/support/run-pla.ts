@@ -70,7 +70,7 @@ export async function runCliProcess(args: string[], options: CliRunOptions & { u
   return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
-/** Variables Node reads only when a process starts: a run given other values than this process has needs a process of its own. */
+/** Variables Node reads only when a process starts: a run that sets other values than this process has needs a process of its own. */
 const READ_AT_START = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'] as const;
 
 /**
@@ -78,7 +78,9 @@ const READ_AT_START = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'] as const;
  * when its environment sets a variable only a starting process reads.
  */
 export function runCli(args: string[], options: CliRunOptions): Promise<CliResult> {
-  const needsProcess = READ_AT_START.some((name) => (options.env[name] ?? '') !== (process.env[name] ?? ''));
+  // Only a value the run sets counts: a machine's own NODE_EXTRA_CA_CERTS (Debian's bundle, say) left out of
+  // a test's environment would otherwise send every run to a process.
+  const needsProcess = READ_AT_START.some((name) => options.env[name] !== undefined && options.env[name] !== process.env[name]);
   return IN_PROCESS && !needsProcess ? runCliInProcess(args, options) : runCliProcess(args, options);
 }
 
