@@ -52,8 +52,20 @@ function answeredAsSent(op: Operation, sent: Record<string, unknown> | undefined
   if (op.read === undefined || sent === undefined) return true;
   const sentId = elementId(sent);
   const answeredId = elementId(record);
-  const sameRecord = sentId === undefined ? answeredId !== undefined : answeredId === undefined || answeredId === sentId;
-  return sameRecord && changedFields(record, sent).length === 0;
+  // An upsert of an id the service did not know may create the record under an id of its own (issue 17: counted
+  // as a create with that id, which undo deletes); an update never does.
+  const created = sentId !== undefined && mayCreate(op) && answeredId !== undefined && answeredId !== sentId;
+  const sameRecord = sentId === undefined ? answeredId !== undefined : answeredId === undefined || answeredId === sentId || created;
+  return sameRecord && changedFields(record, created ? withoutId(sent) : sent).length === 0;
+}
+
+/** Whether the operation may create a record for an item that names an id (an upsert). */
+function mayCreate(op: Operation): boolean {
+  return op.done === 'upserted';
+}
+
+function withoutId(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => field !== 'id'));
 }
 
 /** What one element of the answer (or a single write's whole answer) says of the item `sent`. */
@@ -116,14 +128,15 @@ function matched(op: Operation, sent: readonly unknown[], elements: readonly unk
     return elements[at];
   });
   if (!answersRecords(op)) return result;
-  // Records the service made: matched by the fields sent, to items sent without an id (an item with one is matched by it alone).
+  // Records the service made: matched by the fields sent, to items sent without an id (or upserted under one it did not answer).
   for (const [i, value] of sent.entries()) {
     const sentRecord = asRecord(value);
-    if (result[i] !== MISSING || !sentRecord || sentIds[i] !== undefined) continue;
+    // An item naming an id is matched by it alone, but for an upsert of an id the service did not answer (it may have created the record anew).
+    if (result[i] !== MISSING || !sentRecord || (sentIds[i] !== undefined && (!mayCreate(op) || byId.has(sentIds[i] as string)))) continue;
     const at = elements.findIndex((element, j) => {
       const id = elementIds[j] as string;
       const record = asRecord(element);
-      return !claimed.has(j) && !named.has(id) && counts.get(id) === 1 && record !== undefined && changedFields(record, sentRecord).length === 0;
+      return !claimed.has(j) && !named.has(id) && counts.get(id) === 1 && record !== undefined && changedFields(record, withoutId(sentRecord)).length === 0;
     });
     if (at === -1) continue;
     claimed.add(at);
