@@ -41,13 +41,31 @@ const STATE_OF: Readonly<Record<string, { status: string; flag: string }>> = {
 };
 
 /**
- * Whether a record answered for a create (an item naming no id) is the one sent:
- * it names an id, and holds every field as it was sent. A record of the
- * resources pla reads back; the notification side answers projections.
+ * Whether a record answered for an item is the one sent, as sent: for a create (an
+ * item naming no id) it names an id; for an update or upsert of an id it names that
+ * id, or none; either way it holds every field sent with the value sent (fields the
+ * service adds, such as `updatedAt`, are not compared). An answer showing an old
+ * value confirms nothing: the record is read back. A record of the resources pla
+ * reads back; the notification side answers projections.
  */
-function createdAsSent(op: Operation, sent: Record<string, unknown> | undefined, record: Record<string, unknown>): boolean {
-  if (op.read === undefined || sent === undefined || itemId(sent) !== undefined) return true;
-  return itemId(record) !== undefined && changedFields(record, sent).length === 0;
+function answeredAsSent(op: Operation, sent: Record<string, unknown> | undefined, record: Record<string, unknown>): boolean {
+  if (op.read === undefined || sent === undefined) return true;
+  const sentId = elementId(sent);
+  const answeredId = elementId(record);
+  // An upsert of an id the service did not know may create the record under an id of its own (issue 17: counted
+  // as a create with that id, which undo deletes); an update never does.
+  const created = sentId !== undefined && mayCreate(op) && answeredId !== undefined && answeredId !== sentId;
+  const sameRecord = sentId === undefined ? answeredId !== undefined : answeredId === undefined || answeredId === sentId || created;
+  return sameRecord && changedFields(record, created ? withoutId(sent) : sent).length === 0;
+}
+
+/** Whether the operation may create a record for an item that names an id (an upsert). */
+function mayCreate(op: Operation): boolean {
+  return op.done === 'upserted';
+}
+
+function withoutId(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => field !== 'id'));
 }
 
 /** What one element of the answer (or a single write's whole answer) says of the item `sent`. */
@@ -76,7 +94,7 @@ export function judgeElement(op: Operation, sent: unknown, element: unknown): It
     // The answer does not show the state: reading it back does.
     return MISSING;
   }
-  if (answersRecords(op)) return createdAsSent(op, sentRecord, answer) ? { kind: 'confirmed', answer } : MISSING;
+  if (answersRecords(op)) return answeredAsSent(op, sentRecord, answer) ? { kind: 'confirmed', answer } : MISSING;
   if (flag(element[done]) === true || statesSuccess(element)) return { kind: 'confirmed' };
   // A record made through an operation answering no data (an upload) is confirmed by the new record's id.
   if (sentRecord && itemId(sentRecord) === undefined) return elementId(element) !== undefined ? { kind: 'confirmed', answer } : MISSING;
@@ -87,10 +105,10 @@ export function judgeElement(op: Operation, sent: unknown, element: unknown): It
 
 /**
  * The answer's elements matched to the items sent. Where the elements carry ids,
- * by id: an item naming an id takes the element of that id; an item naming none
- * (a create), or whose id the service did not know (an upsert that created), takes
- * an element of an id no item named, holding the fields it sent, each element
- * once. An id answered twice confirms neither. Elements without ids (`[true,
+ * by id: an item naming an id takes the element of exactly that id, or none (an
+ * element of another id, however like the item, is another record); an item naming
+ * none (a create) takes an element of an id no item named, holding the fields it
+ * sent, each element once. An id answered twice confirms neither. Elements without ids (`[true,
  * false]`) are matched by position, only when there is one per item.
  */
 function matched(op: Operation, sent: readonly unknown[], elements: readonly unknown[]): unknown[] {
@@ -110,15 +128,15 @@ function matched(op: Operation, sent: readonly unknown[], elements: readonly unk
     return elements[at];
   });
   if (!answersRecords(op)) return result;
-  // Records the service made: matched by the fields sent, to items it found no id of theirs for.
+  // Records the service made: matched by the fields sent, to items sent without an id (or upserted under one it did not answer).
   for (const [i, value] of sent.entries()) {
     const sentRecord = asRecord(value);
-    if (result[i] !== MISSING || !sentRecord || (sentIds[i] !== undefined && byId.has(sentIds[i] as string))) continue;
-    const fields = Object.fromEntries(Object.entries(sentRecord).filter(([field]) => field !== 'id'));
+    // An item naming an id is matched by it alone, but for an upsert of an id the service did not answer (it may have created the record anew).
+    if (result[i] !== MISSING || !sentRecord || (sentIds[i] !== undefined && (!mayCreate(op) || byId.has(sentIds[i] as string)))) continue;
     const at = elements.findIndex((element, j) => {
       const id = elementIds[j] as string;
       const record = asRecord(element);
-      return !claimed.has(j) && !named.has(id) && counts.get(id) === 1 && record !== undefined && changedFields(record, fields).length === 0;
+      return !claimed.has(j) && !named.has(id) && counts.get(id) === 1 && record !== undefined && changedFields(record, withoutId(sentRecord)).length === 0;
     });
     if (at === -1) continue;
     claimed.add(at);

@@ -58,7 +58,8 @@ describe('the record before on a protected environment', () => {
 
   it('is not needed off a protected environment: an upsert of "7" that kept its id is an update, not a create (an undo must not delete record 7)', async () => {
     expect((await pla(['config', 'unprotect', 'qa'], { configDir: config.path })).exitCode).toBe(0);
-    const upserted = await inQa(['determinations', 'upsert', '--data', '{"id": "7", "name": "renamed"}']);
+    // The fake answers record 7 as it holds it (name "alpha"): an update is confirmed only by an answer showing what was sent.
+    const upserted = await inQa(['determinations', 'upsert', '--data', '{"id": "7", "name": "alpha"}']);
     expect(upserted.exitCode, upserted.stderr).toBe(0);
     expect(calls()).toEqual(['PUT …/createOrUpdate']);
     expect(await lastRecords()).toEqual([expect.objectContaining({ action: 'update', id: 7 })]);

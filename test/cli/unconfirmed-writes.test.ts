@@ -351,6 +351,94 @@ describe('the notification side, which has no read to check by', () => {
   });
 });
 
+describe('an update is confirmed only by its own id holding the fields as sent', () => {
+  const input = JSON.stringify([
+    { id: 1, description: 'a' },
+    { id: 2, description: 'b' },
+  ]);
+
+  it('a bulk update answered with records of other ids, holding the fields sent, is read back: failed, exit 9', async () => {
+    const svc = await serve({
+      write: answering(
+        'updateBulk',
+        {
+          body: {
+            success: true,
+            data: [
+              { id: 11, description: 'a' },
+              { id: 12, description: 'b' },
+            ],
+          },
+        },
+        false,
+      ),
+    });
+    const rejects = join(dir.path, 'rejects.ndjson');
+    const result = await run(['det', 'update', '--file', '-', '--format', 'json', '--rejects', rejects], input);
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toMatch(/updated 0, failed 2/);
+    expect((await ndjson(rejects)).map((r) => r.id)).toEqual([1, 2]);
+    expect(svc.record('determinations', 1)?.description).toBeUndefined();
+    expect(svc.record('determinations', 2)?.description).toBeUndefined();
+  });
+
+  it('ids past 2^53 answered one apart confirm nothing', async () => {
+    const big = '[{"id":9007199254740993,"description":"a"},{"id":9007199254740995,"description":"b"}]';
+    await serve({
+      write: (request) =>
+        request.verb === 'updateBulk'
+          ? {
+              headers: { 'content-type': 'application/json' },
+              body: '{"success":true,"data":[{"id":9007199254740994,"description":"a"},{"id":9007199254740996,"description":"b"}]}',
+            }
+          : plainAnswer(request),
+    });
+    const result = await run(['det', 'update', '--file', '-', '--format', 'json', '--rejects', join(dir.path, 'rejects.ndjson')], big);
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toMatch(/updated 0, failed 2/);
+  });
+
+  it('a bulk update answered with its own ids but old values, not carried out: failed, exit 9', async () => {
+    const svc = await serve({
+      write: answering('updateBulk', () => ({ body: { success: true, data: [svc.record('determinations', 1), svc.record('determinations', 2)] } }), false),
+    });
+    const result = await run(['det', 'update', '--file', '-', '--format', 'json', '--rejects', join(dir.path, 'rejects.ndjson')], input);
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toMatch(/updated 0, failed 2/);
+    expect(svc.record('determinations', 1)?.description).toBeUndefined();
+  });
+
+  it('a bulk update answered with the merged records and fields the service adds is confirmed', async () => {
+    const svc = await serve({
+      write: (request) =>
+        request.verb === 'updateBulk'
+          ? { body: { data: (request.apply() as object[]).map((r) => ({ ...r, updatedAt: '2026-01-01T00:00:00Z' })) } }
+          : plainAnswer(request),
+    });
+    const result = await run(['det', 'update', '--file', '-', '--format', 'json'], input);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(/updated 2, failed 0/);
+    expect(svc.record('determinations', 2)?.description).toBe('b');
+  });
+
+  it('a single update answered with the old record, not carried out: not updated, exit non-zero, nothing printed', async () => {
+    const svc = await serve({ write: answering('update', { body: { success: true, data: { id: 2, code: 'ATD-RET', description: 'old' } } }, false) });
+    const result = await run(['det', 'update', '2', '--data', '{"description":"new"}']);
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('read back: description not as sent');
+    expect(result.stdout).not.toContain('old');
+    expect(svc.record('determinations', 2)?.description).toBeUndefined();
+  });
+
+  it('a single update answered with the old record but carried out is confirmed by reading it back', async () => {
+    const svc = await serve({ write: answering('update', { body: { success: true, data: { id: 2, description: 'old' } } }, true) });
+    const result = await run(['det', 'update', '2', '--data', '{"description":"new"}', '-o', 'json']);
+    expect(result.exitCode).toBe(0);
+    expect((JSON.parse(result.stdout) as { description: string }).description).toBe('new');
+    expect(svc.record('determinations', 2)?.description).toBe('new');
+  });
+});
+
 describe('an answer naming another record or only some ids confirms only what it names', () => {
   it('a cancel of 10 answered with task 11 CANCELLED is read back: not cancelled, exit 5, 10 still PENDING', async () => {
     const svc = await serve({ write: answering('cancel', { body: { success: true, data: { id: 11, status: 'CANCELLED' } } }, false) });

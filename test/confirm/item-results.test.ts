@@ -84,6 +84,24 @@ describe('item results', () => {
     ).toEqual(['confirmed', 'confirmed']);
   });
 
+  it('the item of an update is matched by its id alone, and confirmed only with every field sent as sent; that of an upsert may be created anew', () => {
+    const sent = [{ id: 1, description: 'a' }, { id: 2, description: 'b' }, { id: 3, description: 'c' }, { description: 'd' }];
+    expect(
+      results('determinations.updateBulk', sent.slice(0, 3), [
+        { id: 11, description: 'a' },
+        { id: 2, description: 'old', updatedAt: 'now' },
+        { id: 3, code: 'X', description: 'c', updatedAt: 'now' },
+      ]),
+    ).toEqual(['missing', 'missing', 'confirmed']);
+    expect(
+      results('determinations.upsertBulk', sent, [
+        { id: 11, description: 'a' },
+        { id: 12, description: 'd' },
+      ]),
+    ).toEqual(['confirmed', 'missing', 'missing', 'confirmed']);
+    // An upsert of an id the service did not answer may have created the record under a new id (issue 17): 11 is that create.
+  });
+
   it('an answer that confirms nothing: a summary, another count, a bare number, a 202, an envelope saying nothing', () => {
     expect(results('determinations.deleteBulk', [1, 2], { processed: 2 })).toEqual(['missing', 'missing']);
     expect(results('determinations.deleteBulk', [1, 2], { deleted: 1 })).toEqual(['missing', 'missing']);

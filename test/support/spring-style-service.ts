@@ -16,7 +16,7 @@ type StoredRecord = Record<string, unknown> & { id: number };
 
 /** One write the service received. */
 export interface WriteRequest {
-  /** `delete`, `update`, `create`, `remove`, `cancel`, and their bulk forms (`deleteBulk`, `cancelBulk`, `upsertBulk`, `createBulk`). */
+  /** `delete`, `update`, `create`, `remove`, `cancel`, and their bulk forms (`deleteBulk`, `cancelBulk`, `updateBulk`, `upsertBulk`, `createBulk`). */
   verb: string;
   collection: Collection;
   id?: number;
@@ -203,6 +203,11 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
         const upsert = (r: Record<string, unknown>) =>
           typeof r.id === 'number' && held[collection].has(r.id) ? verbs.update(collection, r.id, r) : verbs.create(collection, r);
         return write('upsertBulk', collection, req.body, () => records.map(upsert), undefined, itemsOf(req.body, upsert));
+      }
+      if (method === 'PUT' && rest === '/bulk') {
+        const records = Array.isArray(req.body) ? (req.body as Array<Record<string, unknown>>) : [];
+        const update = (r: Record<string, unknown>) => verbs.update(collection, Number(r.id), r);
+        return write('updateBulk', collection, req.body, () => records.map(update), undefined, itemsOf(req.body, update));
       }
       if (method === 'POST' && rest === '/bulk') {
         const records = Array.isArray(req.body) ? (req.body as Array<Record<string, unknown>>) : [];
