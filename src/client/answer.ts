@@ -118,11 +118,13 @@ export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
 /**
  * The id of the record a by-id call was answered with, when it is another record's:
  * a gateway cache or a service bug must not make `get 5` print record 999, nor an
- * update of 5 report 999's fields as 5's. Ids compare as ids ("7" and 7 agree); an
- * answer naming no id is left to the other rules.
+ * update of 5 report 999's fields as 5's, nor a cancel of 5 answered with task 6
+ * count as 5 cancelled (any write, whatever data it is due: the answer is then
+ * read back). Ids compare as ids ("7" and 7 agree, exact past 2^53); an answer
+ * naming no id is left to the other rules.
  */
 function otherRecord(op: Operation, data: unknown, params: AnswerContext['params']): bigint | number | undefined {
-  if (op.response !== 'single' || !op.pathParams.some((param) => param.name === 'id') || !isObject(data) || !('id' in data)) return undefined;
+  if ((op.response !== 'single' && !writes(op)) || !op.pathParams.some((param) => param.name === 'id') || !isObject(data) || !('id' in data)) return undefined;
   const asked = params?.id === undefined ? undefined : toRecordId(params.id);
   const answered = toRecordId(data.id);
   if (asked === undefined || answered === undefined) return undefined;

@@ -16,7 +16,7 @@ import { isObject } from '../client/objects.js';
 import { type Operation, verbOf } from '../contract/operations.js';
 import { asRecord, changedFields } from '../plan/record-diff.js';
 import { itemId } from './read-back.js';
-import { outcomesNamed } from './remove-message.js';
+import { countBefore, idsAfter, outcomesNamed } from './remove-message.js';
 
 /** What the answer says of one item. */
 export type ItemResult = { kind: 'confirmed'; answer?: unknown } | { kind: 'failed'; reason: string } | { kind: 'missing' };
@@ -146,6 +146,21 @@ function voidVerdict(op: Operation, sent: readonly unknown[], result: CallResult
 }
 
 /**
+ * What the message of a bulk write by ids that names ids or a count under the
+ * operation's word leaves of a success: "Deleted ids: 1, 2" confirms 1 and 2 only, "2 records deleted" of
+ * three sent confirms none (which two is not said). The rest is read back.
+ */
+function confirmedByMessage(op: Operation, sent: readonly unknown[], value: unknown, message: string | undefined): ItemResult {
+  const word = op.done;
+  // A bulk write by ids only: a single write's message names its record ("Determination 5 deleted").
+  if (!message || word === undefined || op.body?.kind !== 'ids') return { kind: 'confirmed' };
+  const named = idsAfter(word, message).map(String);
+  if (named.length > 0) return named.includes(String(itemId(value))) ? { kind: 'confirmed' } : MISSING;
+  const count = countBefore(word, message);
+  return count === undefined || count === sent.length ? { kind: 'confirmed' } : MISSING;
+}
+
+/**
  * What the answer `result` of `op` says of each item of `sent`, in order. A 202
  * (accepted, not yet done) confirms nothing: what it would confirm is read back.
  */
@@ -163,7 +178,7 @@ export function itemResults(op: Operation, sent: readonly unknown[], result: Cal
     results = sent.map((value) => (named.has(String(itemId(value))) ? { kind: 'confirmed' } : MISSING));
   } else if (!answersRecords(op)) {
     const verdict = voidVerdict(op, sent, result);
-    results = sent.map(() => verdict);
+    results = sent.map((value) => (verdict.kind === 'confirmed' ? confirmedByMessage(op, sent, value, result.message) : verdict));
   } else {
     // A records answer that is no list: an envelope saying success, without the records, confirms what was sent.
     results = sent.map(() => (result.success === true ? { kind: 'confirmed' } : MISSING));

@@ -10,10 +10,16 @@ import { type RecordId, parseId } from '../io/input/typed-ids.js';
 /** What a message can say of one id. */
 export type NamedOutcome = 'deleted' | 'decommissioned (in use)';
 
-/** The ids a message lists after `word` ("deleted 1, 2"). */
-function idsAfter(word: string, message: string): RecordId[] {
-  const listed = new RegExp(`\\b${word}\\s+(\\d+(?:\\s*,\\s*\\d+)*)`, 'i').exec(message)?.[1];
+/** The ids a message lists after `word` ("deleted 1, 2", "Deleted ids: 1, 2"). */
+export function idsAfter(word: string, message: string): RecordId[] {
+  const listed = new RegExp(`\\b${word}(?:\\s+(?:ids?|records?))?(?:\\s*:\\s*|\\s+)(\\d+(?:\\s*,\\s*\\d+)*)`, 'i').exec(message)?.[1];
   return (listed ?? '').split(',').flatMap((text) => parseId(text) ?? []);
+}
+
+/** The count a message gives before `word` ("2 records deleted", "3 deleted"), if it gives one. */
+export function countBefore(word: string, message: string): number | undefined {
+  const count = new RegExp(`\\b(\\d+)\\s+(?:[a-z]+\\s+)?${word}\\b`, 'i').exec(message)?.[1];
+  return count === undefined ? undefined : Number(count);
 }
 
 /** The outcomes a message names, by id. */

@@ -350,3 +350,60 @@ describe('the notification side, which has no read to check by', () => {
     expect(svc.server.requests.filter((r) => r.method !== 'GET')).toHaveLength(3);
   });
 });
+
+describe('an answer naming another record or only some ids confirms only what it names', () => {
+  it('a cancel of 10 answered with task 11 CANCELLED is read back: not cancelled, exit 5, 10 still PENDING', async () => {
+    const svc = await serve({ write: answering('cancel', { body: { success: true, data: { id: 11, status: 'CANCELLED' } } }, false) });
+    const result = await run(['tasks', 'cancel', '10', '--yes']);
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).not.toMatch(/^cancelled task 10/m);
+    expect(result.stderr).toContain('read back: the task is PENDING');
+    expect(svc.record('tasks', 10)?.status).toBe('PENDING');
+    expect(svc.record('tasks', 11)?.status).toBe('RUNNING');
+  });
+
+  it('a cancel past 2^53 answered with the id one below is not confirmed: exit non-zero, not cancelled', async () => {
+    await serve({ write: answering('cancel', { body: '{"success":true,"data":{"id":9007199254740992,"status":"CANCELLED"}}' }, false) });
+    const result = await run(['tasks', 'cancel', '9007199254740993', '--yes']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).not.toMatch(/^cancelled task/m);
+  });
+
+  it('a cancel answered with its own task CANCELLED is still confirmed (exit 0)', async () => {
+    const svc = await serve({ write: answering('cancel', (request) => ({ body: { success: true, data: { id: request.id, status: 'CANCELLED' } } }), true) });
+    const result = await run(['tasks', 'cancel', '10', '--yes']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(/^cancelled task 10/m);
+    expect(svc.record('tasks', 10)?.status).toBe('CANCELLED');
+  });
+
+  /** A bulk delete of 2, 3, 4 that deletes 2 and 3 only and answers `message`. */
+  function deletingTwoOfThree(message: string): SpringStyleOptions['write'] {
+    return (request) => {
+      if (request.verb !== 'deleteBulk' || !request.items) return plainAnswer(request);
+      for (const item of request.items) if (item.id !== 4) item.apply();
+      return { body: { success: true, message } };
+    };
+  }
+
+  it.each([['Deleted ids: 2, 3'], ['2 records deleted']])(
+    'a bulk delete of 2, 3, 4 answered "%s" with 4 kept: 4 read back and failed, exit 9, in the rejects',
+    async (message) => {
+      const svc = await serve({ write: deletingTwoOfThree(message) });
+      const rejects = join(dir.path, 'rejects.ndjson');
+      const result = await run(['det', 'delete', '2', '3', '4', '--yes', '--rejects', rejects]);
+      expect(result.exitCode).toBe(9);
+      expect(result.stderr).toMatch(/deleted 2, failed 1/);
+      expect((await ndjson(rejects)).map((row) => row.id)).toEqual([4]);
+      expect(svc.records('determinations').map((r) => r.id)).toEqual([1, 4]);
+    },
+  );
+
+  it('a bulk delete answered "Deleted ids: 2, 3" that deleted all three: 4 read back as not found, exit 0', async () => {
+    const svc = await serve({ write: answering('deleteBulk', { body: { success: true, message: 'Deleted ids: 2, 3' } }, true) });
+    const result = await run(['det', 'delete', '2', '3', '4', '--yes']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(/deleted 3, failed 0/);
+    expect(svc.records('determinations').map((r) => r.id)).toEqual([1]);
+  });
+});
