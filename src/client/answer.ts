@@ -10,7 +10,7 @@ import { NOUNS } from '../contract/wording.js';
 import { NotFoundError, UnreadableAnswerError, type ApiError } from '../errors.js';
 import type { WireProfile } from '../contract/wire-profile.js';
 import { type Unwrapped, unwrapByProfile, unwrapEnvelope } from './envelope.js';
-import type { StatedFailure } from './failure-signals.js';
+import { pageFailure, type StatedFailure } from './failure-signals.js';
 import { isObject } from './objects.js';
 
 /** What a 2xx answer was, in a few words: `text/html ("Sign in")`, `JSON null`, `a JSON array`. */
@@ -97,6 +97,9 @@ export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
   const enveloped = op.response === 'single' || op.response === 'list' || op.response === 'void';
   const unwrapped = context.wire ? unwrapByProfile(body, context.wire, { inPage, enveloped }) : unwrapEnvelope(body, { inPage });
   if (unwrapped.failure) throw context.failed(unwrapped.failure, body);
+  // A page needs no envelope to say it failed: its own fields beside its records and paging fields may.
+  const pageFailed = op.response === 'page' || op.response === 'notification-page' ? pageFailure(unwrapped.data) : undefined;
+  if (pageFailed) throw context.failed(pageFailed, body);
   const softNotFound = readsOneRecord(op) && context.wire?.softNotFound === true;
   if (unwrapped.keyMissing !== undefined && dataDue(op) && !softNotFound)
     // A read is answered by it or is an error; a write so answered is read back (src/confirm) as any unreadable answer.

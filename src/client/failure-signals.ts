@@ -1,6 +1,7 @@
 /**
  * The ways a service says "failed" or "done" inside a 2xx answer, one rule each,
- * read by the envelope (src/client/envelope.ts) and by the per-item results of a
+ * read by the envelope (src/client/envelope.ts), by a page's own fields beside its
+ * records (`pageFailure`, an envelope or none) and by the per-item results of a
  * bulk answer (src/confirm/item-results.ts): a false or "false" success flag (any
  * case), a status of ERROR/FAILED/FAIL or a 4xx/5xx (as a number, `statusCode`, or
  * Spring's HttpStatus name), a non-empty errors list or object, an error code, an
@@ -159,6 +160,35 @@ export function statedFailure(
   if (((Array.isArray(errors) && errors.length > 0) || (isObject(errors) && Object.keys(errors).length > 0)) && !own('errors')) return say();
   for (const field of ['error', 'errorMessage']) if (!noError(body[field]) && !own(field)) return say();
   return undefined;
+}
+
+/** A page's own paging fields (shape A flat, shape B's `page{}`, Spring's extras) and its records: never a verdict. */
+const PAGE_FIELDS: ReadonlySet<string> = new Set([
+  'content',
+  'page',
+  'number',
+  'size',
+  'totalElements',
+  'totalPages',
+  'numberOfElements',
+  'first',
+  'last',
+  'empty',
+  'sort',
+  'pageable',
+]);
+
+/**
+ * The failure a page object states in its own top-level fields (`"success": false`,
+ * `"error": "db timeout"`, a 4xx/5xx status or code), wrapped in an envelope or not:
+ * a bare page carries its verdict beside its paging fields. Its records and its
+ * paging fields are left out, so a record's `status` or a page's `number` never reads
+ * as one.
+ */
+export function pageFailure(page: unknown): StatedFailure | undefined {
+  if (!isObject(page)) return undefined;
+  const fields = Object.fromEntries(Object.entries(page).filter(([name]) => !PAGE_FIELDS.has(name)));
+  return Object.keys(fields).length === 0 ? undefined : statedFailure(fields);
 }
 
 /** Whether `body` says outright that the call succeeded (`success: true`, a 0/2xx code, status OK). */

@@ -59,4 +59,40 @@ describe('list pages streamed', () => {
     // Page 0, the page base probe's two reads of one record, page 1; page 2 was never asked for.
     expect(service.requests).toBe(4);
   });
+
+  describe('a page without an envelope states its own verdict', () => {
+    it.each([
+      ['shape A with "success": false after its records', { shape: 'flat', after: '"success":false,"message":"page refused"' }, 'page refused'],
+      ['shape B with "error": "db timeout" before its records', { shape: 'nested', before: '"error":"db timeout"' }, 'db timeout'],
+    ] as const)("%s: none of that page printed, exit 5, the service's words shown", async (name, bare, words) => {
+      const service = await serve({ pages: 3, perPage: 5, refuseRecord: 8, bare });
+      const result = await run(service, ['det', 'list', '--all', '-o', 'ndjson'], name.slice(0, 7));
+      // Page 0 was confirmed and printed; page 1 (records 6 to 10) was refused, page 2 never asked for.
+      expect(result.ids).toEqual([1, 2, 3, 4, 5]);
+      expect(result.stderr).toContain(`error: the service answered 200 but reported a failure: ${words} (GET `);
+      expect(result.stderr).toMatch(/\?page=1&size=5\)/);
+      expect(result.exitCode).toBe(5);
+      expect(service.requests).toBe(4);
+    });
+
+    it("a 5xx status among a page's own fields is a server error (exit of its class), nothing of the page printed", async () => {
+      const service = await serve({ pages: 1, perPage: 2, refuseRecord: 1, bare: { shape: 'flat', after: '"status":503,"error":"db timeout"' } });
+      const result = await run(service, ['det', 'list', '--all', '-o', 'ndjson'], 'bare-status-503');
+      expect(result.ids).toEqual([]);
+      expect(result.stderr).toMatch(/db timeout/);
+      // A server error (7), as a 503 at the status would be.
+      expect(result.exitCode).toBe(7);
+    });
+
+    it.each(['flat', 'nested'] as const)(
+      "a normal bare page (shape %s) is read whole: records' own status and code are theirs, not a verdict",
+      async (shape) => {
+        const service = await serve({ pages: 2, perPage: 5, bare: { shape } });
+        const result = await run(service, ['det', 'list', '--all', '-o', 'ndjson'], `bare-fine-${shape}`);
+        expect(result.stderr).toBe('');
+        expect(result.exitCode).toBe(0);
+        expect(result.ids).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+      },
+    );
+  });
 });

@@ -62,6 +62,20 @@ describe('answers', () => {
     expect((await fake.client().call('tasks.get', { params: { id: 5 } })).data).toEqual(task);
   });
 
+  it("a bare notification page states its own failure; its paging fields and its records' fields are never one", async () => {
+    const notice = { id: 3, status: 'ERROR', code: 'N-3', error: 'delivery failed', success: false };
+    const spring = { number: 0, size: 1, totalElements: 1, totalPages: 1, numberOfElements: 1, first: true, last: true, empty: false };
+    const paging = { ...spring, sort: { sorted: false }, pageable: { pageNumber: 0, pageSize: 1 } };
+    const path = /\/api\/notifications\/ana$/;
+    const list = () => fake.client().page('notifications.list', { params: { userName: 'ana' }, paging: { page: 0, size: 1 } });
+    fake.server().setRoutes([{ path, reply: { body: { content: [notice], ...paging } } }]);
+    expect((await list()).items).toEqual([notice]);
+    fake.server().setRoutes([{ path, reply: { body: { content: [notice], ...paging, code: 500, msg: 'database down' } } }]);
+    const error = await rejectionOf(list());
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.message).toContain('database down');
+  });
+
   it('a read by id answered with no record is not found (a soft 404)', async () => {
     for (const body of [{ success: true, data: null }, { data: null }, { code: 0, msg: 'ok' }, undefined]) {
       fake.server().setRoutes([{ path: `${DET}/9`, reply: body === undefined ? { status: 200 } : { body } }]);

@@ -19,6 +19,12 @@ export interface PagedServiceOptions {
   recordBytes?: number;
   /** A record (ids count from 1) whose page's envelope says `success: false` after its records. */
   refuseRecord?: number;
+  /**
+   * Pages without an envelope, shape A (`flat`: paging fields beside `content`) or
+   * shape B (`nested`: `page{}`); the refused page's own fields `before` its
+   * `content` and `after` its paging fields (JSON members, e.g. `"success":false`).
+   */
+  bare?: { shape: 'flat' | 'nested'; before?: string; after?: string };
 }
 
 export interface PagedService {
@@ -68,6 +74,13 @@ export async function startPagedService(options: PagedServiceOptions): Promise<P
     const first = number * size;
     const count = Math.max(0, Math.min(size, total - first));
     const refused = options.refuseRecord !== undefined && first < options.refuseRecord && options.refuseRecord <= first + count;
+    function* barePieces(bare: NonNullable<PagedServiceOptions['bare']>): Generator<string> {
+      yield `{${refused && bare.before ? `${bare.before},` : ''}"content":[`;
+      for (let i = 0; i < count; i += 1) yield `${i === 0 ? '' : ','}${record(first + i + 1, noteLength)}`;
+      const paging = `"size":${size},"number":${number},"totalElements":${total},"totalPages":${Math.ceil(total / size)}`;
+      yield bare.shape === 'flat' ? `],${paging},"last":${first + count >= total}` : `],"page":{${paging}}`;
+      yield refused && bare.after ? `,${bare.after}}` : '}';
+    }
     function* pieces(): Generator<string> {
       yield refused ? '{"data":{"content":[' : '{"success":true,"message":"ok","data":{"content":[';
       for (let i = 0; i < count; i += 1) yield `${i === 0 ? '' : ','}${record(first + i + 1, noteLength)}`;
@@ -75,7 +88,7 @@ export async function startPagedService(options: PagedServiceOptions): Promise<P
       yield refused ? ',"success":false,"message":"page refused","errors":[{"path":"page","message":"refused after its records"}]}' : '}';
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    send(res, pieces());
+    send(res, options.bare ? barePieces(options.bare) : pieces());
   });
   const { url, close } = await listenLocal(server);
   return {
