@@ -27,6 +27,7 @@
  * character is 0x80 or above, so `,`, `]` and `"` never fall inside one.
  */
 import { parseJson } from './json-parse.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
 
 /** Arrays inside at most this many containers are read element by element (a page's records are at most three deep). */
 const SHALLOW = 3;
@@ -40,14 +41,6 @@ const PARSED_NOW_FROM = 64;
 
 /** Stands in for an array in the kept text; the nonce keeps a service's own string from looking like one. */
 const MARK = `\u0000pla-array:${Math.random().toString(36).slice(2)}:`;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const COMMA = 0x2c;
 
 /** Takes a document's bytes in order; `end` gives its value. */
 export interface JsonChunkParser {
@@ -162,10 +155,10 @@ export function createJsonChunkParser(): JsonChunkParser {
           case QUOTE:
             inString = true;
             break;
-          case OPEN_OBJECT:
+          case OPEN_BRACE:
             open.push(false);
             break;
-          case OPEN_ARRAY:
+          case OPEN_BRACKET:
             if (reading === undefined && open.length <= SHALLOW) {
               keep(i);
               kept.push(Buffer.from(JSON.stringify(`${MARK}${arrays.length}`)));
@@ -175,9 +168,9 @@ export function createJsonChunkParser(): JsonChunkParser {
             }
             open.push(true);
             break;
-          case CLOSE_ARRAY:
-          case CLOSE_OBJECT:
-            if (open.pop() !== (byte === CLOSE_ARRAY)) throw new SyntaxError(`Unexpected "${String.fromCharCode(byte)}" in JSON`);
+          case CLOSE_BRACKET:
+          case CLOSE_BRACE:
+            if (open.pop() !== (byte === CLOSE_BRACKET)) throw new SyntaxError(`Unexpected "${String.fromCharCode(byte)}" in JSON`);
             if (reading !== undefined && open.length === reading.depth) {
               take(reading, [...reading.text, chunk.subarray(from, i)], reading.comma ? reading.commas + 1 : 'one or none');
               reading = undefined;

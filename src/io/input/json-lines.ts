@@ -1,14 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-
-const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, NEWLINE, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../../json/json-bytes.js';
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === NEWLINE || byte === 0x0d || byte === 0x09;
