@@ -1,10 +1,15 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreCorruptError } from './errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { parseJournalEntry } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
-import { forEachLine } from './line-reader.js';
+import { scanJournalLine } from './journal-scan.js';
+import type { ScannedEntry } from './journal-scan.js';
+import { forEachLineChunk } from './line-reader.js';
 import type { StoreState } from './store-state.js';
+
+const NEWLINE = 0x0a;
 
 /** Where the readable journal ends, for the writer to continue from. */
 export interface ReplayResult {
@@ -25,44 +30,66 @@ export interface ReplayResult {
 export async function replayJournal(dir: string, state: StoreState, warn: (message: string) => void): Promise<ReplayResult> {
   const path = join(dir, JOURNAL_FILE);
   const result: ReplayResult = { validBytes: 0, entries: 0, needsNewline: false };
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw error;
+  }
   let bad: { number: number; why: string } | undefined;
   let previousSeq: number | undefined;
-  const fail = (number: number, why: string): never => {
-    throw new StoreCorruptError(`${path} line ${number}: ${why}`, {
+  let number = 0;
+  const fail = (line: number, why: string): never => {
+    throw new StoreCorruptError(`${path} line ${line}: ${why}`, {
       hint: 'the journal is damaged in the middle; restore the data folder from a backup',
     });
   };
-  try {
-    await forEachLine(path, ({ text, number, end, terminated }) => {
+  /** One line, `bytes[from, to)`, ending at `end` in the file. */
+  const onLine = (bytes: Buffer, from: number, to: number, end: number, terminated: boolean) => {
+    number++;
+    // Lines as this store writes them are read over their bytes, records kept as text;
+    // anything else is parsed, refused or reported as a torn tail here.
+    let entry: JournalEntry | ScannedEntry | undefined = bad === undefined ? scanJournalLine(bytes, from, to) : undefined;
+    if (entry === undefined) {
+      const text = bytes.toString('utf8', from, to);
       if (text.trim() === '') {
         if (bad === undefined) result.validBytes = end;
         return;
       }
       if (bad !== undefined) fail(bad.number, bad.why);
-      let entry: JournalEntry;
       try {
         entry = parseJournalEntry(text);
       } catch (error) {
         bad = { number, why: (error as Error).message };
         return;
       }
-      if (previousSeq !== undefined && entry.seq !== previousSeq + 1) {
-        fail(number, `entry ${entry.seq} follows entry ${previousSeq}`);
+    }
+    if (previousSeq !== undefined && entry.seq !== previousSeq + 1) {
+      fail(number, `entry ${entry.seq} follows entry ${previousSeq}`);
+    }
+    previousSeq = entry.seq;
+    if (entry.seq > state.seq) {
+      if (entry.seq !== state.seq + 1) {
+        fail(number, `entries ${state.seq + 1}–${entry.seq - 1} are missing (the snapshot ends at ${state.seq})`);
       }
-      previousSeq = entry.seq;
-      if (entry.seq > state.seq) {
-        if (entry.seq !== state.seq + 1) {
-          fail(number, `entries ${state.seq + 1}–${entry.seq - 1} are missing (the snapshot ends at ${state.seq})`);
-        }
-        state.apply(entry);
+      state.apply(entry);
+    }
+    result.validBytes = end;
+    result.entries++;
+    result.needsNewline = !terminated;
+  };
+  try {
+    forEachLineChunk(fd, fstatSync(fd).size, (bytes, offset) => {
+      let from = 0;
+      for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
+        onLine(bytes, from, newline, offset + newline + 1, true);
+        from = newline + 1;
       }
-      result.validBytes = end;
-      result.entries++;
-      result.needsNewline = !terminated;
+      if (from < bytes.length) onLine(bytes, from, bytes.length, offset + bytes.length, false);
     });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
-    throw error;
+  } finally {
+    closeSync(fd);
   }
   if (bad !== undefined) {
     warn(`store: dropped a torn last entry at ${path} line ${bad.number} (${bad.why}); it was never acknowledged`);

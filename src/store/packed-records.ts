@@ -2,9 +2,11 @@
  * The records the snapshot held when the store opened, left in the snapshot file and
  * read from it (and parsed) one by one when asked for. A million parsed records cost
  * several hundred MB of objects and most of a start-up's time; left in the file, each
- * costs its place in the file and its id. A table's rows are `Entry`s: a number is a
- * record of this pack (its slot), an object a record written since (or decoded for
- * good, in a table with equality indexes).
+ * costs its place in the file and its id. The records the journal put after the
+ * snapshot are kept the same way, as their JSON text in memory (`addText`): replay
+ * checks their text and parses none. A table's rows are `Entry`s: a number is a
+ * record of this pack (its slot: the file's first, then the texts'), an object a
+ * record written since (or decoded for good, in a table with equality indexes).
  *
  * The file stays open until the store closes, so the records are read from the file
  * that was read at start even after a compaction renamed a new snapshot over it (the
@@ -30,9 +32,13 @@ const READ_AHEAD = 1 << 20;
 
 export class PackedRecords {
   private fd: number | undefined;
-  /** Per slot: where its JSON text starts in the file, its length in bytes, and its id. */
+  /** Per slot of the file: where its JSON text starts in the file and its length in bytes. */
   private starts: Float64Array = new Float64Array(0);
   private lengths: Uint32Array = new Uint32Array(0);
+  /** Slots below this are in the file; from it on, `texts` holds them. */
+  private fileSlots = 0;
+  private texts: string[] = [];
+  /** Per slot (file and text): its id. Grows as texts are added. */
   private ids: Float64Array = new Float64Array(0);
   private decoded = new Map<number, StoredRecord>();
   private scratch = Buffer.allocUnsafe(4096);
@@ -47,12 +53,31 @@ export class PackedRecords {
     this.starts = starts;
     this.lengths = lengths;
     this.ids = ids;
+    this.fileSlots = lengths.length;
+  }
+
+  /**
+   * A record kept as its JSON text (well-formed, an object with this `id`, and
+   * exactly as `jsonText` writes it: its text goes into snapshots and pages as it
+   * is); returns its slot. Texts are added after the file's slots are known.
+   */
+  addText(id: number, text: string): number {
+    const slot = this.fileSlots + this.texts.length;
+    if (slot >= this.ids.length) {
+      const grown = new Float64Array(Math.max(1024, Math.ceil(slot * 1.5)));
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[slot] = id;
+    this.texts.push(text);
+    return slot;
   }
 
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.decoded = new Map();
+    this.texts = [];
     this.window = Buffer.alloc(0);
   }
 
@@ -81,7 +106,7 @@ export class PackedRecords {
     let to = 0;
     let missing = 0;
     for (const entry of entries) {
-      if (typeof entry !== 'number' || this.decoded.has(entry)) continue;
+      if (typeof entry !== 'number' || entry >= this.fileSlots || this.decoded.has(entry)) continue;
       missing++;
       from = Math.min(from, this.starts[entry] as number);
       to = Math.max(to, (this.starts[entry] as number) + (this.lengths[entry] as number));
@@ -90,7 +115,7 @@ export class PackedRecords {
       const span = Buffer.allocUnsafe(to - from);
       this.fill(span, span.length, from);
       for (const entry of entries) {
-        if (typeof entry !== 'number' || this.decoded.has(entry)) continue;
+        if (typeof entry !== 'number' || entry >= this.fileSlots || this.decoded.has(entry)) continue;
         const at = (this.starts[entry] as number) - from;
         this.keep(entry, this.parse(span.toString('utf8', at, at + (this.lengths[entry] as number))));
       }
@@ -130,6 +155,7 @@ export class PackedRecords {
 
   /** One record's bytes, read on their own. */
   private read(slot: number): string {
+    if (slot >= this.fileSlots) return this.texts[slot - this.fileSlots] as string;
     const length = this.lengths[slot] as number;
     if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(length);
     this.fill(this.scratch, length, this.starts[slot] as number);
@@ -138,6 +164,7 @@ export class PackedRecords {
 
   /** One record's bytes from the stretch last read, reading the next stretch when it is not there. */
   private readAhead(slot: number): string {
+    if (slot >= this.fileSlots) return this.texts[slot - this.fileSlots] as string;
     const start = this.starts[slot] as number;
     const length = this.lengths[slot] as number;
     let at = start - this.windowStart;

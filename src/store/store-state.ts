@@ -1,5 +1,6 @@
 import { idAfter } from '../contract/ids.js';
 import type { JournalEntry } from './journal-entry.js';
+import type { ScannedEntry, TextPut } from './journal-scan.js';
 import { PackedRecords } from './packed-records.js';
 import type { Entry } from './packed-records.js';
 import { Table } from './table.js';
@@ -50,8 +51,8 @@ export class StoreState {
     if (next > this.nextId(name)) this.nextIds.set(name, next);
   }
 
-  /** Applies one checked entry; cannot fail part-way. */
-  apply(entry: JournalEntry): void {
+  /** Applies one checked entry (puts as records, or as text from replay); cannot fail part-way. */
+  apply(entry: JournalEntry | ScannedEntry): void {
     if (entry.clear === true) {
       for (const table of this.tables.values()) table.clear();
     }
@@ -67,7 +68,7 @@ export class StoreState {
    * delete of different ids commute), except that a put of an id waiting to be deleted
    * first applies the deletes it follows.
    */
-  private applyChanges(changes: readonly Change[]): void {
+  private applyChanges(changes: ReadonlyArray<Change | TextPut>): void {
     const puts = new Map<CollectionName, number>();
     for (const change of changes) if (change.op === 'put') puts.set(change.collection, (puts.get(change.collection) ?? 0) + 1);
     for (const [name, count] of puts) this.table(name).expectPuts(count);
@@ -81,9 +82,11 @@ export class StoreState {
     };
     for (const change of changes) {
       if (change.op === 'put') {
-        if (deletes.get(change.collection)?.has(change.record.id)) flush(change.collection);
-        this.table(change.collection).put(change.record);
-        this.raiseNextId(change.collection, idAfter(change.record.id));
+        const id = 'text' in change ? change.id : change.record.id;
+        if (deletes.get(change.collection)?.has(id)) flush(change.collection);
+        if ('text' in change) this.table(change.collection).putText(change.id, change.text);
+        else this.table(change.collection).put(change.record);
+        this.raiseNextId(change.collection, idAfter(id));
       } else {
         let ids = deletes.get(change.collection);
         if (ids === undefined) deletes.set(change.collection, (ids = new Set()));

@@ -2,6 +2,7 @@ import { jsonText } from '../json/json-text.js';
 import { EqualityIndex, indexEquals } from './equality-index.js';
 import { comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
+import { parseRecordText } from './packed-records.js';
 import type { Entry, PackedRecords } from './packed-records.js';
 import { SortedList } from './sorted-list.js';
 import type { PageResult, SortKey, StoredRecord } from './types.js';
@@ -151,19 +152,46 @@ export class Table {
     for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(keptBy(view, record));
   }
 
-  put(record: StoredRecord): void {
+  /**
+   * Adds the slots `first` to before `end` of the pack, whose ids increase and are above
+   * every id in the table (loading a snapshot).
+   */
+  appendSlots(first: number, end: number): void {
+    if (this.indexes.size > 0 || this.sortedViews.size > 0) {
+      for (let slot = first; slot < end; slot++) this.append(slot);
+      return;
+    }
     const rows = this.rows;
-    const at = this.lowerBound(record.id);
-    if (at === rows.length || this.idAt(at) !== record.id) {
-      if (at === rows.length) rows.push(record);
-      else rows.splice(at, 0, record);
+    for (let slot = first; slot < end; slot++) rows.push(slot);
+  }
+
+  /**
+   * Puts a record given as its JSON text (journal replay, see `PackedRecords.addText`):
+   * kept as text, or parsed now in a table with equality indexes, whose rows are records.
+   */
+  putText(id: number, text: string): void {
+    this.put(this.indexes.size === 0 ? this.packed.addText(id, text) : (parseRecordText(text) as StoredRecord));
+  }
+
+  put(entry: Entry): void {
+    const rows = this.rows;
+    const id = this.packed.idOf(entry);
+    const at = this.lowerBound(id);
+    const plain = this.indexes.size === 0 && this.sortedViews.size === 0;
+    // A table with equality indexes keeps its rows decoded (see `append`).
+    const record = plain ? undefined : this.packed.peek(entry);
+    const row = this.indexes.size === 0 ? entry : (record as StoredRecord);
+    if (at === rows.length || this.idAt(at) !== id) {
+      if (at === rows.length) rows.push(row);
+      else rows.splice(at, 0, row);
+      if (record === undefined) return;
       for (const index of this.indexes.values()) index.add(record);
       for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(keptBy(view, record));
       return;
     }
     const replaced = rows[at] as Entry;
-    rows[at] = record;
-    if (this.indexes.size === 0 && this.sortedViews.size === 0) return;
+    rows[at] = row;
+    if (record === undefined) return;
     const previous = this.packed.peek(replaced);
     for (const index of this.indexes.values()) index.replace(previous, record);
     for (const view of this.sortedViews.values()) {
