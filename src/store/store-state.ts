@@ -56,11 +56,23 @@ export class StoreState {
     if (entry.clear === true) {
       for (const table of this.tables.values()) table.clear();
     }
-    this.applyChanges(entry.changes ?? []);
-    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, RecordId][]) {
-      this.raiseNextId(name, next);
-    }
+    const changes = entry.changes ?? [];
+    if (changes.length === 1) this.applyChange(changes[0] as Change | TextPut);
+    else this.applyChanges(changes);
+    const ids = entry.ids ?? {};
+    for (const name in ids) this.raiseNextId(name as CollectionName, ids[name as CollectionName] as RecordId);
     this.seq = entry.seq;
+  }
+
+  /** One change: most entries hold one, and need none of `applyChanges`'s bookkeeping. */
+  private applyChange(change: Change | TextPut): void {
+    if (change.op === 'delete') {
+      this.table(change.collection).delete(change.id);
+      return;
+    }
+    if ('text' in change) this.table(change.collection).putText(change.id, change.text);
+    else this.table(change.collection).put(change.record);
+    this.raiseNextId(change.collection, idAfter('text' in change ? change.id : change.record.id));
   }
 
   /**
@@ -82,11 +94,8 @@ export class StoreState {
     };
     for (const change of changes) {
       if (change.op === 'put') {
-        const id = 'text' in change ? change.id : change.record.id;
-        if (deletes.get(change.collection)?.has(id)) flush(change.collection);
-        if ('text' in change) this.table(change.collection).putText(change.id, change.text);
-        else this.table(change.collection).put(change.record);
-        this.raiseNextId(change.collection, idAfter(id));
+        if (deletes.get(change.collection)?.has('text' in change ? change.id : change.record.id)) flush(change.collection);
+        this.applyChange(change);
       } else {
         let ids = deletes.get(change.collection);
         if (ids === undefined) deletes.set(change.collection, (ids = new Set()));

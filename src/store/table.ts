@@ -30,6 +30,9 @@ export interface TableQuery {
 // costs memory once, not forever.
 const MAX_SORTED_VIEWS = 8;
 
+// A table loaded with more records than this gets its rows in one array of that size.
+const PREALLOCATE_FROM = 10_000;
+
 // From this many deletes in one commit, each order is filtered once instead of
 // spliced once per record (a user's 100,000 notifications went one splice at a time).
 const BATCH_DELETES = 32;
@@ -117,7 +120,7 @@ function isIdSort(sort: readonly SortKey[]): boolean {
  * tables keep, per record, its id and the fields they sort by (`projector`).
  */
 export class Table {
-  private readonly rows: Entry[] = [];
+  private rows: Entry[] = [];
   private readonly indexes = new Map<string, EqualityIndex>();
   private readonly sortedViews = new Map<string, SortedView>();
 
@@ -159,6 +162,16 @@ export class Table {
   appendSlots(first: number, end: number): void {
     if (this.indexes.size > 0 || this.sortedViews.size > 0) {
       for (let slot = first; slot < end; slot++) this.append(slot);
+      return;
+    }
+    if (this.rows.length === 0 && end - first > PREALLOCATE_FROM) {
+      // One array, with room for the records the journal and the next writes add, rather
+      // than a million pushes: a growing array is copied again and again into fresh
+      // memory, which cost more than the whole scan of the snapshot.
+      const rows = new Array<Entry>(end - first + ((end - first) >> 3));
+      rows.length = end - first;
+      for (let slot = first; slot < end; slot++) rows[slot - first] = slot;
+      this.rows = rows;
       return;
     }
     const rows = this.rows;
