@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreCorruptError } from './errors.js';
 import { JOURNAL_FILE } from './journal.js';
@@ -46,11 +46,12 @@ export async function replayJournal(dir: string, state: StoreState, warn: (messa
     });
   };
   /** One line, `bytes[from, to)`, ending at `end` in the file. */
-  const onLine = (bytes: Buffer, from: number, to: number, end: number, terminated: boolean) => {
+  const onLine = (bytes: Buffer, offset: number, from: number, to: number, terminated: boolean) => {
     number++;
-    // Lines as this store writes them are read over their bytes, records kept as text;
-    // anything else is parsed, refused or reported as a torn tail here.
-    let entry: JournalEntry | ScannedEntry | undefined = bad === undefined ? scanJournalLine(bytes, from, to) : undefined;
+    const end = offset + to + (terminated ? 1 : 0);
+    // Lines as this store writes them are read over their bytes, records left in the
+    // file; anything else is parsed, refused or reported as a torn tail here.
+    let entry: JournalEntry | ScannedEntry | undefined = bad === undefined ? scanJournalLine(bytes, from, to, offset) : undefined;
     if (entry === undefined) {
       const text = bytes.toString('utf8', from, to);
       if (text.trim() === '') {
@@ -79,18 +80,16 @@ export async function replayJournal(dir: string, state: StoreState, warn: (messa
     result.entries++;
     result.needsNewline = !terminated;
   };
-  try {
-    forEachLineChunk(fd, fstatSync(fd).size, (bytes, offset) => {
-      let from = 0;
-      for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
-        onLine(bytes, from, newline, offset + newline + 1, true);
-        from = newline + 1;
-      }
-      if (from < bytes.length) onLine(bytes, from, bytes.length, offset + bytes.length, false);
-    });
-  } finally {
-    closeSync(fd);
-  }
+  // The records stay in the file: the store's pack holds it open from now on.
+  state.packed.adoptJournal(fd);
+  forEachLineChunk(fd, fstatSync(fd).size, (bytes, offset) => {
+    let from = 0;
+    for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
+      onLine(bytes, offset, from, newline, true);
+      from = newline + 1;
+    }
+    if (from < bytes.length) onLine(bytes, offset, from, bytes.length, false);
+  });
   if (bad !== undefined) {
     warn(`store: dropped a torn last entry at ${path} line ${bad.number} (${bad.why}); it was never acknowledged`);
   }

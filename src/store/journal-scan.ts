@@ -1,8 +1,8 @@
 /**
  * Journal replay's fast path: reads a journal line, as `jsonText` writes one, over its
- * bytes, and keeps each put's record as its JSON text, checked but not parsed (the
- * tables keep it so: `PackedRecords.addText`). Parsing 50,000 lines and their records
- * was most of a start-up's time and garbage.
+ * bytes, and finds each put's record, checked but not parsed: the tables leave it in
+ * the journal file (`PackedRecords.addJournalRecord`). Parsing 50,000 lines and their
+ * records was most of a start-up's time and garbage.
  *
  * It accepts only what the slow path (`parseJournalEntry`) reads the same way: the
  * entry's keys (`seq`, `changes`, `ids`, `clear`) and the changes' (`op`, `collection`,
@@ -18,19 +18,25 @@
 import { COLLECTIONS } from './types.js';
 import type { CollectionName, RecordId } from './types.js';
 
-/** A put whose record is kept as its JSON text, with its id. */
-export interface TextPut {
+/**
+ * A put whose record is left in the journal: its JSON is `bytes[from, from + length)`,
+ * at `position` in the file. The bytes are the reader's, valid while the line is applied.
+ */
+export interface PackedPut {
   op: 'put';
   collection: CollectionName;
   id: number;
-  text: string;
+  bytes: Buffer;
+  from: number;
+  length: number;
+  position: number;
 }
 
 /** A journal entry as the fast path reads it: puts as text. */
 export interface ScannedEntry {
   seq: number;
   ids?: Partial<Record<CollectionName, RecordId>>;
-  changes?: Array<TextPut | { op: 'delete'; collection: CollectionName; id: RecordId }>;
+  changes?: Array<PackedPut | { op: 'delete'; collection: CollectionName; id: RecordId }>;
   clear?: true;
 }
 
@@ -72,11 +78,15 @@ const NOT_FAST = new Error('not the fast form');
 
 class LineScanner {
   position: number;
+  /** Where the last record read ends. */
+  private recordEnd = 0;
 
   constructor(
     private readonly bytes: Buffer,
     from: number,
     private readonly end: number,
+    /** Where `bytes` starts in the file. */
+    private readonly offset: number,
   ) {
     this.position = from;
   }
@@ -109,25 +119,24 @@ class LineScanner {
     return changes;
   }
 
-  private change(): TextPut | { op: 'delete'; collection: CollectionName; id: RecordId } {
+  private change(): PackedPut | { op: 'delete'; collection: CollectionName; id: RecordId } {
     let op: 'put' | 'delete' | undefined;
     let collection: CollectionName | undefined;
     let id = 0;
-    let text: string | undefined;
+    let from = -1;
     this.expect(OPEN_BRACE);
     do {
       if (this.isKey(KEY_OP) && op === undefined) op = this.op();
       else if (this.isKey(KEY_COLLECTION) && collection === undefined) collection = this.collection();
       else if (this.isKey(KEY_ID) && id === 0) id = this.integer();
-      else if (this.isKey(KEY_RECORD) && text === undefined) {
-        const from = this.position;
+      else if (this.isKey(KEY_RECORD) && from === -1) {
+        from = this.position;
         id = this.record();
-        text = this.bytes.toString('utf8', from, this.position);
       } else throw NOT_FAST;
     } while (this.next(CLOSE_BRACE));
     if (collection === undefined || id === 0) throw NOT_FAST;
-    if (op === 'put' && text !== undefined) return { op, collection, id, text };
-    if (op === 'delete' && text === undefined) return { op, collection, id };
+    if (op === 'put' && from !== -1) return { op, collection, id, bytes: this.bytes, from, length: this.recordEnd - from, position: this.offset + from };
+    if (op === 'delete' && from === -1) return { op, collection, id };
     throw NOT_FAST;
   }
 
@@ -142,7 +151,7 @@ class LineScanner {
     return ids;
   }
 
-  /** A record object; returns its `id`. */
+  /** A record object; returns its `id` (and notes where it ends). */
   private record(): number {
     let id = 0;
     this.expect(OPEN_BRACE);
@@ -158,6 +167,7 @@ class LineScanner {
       }
     } while (this.next(CLOSE_BRACE));
     if (id === 0) throw NOT_FAST;
+    this.recordEnd = this.position;
     return id;
   }
 
@@ -343,10 +353,13 @@ class LineScanner {
   }
 }
 
-/** The entry of the journal line `bytes[from, to)` with puts as text, or undefined when the slow path is to read it. */
-export function scanJournalLine(bytes: Buffer, from: number, to: number): ScannedEntry | undefined {
+/**
+ * The entry of the journal line `bytes[from, to)` (`bytes` starting at `offset` in the
+ * file) with puts left in the file, or undefined when the slow path is to read it.
+ */
+export function scanJournalLine(bytes: Buffer, from: number, to: number, offset: number): ScannedEntry | undefined {
   try {
-    return new LineScanner(bytes, from, to).entry();
+    return new LineScanner(bytes, from, to, offset).entry();
   } catch (error) {
     if (error === NOT_FAST) return undefined;
     throw error;

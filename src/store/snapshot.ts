@@ -18,7 +18,7 @@
  * lines at the first tab reads the records as JSON.
  */
 import { fstatSync, openSync, readSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -29,6 +29,9 @@ import { fsyncDir } from './durable-fs.js';
 import { StoreCorruptError } from './errors.js';
 import { isCollectionName, isStoredRecord } from './journal-entry.js';
 import { forEachLineChunk } from './line-reader.js';
+import { snapshotChecksum } from './snapshot-check.js';
+import { readSnapshotIndex, SNAPSHOT_INDEX_FILE, SNAPSHOT_INDEX_TEMP_FILE, SnapshotIndexBuilder, writeSnapshotIndex } from './snapshot-index.js';
+import type { SnapshotIdentity, SnapshotSlots } from './snapshot-index.js';
 import { parseRecordText } from './packed-records.js';
 import type { SnapshotContent, StoreState } from './store-state.js';
 import type { CollectionName } from './types.js';
@@ -62,35 +65,58 @@ function crcText(crc: number): string {
  * Writes a snapshot atomically: to a temporary file, fsynced, renamed over
  * `snapshot.pla`, and the folder fsynced, so a crash leaves the old snapshot or the
  * new one, whole. Streams the records in chunks rather than building one string;
- * packed records are copied as the text they were read as.
+ * packed records are copied as the text they were read as. Its index
+ * (`snapshot-index.ts`) is written beside it, and the old one removed before the
+ * rename: a crash leaves no index, or the new snapshot's.
  */
 export async function writeSnapshot(dir: string, content: SnapshotContent): Promise<void> {
   const temp = join(dir, SNAPSHOT_TEMP_FILE);
   const handle = await open(temp, 'w');
   const { packed } = content;
+  const index = new SnapshotIndexBuilder(content.collections.reduce((sum, [, entries]) => sum + entries.length, 0));
+  let identity: SnapshotIdentity;
   try {
     const out = new ChecksummedWriter(handle);
     const counts = Object.fromEntries(content.collections.map(([name, entries]) => [name, entries.length]));
-    await out.write(`${jsonText({ format: FORMAT, seq: content.seq, nextIds: content.nextIds, counts, savedAt: new Date().toISOString() })}\n`);
+    const header = jsonText({ format: FORMAT, seq: content.seq, nextIds: content.nextIds, counts, savedAt: new Date().toISOString() });
+    await out.write(`${header}\n`);
+    index.line(Buffer.byteLength(header) + 1);
     for (const [name, entries] of content.collections) {
       await out.write(`@${name}\n`);
+      index.collection(name, entries.length);
       for (let start = 0; start < entries.length; start += RECORDS_PER_CHUNK) {
         const end = Math.min(entries.length, start + RECORDS_PER_CHUNK);
         let chunk = '';
         for (let i = start; i < end; i++) {
           const entry = entries[i] as (typeof entries)[number];
-          chunk += `${String(packed.idOf(entry))}\t${packed.textOf(entry)}\n`;
+          const id = packed.idOf(entry);
+          const digits = String(id);
+          const text = packed.textOf(entry);
+          chunk += `${digits}\t${text}\n`;
+          index.record(id, digits.length, packed.fileLengthOf(entry) ?? Buffer.byteLength(text));
         }
         await out.write(chunk);
       }
     }
-    await handle.appendFile(`#end ${crcText(out.crc)}\n`);
+    const endLine = `#end ${crcText(out.crc)}\n`;
+    await handle.appendFile(endLine);
     await handle.sync();
+    identity = { bytes: index.bytes + endLine.length, crc: crcText(out.crc), header };
   } finally {
     await handle.close();
   }
+  // Only a cache: a snapshot without one is read line by line.
+  const indexTemp = join(dir, SNAPSHOT_INDEX_TEMP_FILE);
+  const indexed =
+    index.usable &&
+    (await writeSnapshotIndex(indexTemp, index.contents(identity)).then(
+      () => true,
+      () => rm(indexTemp, { force: true }).then(() => false),
+    ));
+  await rm(join(dir, SNAPSHOT_INDEX_FILE), { force: true });
   await rename(temp, join(dir, SNAPSHOT_FILE));
   await fsyncDir(dir);
+  if (indexed) await rename(indexTemp, join(dir, SNAPSHOT_INDEX_FILE));
 }
 
 interface Header {
@@ -113,32 +139,42 @@ function readHeader(text: string): Header | undefined {
   return { seq: seq as number, nextIds: nextIds as Record<string, unknown>, counts: counts as Record<string, unknown> };
 }
 
+/** A snapshot read into a store's state. */
+export interface SnapshotRead {
+  /**
+   * Settles once the snapshot's checksum is known: rejects with `StoreCorruptError` when
+   * it does not match. Nothing may be served from the state before it resolved.
+   */
+  checked: Promise<void>;
+}
+
 /**
- * Loads `snapshot.pla` into `state` (records, id counters, seq); false, with `state`
- * left empty, when there is none. The file stays open for the records left in it
- * (`state.packed`). Throws `StoreCorruptError` for a snapshot whose checksum does not
- * match or whose lines are not what `writeSnapshot` writes.
+ * Loads `snapshot.pla` into `state` (records, id counters, seq); undefined, with
+ * `state` left empty, when there is none. The records are found through the
+ * snapshot's index when it has a valid one (its checksum then verified on the side,
+ * see `SnapshotRead`), else by reading every line. The file stays open for the records
+ * left in it (`state.packed`). Throws `StoreCorruptError` for a snapshot whose
+ * checksum does not match or whose lines are not what `writeSnapshot` writes.
  */
-export async function readSnapshot(dir: string, state: StoreState): Promise<boolean> {
+export async function readSnapshot(dir: string, state: StoreState): Promise<SnapshotRead | undefined> {
   const path = join(dir, SNAPSHOT_FILE);
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   state.packed.adopt(fd);
   try {
-    loadSnapshot(fd, path, state);
+    return loadSnapshot(fd, path, dir, state);
   } catch (error) {
     state.packed.close();
     throw error;
   }
-  return true;
 }
 
-function loadSnapshot(fd: number, path: string, state: StoreState): void {
+function loadSnapshot(fd: number, path: string, dir: string, state: StoreState): SnapshotRead {
   const fail = (why: string): never => {
     throw new StoreCorruptError(`${path}: ${why}`, {
       hint: 'restore the data folder from a backup, or move snapshot.pla away to start from the journal alone',
@@ -150,14 +186,77 @@ function loadSnapshot(fd: number, path: string, state: StoreState): void {
   const tailRead = size >= tail.length ? readSync(fd, tail, 0, tail.length, size - tail.length) : 0;
   const end = /^\n#end ([0-9a-f]{8})\n$/.exec(tail.toString('latin1', 0, tailRead));
   if (end === null) return fail('truncated (no end line)');
-  const loader = new SnapshotLoader(fd, state, fail);
-  forEachLineChunk(fd, size - END_LINE, (bytes, offset) => loader.chunk(bytes, offset));
-  if (crcText(loader.crc) !== end[1]) fail('damaged: its checksum does not match its content');
-  const header = loader.finish();
+  const crc = end[1] as string;
+  const body = size - END_LINE;
+  const headerLine = firstLine(fd, body);
+  const slots = headerLine === undefined ? undefined : readSnapshotIndex(join(dir, SNAPSHOT_INDEX_FILE), { bytes: size, crc, header: headerLine });
+  const indexed = headerLine === undefined ? undefined : readHeader(headerLine);
+  let header: Header;
+  let checked: Promise<void>;
+  if (slots === undefined || indexed === undefined || !indexFits(indexed, slots, body)) {
+    const loader = new SnapshotLoader(fd, state, fail);
+    forEachLineChunk(fd, body, (bytes, offset) => loader.chunk(bytes, offset));
+    if (crcText(loader.crc) !== crc) fail('damaged: its checksum does not match its content');
+    header = loader.finish();
+    checked = Promise.resolve();
+  } else {
+    header = indexed;
+    loadSlots(fd, state, slots);
+    checked = snapshotChecksum(fd, path, body).then((actual) => {
+      if (crcText(actual) !== crc) fail('damaged: its checksum does not match its content');
+    });
+    // Awaited by the caller, maybe only after other work: not an unhandled rejection meanwhile.
+    checked.catch(() => {});
+  }
   for (const [name, next] of Object.entries(header.nextIds)) {
     if (isCollectionName(name) && isRecordId(next)) state.raiseNextId(name, next);
   }
   state.seq = header.seq;
+  return { checked };
+}
+
+/** The snapshot's first line (its header), if it ends within 64 KB. */
+function firstLine(fd: number, body: number): string | undefined {
+  const bytes = Buffer.allocUnsafe(Math.min(body, 64 << 10));
+  const read = readSync(fd, bytes, 0, bytes.length, 0);
+  const newline = bytes.subarray(0, read).indexOf(NEWLINE);
+  return newline === -1 ? undefined : bytes.toString('utf8', 0, newline);
+}
+
+/**
+ * Whether an index fits its snapshot's header: its own checksum says it is whole and
+ * its identity that it was written with this snapshot, so only a fault of the writer
+ * could fail this; the snapshot is then read line by line rather than trusted.
+ */
+function indexFits(header: Header, slots: SnapshotSlots, body: number): boolean {
+  const { ids, starts, lengths } = slots;
+  const seen = new Set<string>();
+  let slot = 0;
+  for (const [name, count] of slots.collections) {
+    if (header.counts[name] !== count || seen.has(name)) return false;
+    seen.add(name);
+    let previous = 0;
+    for (let i = slot; i < slot + count; i++) {
+      const id = ids[i] as number;
+      const start = starts[i] as number;
+      if (!(id > previous && Number.isSafeInteger(id) && start > 0 && start + (lengths[i] as number) < body)) return false;
+      previous = id;
+    }
+    slot += count;
+  }
+  return Object.entries(header.counts).every(([name, count]) => count === 0 || seen.has(name));
+}
+
+/** Hands the tables the records the index lists (`indexFits`). */
+function loadSlots(fd: number, state: StoreState, slots: SnapshotSlots): void {
+  const { ids, starts, lengths } = slots;
+  state.packed.adopt(fd, starts, lengths, ids);
+  let slot = 0;
+  for (const [name, count] of slots.collections) {
+    state.table(name).appendSlots(slot, slot + count);
+    if (count > 0) state.raiseNextId(name, idAfter(ids[slot + count - 1] as number));
+    slot += count;
+  }
 }
 
 /**
@@ -205,8 +304,7 @@ class SnapshotLoader {
     const header = readHeader(bytes.toString('utf8', 0, newline)) ?? this.fail(`line 1: not a ${FORMAT} snapshot header`);
     let total = 0;
     for (const count of Object.values(header.counts)) total += Number.isSafeInteger(count) ? (count as number) : this.fail('bad record counts in the header');
-    // Room for the ids of the records the journal adds (`PackedRecords.addText`): pages never touched cost nothing.
-    [this.starts, this.lengths, this.ids] = [new Float64Array(total), new Uint32Array(total), new Float64Array(total + (total >> 3))];
+    [this.starts, this.lengths, this.ids] = [new Float64Array(total), new Uint32Array(total), new Float64Array(total)];
     this.state.packed.adopt(this.fd, this.starts, this.lengths, this.ids);
     this.header = header;
     return newline + 1;
@@ -254,7 +352,7 @@ class SnapshotLoader {
       line++;
       if (byte !== TAB || at === from) this.fail(`line ${line}: unexpected line`);
       const newline = bytes.indexOf(NEWLINE, at);
-      if (slot >= lengths.length) this.fail(`line ${line}: more records than the header counts`);
+      if (slot >= ids.length) this.fail(`line ${line}: more records than the header counts`);
       if (at - from > 15 && !Number.isSafeInteger(id)) {
         // Past 2^53 the digits are exact in the file but not in a double: see `bigRecord`.
         [this.slot, this.line] = [slot, line];

@@ -1,6 +1,6 @@
 import { idAfter } from '../contract/ids.js';
 import type { JournalEntry } from './journal-entry.js';
-import type { ScannedEntry, TextPut } from './journal-scan.js';
+import type { PackedPut, ScannedEntry } from './journal-scan.js';
 import { PackedRecords } from './packed-records.js';
 import type { Entry } from './packed-records.js';
 import { Table } from './table.js';
@@ -57,7 +57,7 @@ export class StoreState {
       for (const table of this.tables.values()) table.clear();
     }
     const changes = entry.changes ?? [];
-    if (changes.length === 1) this.applyChange(changes[0] as Change | TextPut);
+    if (changes.length === 1) this.applyChange(changes[0] as Change | PackedPut);
     else this.applyChanges(changes);
     const ids = entry.ids ?? {};
     for (const name in ids) this.raiseNextId(name as CollectionName, ids[name as CollectionName] as RecordId);
@@ -65,14 +65,14 @@ export class StoreState {
   }
 
   /** One change: most entries hold one, and need none of `applyChanges`'s bookkeeping. */
-  private applyChange(change: Change | TextPut): void {
+  private applyChange(change: Change | PackedPut): void {
     if (change.op === 'delete') {
       this.table(change.collection).delete(change.id);
       return;
     }
-    if ('text' in change) this.table(change.collection).putText(change.id, change.text);
+    if ('position' in change) this.table(change.collection).putFromJournal(change);
     else this.table(change.collection).put(change.record);
-    this.raiseNextId(change.collection, idAfter('text' in change ? change.id : change.record.id));
+    this.raiseNextId(change.collection, idAfter('position' in change ? change.id : change.record.id));
   }
 
   /**
@@ -80,7 +80,7 @@ export class StoreState {
    * delete of different ids commute), except that a put of an id waiting to be deleted
    * first applies the deletes it follows.
    */
-  private applyChanges(changes: ReadonlyArray<Change | TextPut>): void {
+  private applyChanges(changes: ReadonlyArray<Change | PackedPut>): void {
     const puts = new Map<CollectionName, number>();
     for (const change of changes) if (change.op === 'put') puts.set(change.collection, (puts.get(change.collection) ?? 0) + 1);
     for (const [name, count] of puts) this.table(name).expectPuts(count);
@@ -94,7 +94,7 @@ export class StoreState {
     };
     for (const change of changes) {
       if (change.op === 'put') {
-        if (deletes.get(change.collection)?.has('text' in change ? change.id : change.record.id)) flush(change.collection);
+        if (deletes.get(change.collection)?.has('position' in change ? change.id : change.record.id)) flush(change.collection);
         this.applyChange(change);
       } else {
         let ids = deletes.get(change.collection);

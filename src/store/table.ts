@@ -2,6 +2,7 @@ import { jsonText } from '../json/json-text.js';
 import { EqualityIndex, indexEquals } from './equality-index.js';
 import { comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
+import type { PackedPut } from './journal-scan.js';
 import { parseRecordText } from './packed-records.js';
 import type { Entry, PackedRecords } from './packed-records.js';
 import { SortedList } from './sorted-list.js';
@@ -179,11 +180,12 @@ export class Table {
   }
 
   /**
-   * Puts a record given as its JSON text (journal replay, see `PackedRecords.addText`):
-   * kept as text, or parsed now in a table with equality indexes, whose rows are records.
+   * Puts a record the journal holds (replay, see `PackedRecords.addJournalRecord`):
+   * left in the file, or parsed now in a table with equality indexes, whose rows are records.
    */
-  putText(id: number, text: string): void {
-    this.put(this.indexes.size === 0 ? this.packed.addText(id, text) : (parseRecordText(text) as StoredRecord));
+  putFromJournal({ id, bytes, from, length, position }: PackedPut): void {
+    if (this.indexes.size > 0) this.put(parseRecordText(bytes.toString('utf8', from, from + length)) as StoredRecord);
+    else this.put(this.packed.addJournalRecord(id, position, length));
   }
 
   put(entry: Entry): void {
