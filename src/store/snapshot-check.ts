@@ -47,15 +47,22 @@ parentPort.postMessage(checksumOf(require('node:fs'), require('node:zlib').crc32
 
 /**
  * The CRC-32 of the first `end` bytes of the open snapshot `fd` (at `path`): on a
- * worker thread from `workerFrom` bytes on, else here.
+ * worker thread from `workerFrom` bytes on, else here. A worker that cannot start or
+ * fails hands the work back to this thread (which then fails the same way when the
+ * file is at fault).
  */
-export function snapshotChecksum(fd: number, path: string, end: number, workerFrom = CHECK_IN_WORKER_FROM): Promise<number> {
+export async function snapshotChecksum(fd: number, path: string, end: number, workerFrom = CHECK_IN_WORKER_FROM): Promise<number> {
   const ino = fs.fstatSync(fd, { bigint: true }).ino;
-  if (end < workerFrom) return Promise.resolve(checksumOf(fs, crc32, path, end, ino));
-  return new Promise<number>((resolve, reject) => {
-    const worker = new Worker(WORKER_SCRIPT, { eval: true, workerData: { path, end, ino: String(ino) } });
-    worker.once('message', (crc: number) => resolve(crc));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the snapshot's checksum thread stopped (exit code ${code})`)));
-  });
+  const here = () => checksumOf(fs, crc32, path, end, ino);
+  if (end < workerFrom) return here();
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const worker = new Worker(WORKER_SCRIPT, { eval: true, workerData: { path, end, ino: String(ino) } });
+      worker.once('message', (crc: number) => resolve(crc));
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the snapshot's checksum thread stopped (exit code ${code})`)));
+    });
+  } catch {
+    return here();
+  }
 }
