@@ -50,6 +50,7 @@ const RECORDS: StoredRecord[] = [
   { id: 5, ...(JSON.parse('{"__proto__":{"polluted":true}}') as object) },
   { name: 'id last', id: 900_000_000_000_001 },
   { id: 6, exact: 12345678901234567890n, small: 1e-7, huge: 1e21 },
+  { id: 7, brackets: '["x"]{"id":1}', 'a"b': 'ends in a backslash \\', ',"id":': 'a key that looks like one' },
 ];
 
 describe('the journal fast path', () => {
@@ -116,6 +117,9 @@ describe('the journal fast path', () => {
       put('{"id":1.5}'),
       put('{"id":1,"id":2}'),
       put('{"id":9007199254740993}'),
+      put('{"\\"id":5,"x":1}'),
+      put('{"a":"x,\\"id\\":5"}'),
+      put('{"x":1,"id":2,"id":3}'),
       put('[]'),
       // entries the slow path refuses or reads differently
       '{"changes":[]}',
@@ -155,8 +159,8 @@ describe('the journal fast path', () => {
     expect([...store.all('determinations')]).toEqual(expected);
     expect(store.get('determinations', 5)).toEqual(expected[3]);
     expect(Object.hasOwn(store.get('determinations', 5) as object, '__proto__')).toBe(true);
-    expect(store.page('determinations', { offset: 1, limit: 3, sort: [{ field: 'id', direction: 'desc' }] }).items.map((r) => r.id)).toEqual([6, 5, 4]);
+    expect(store.page('determinations', { offset: 1, limit: 3, sort: [{ field: 'id', direction: 'desc' }] }).items.map((r) => r.id)).toEqual([7, 6, 5]);
     expect(store.findBy('notifications', 'forUserId', 'u1')).toEqual([{ id: 1, forUserId: 'u1' }]);
-    expect(store.allocateId('determinations')).toBe(8);
+    expect(store.allocateId('determinations')).toBe(9);
   });
 });
