@@ -9,8 +9,6 @@ import type { ScannedEntry } from './journal-scan.js';
 import { forEachLineChunk } from './line-reader.js';
 import type { StoreState } from './store-state.js';
 
-const NEWLINE = 0x0a;
-
 /** Where the readable journal ends, for the writer to continue from. */
 export interface ReplayResult {
   validBytes: number;
@@ -46,12 +44,12 @@ export async function replayJournal(dir: string, state: StoreState, warn: (messa
     });
   };
   /** One line, `bytes[from, to)`, ending at `end` in the file. */
-  const onLine = (bytes: Buffer, offset: number, from: number, to: number, terminated: boolean) => {
+  const onLine = (bytes: Buffer, text: string, offset: number, from: number, to: number, terminated: boolean) => {
     number++;
     const end = offset + to + (terminated ? 1 : 0);
     // Lines as this store writes them are read over their bytes, records left in the
     // file; anything else is parsed, refused or reported as a torn tail here.
-    let entry: JournalEntry | ScannedEntry | undefined = bad === undefined ? scanJournalLine(bytes, from, to, offset) : undefined;
+    let entry: JournalEntry | ScannedEntry | undefined = bad === undefined ? scanJournalLine(bytes, text, from, to, offset) : undefined;
     if (entry === undefined) {
       const text = bytes.toString('utf8', from, to);
       if (text.trim() === '') {
@@ -83,12 +81,15 @@ export async function replayJournal(dir: string, state: StoreState, warn: (messa
   // The records stay in the file: the store's pack holds it open from now on.
   state.packed.adoptJournal(fd);
   forEachLineChunk(fd, fstatSync(fd).size, (bytes, offset) => {
+    // The chunk as text, a character a byte: its lines found by the string's indexOf
+    // (a Buffer's costs a microsecond a call until optimised) and read by `scanJournalLine`.
+    const text = bytes.toString('latin1');
     let from = 0;
-    for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
-      onLine(bytes, offset, from, newline, true);
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
+      onLine(bytes, text, offset, from, newline, true);
       from = newline + 1;
     }
-    if (from < bytes.length) onLine(bytes, offset, from, bytes.length, false);
+    if (from < bytes.length) onLine(bytes, text, offset, from, bytes.length, false);
   });
   if (bad !== undefined) {
     warn(`store: dropped a torn last entry at ${path} line ${bad.number} (${bad.why}); it was never acknowledged`);

@@ -97,31 +97,29 @@ const ID_VALUE = /[1-9]\d{0,14}(?=[,}])/y;
 const SINGLE_PUT_PREFIX = '{"seq":,"changes":[{"op":"put","collection":"","record":'.length;
 
 /**
- * The `id` of the flat record `text[start, end)`, or 0 when it has none, or more than
- * one, or one of another form. In a record holding no object or array, a key is its
- * first member's or follows a comma, and `,"id":` can be nothing but a key: in a string
- * a quote is escaped.
+ * The `id` of a flat record's text, or 0 when it has none, or more than one, or one of
+ * another form. In a record holding no object or array, a key is its first member's or
+ * follows a comma, and `,"id":` can be nothing but a key: in a string a quote is
+ * escaped. (`record` is the record alone: the searches end with it.)
  */
-function flatRecordId(text: string, start: number, end: number): number {
-  const key = text.startsWith('{"id":', start) ? start : text.indexOf(',"id":', start);
-  if (key === -1 || key >= end) return 0;
-  const again = text.indexOf(',"id":', key + 1);
-  if (again !== -1 && again < end) return 0;
-  ID_VALUE.lastIndex = key + 6;
-  const digits = ID_VALUE.exec(text);
+function flatRecordId(record: string): number {
+  const first = record.startsWith('{"id":') ? 0 : record.indexOf(',"id":');
+  if (first === -1 || record.indexOf(',"id":', first + 1) !== -1) return 0;
+  ID_VALUE.lastIndex = first + 6;
+  const digits = ID_VALUE.exec(record);
   return digits === null ? 0 : Number(digits[0]);
 }
 
-/** The usual line (`SINGLE_PUT`) read by regular expressions alone; undefined for any other. */
-function singlePut(text: string, bytes: Buffer, from: number, offset: number): ScannedEntry | undefined {
-  SINGLE_PUT.lastIndex = 0;
+/** The usual line (`SINGLE_PUT`), `text[from, to)`, read by regular expressions alone; undefined for any other. */
+function singlePut(text: string, bytes: Buffer, from: number, to: number, offset: number): ScannedEntry | undefined {
+  SINGLE_PUT.lastIndex = from;
   const match = SINGLE_PUT.exec(text);
-  if (match === null || SINGLE_PUT.lastIndex !== text.length) return undefined;
+  if (match === null || SINGLE_PUT.lastIndex !== to) return undefined;
   const [, seq, collection, record, counter, next] = match as unknown as [string, string, string, string, string | undefined, string | undefined];
   if (!isCollectionName(collection) || (counter !== undefined && !isCollectionName(counter))) return undefined;
-  const id = flatRecordId(record, 0, record.length);
-  if (id === 0) return undefined;
   const at = from + SINGLE_PUT_PREFIX + seq.length + collection.length;
+  const id = flatRecordId(record);
+  if (id === 0) return undefined;
   const entry: ScannedEntry = { seq: Number(seq), changes: [{ op: 'put', collection, id, bytes, from: at, length: record.length, position: offset + at }] };
   if (counter !== undefined) entry.ids = { [counter]: Number(next) };
   return entry;
@@ -135,11 +133,11 @@ class LineScanner {
 
   constructor(
     private readonly bytes: Buffer,
-    private readonly from: number,
+    from: number,
     private readonly end: number,
     /** Where `bytes` starts in the file. */
     private readonly offset: number,
-    /** The line as text, one character a byte. */
+    /** `bytes` as text, one character a byte (latin1): the same positions. */
     private readonly text: string,
   ) {
     this.position = from;
@@ -236,12 +234,13 @@ class LineScanner {
    * `record` read it byte by byte.
    */
   private flatRecord(): number {
-    const start = this.position - this.from;
+    const start = this.position;
     FLAT_RECORD.lastIndex = start;
+    // A match cannot go past the line: no string holds a raw newline.
     if (!FLAT_RECORD.test(this.text)) return 0;
     const end = FLAT_RECORD.lastIndex;
-    const id = flatRecordId(this.text, start, end);
-    if (id !== 0) this.position = this.from + end;
+    const id = flatRecordId(this.text.slice(start, end));
+    if (id !== 0) this.position = end;
     return id;
   }
 
@@ -429,12 +428,12 @@ class LineScanner {
 
 /**
  * The entry of the journal line `bytes[from, to)` (`bytes` starting at `offset` in the
- * file) with puts left in the file, or undefined when the slow path is to read it.
+ * file, and `text` the same bytes as latin1 text) with puts left in the file, or
+ * undefined when the slow path is to read it.
  */
-export function scanJournalLine(bytes: Buffer, from: number, to: number, offset: number): ScannedEntry | undefined {
-  const text = bytes.toString('latin1', from, to);
+export function scanJournalLine(bytes: Buffer, text: string, from: number, to: number, offset: number): ScannedEntry | undefined {
   try {
-    return singlePut(text, bytes, from, offset) ?? new LineScanner(bytes, from, to, offset, text).entry();
+    return singlePut(text, bytes, from, to, offset) ?? new LineScanner(bytes, from, to, offset, text).entry();
   } catch (error) {
     if (error === NOT_FAST) return undefined;
     throw error;
