@@ -33,7 +33,7 @@ export interface PackedPut {
   position: number;
 }
 
-/** A journal entry as the fast path reads it: puts as text. */
+/** A journal entry as the fast path reads it: puts left in the file. */
 export interface ScannedEntry {
   seq: number;
   ids?: Partial<Record<CollectionName, RecordId>>;
@@ -82,7 +82,7 @@ const NOT_FAST = new Error('not the fast form');
  * line on, where a loop over the bytes is interpreted until the engine has optimised
  * it, which took most of a start (the first 5,000 of 50,000 lines).
  */
-/** A string, number or literal as `jsonText` writes them. */
+/** A string as `jsonText` writes it, then any value but an object or array. */
 const FLAT_STRING = String.raw`"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u(?:00[01][0-9a-f]|d[89a-f][0-9a-f]{2}))*"`;
 const FLAT_VALUE = String.raw`(?:${FLAT_STRING}|(?!-0[,}])-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?=[,}])|true|false|null)`;
 /** A record holding no object or array. */
