@@ -120,7 +120,7 @@ function flatRecordId(record: string): number {
 }
 
 /** One member of a record `FLAT_RECORD` matched: its key, then its value and the comma or brace after it. */
-const FLAT_MEMBER = /("(?:[^"\\]|\\.)*"):(?:"(?:[^"\\]|\\.)*"|[^,}]*)[,}]/y;
+const FLAT_MEMBER = /("(?:[^"\\]+|\\.)*"):(?:"(?:[^"\\]+|\\.)*"|[^,}]*)[,}]/y;
 /** Keys of the record being checked (reused: no array per line). */
 const keys: string[] = [];
 
