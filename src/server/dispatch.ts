@@ -369,11 +369,50 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
   // A request without a body has nothing left to read, though node marks it complete
   // only after its listener returns: a GET answered at once needs no drain (a promise,
   // a timer and three listeners).
-  if (req.complete || req.destroyed || !hasBody(req)) return answer(runtime, req, res, reply, notes, started);
+  if (req.complete || req.destroyed || !hasBody(req)) return answerSoon(runtime, req, res, reply, notes, started);
   void drainRequest(req).then((all) =>
     // Past the drain's limits the rest is not read: the connection closes after the answer.
     answer(runtime, req, res, all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, notes, started),
   );
+}
+
+/** A request answered in this turn of the event loop, to be written at its end. */
+interface Answer {
+  runtime: Runtime;
+  req: IncomingMessage;
+  res: ServerResponse;
+  reply: Reply;
+  notes: Notes;
+  started: number;
+}
+
+let answers: Answer[] = [];
+
+/**
+ * Writes (and logs) the replies of one turn of the event loop together, once every
+ * request that arrived in it has been answered, rather than each between the others'
+ * work. A client on this machine then wakes once for the turn's answers instead of
+ * once per answer, and on loopback that wake-up is paid inside the server's own
+ * write: under 10 connections, writing a turn's replies together cut the CPU a bare
+ * node:http server spent per answer by 5–8 % (docs/benchmarks.md). An answer waits at
+ * most for the rest of its turn.
+ */
+function answerSoon(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
+  if (answers.push({ runtime, req, res, reply, notes, started }) === 1) setImmediate(answerAll);
+}
+
+function answerAll(): void {
+  const due = answers;
+  answers = [];
+  for (const { runtime, req, res, reply, notes, started } of due) {
+    try {
+      answer(runtime, req, res, reply, notes, started);
+    } catch (error) {
+      // One answer that cannot be written must not keep the others of its turn unanswered.
+      runtime.warn(`internal error answering ${notes.instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      res.destroy();
+    }
+  }
 }
 
 function answer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {

@@ -3,7 +3,7 @@
  * built from cached record text, targets split without URL, paging read without the
  * schema, keys remembered without hashing, the request log kept as a ring.
  */
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
@@ -117,6 +117,32 @@ describe('request pipeline shortcuts', () => {
     expect(far.status).toBe(404);
     expect(far.text).toContain('9007199254740993');
     expect((await server.http('GET', `${DET}/12x`)).status).toBe(400);
+  });
+
+  it('answers and logs every request of a burst on many connections, each with its own answer', async () => {
+    const { hostname, port } = new URL(server.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const ask = (i: number) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const target = i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`;
+        const req = request({ host: hostname, port, path: target, agent, headers: { 'x-api-key': server.adminKey } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const answered = await Promise.all(Array.from({ length: 40 }, (_, i) => ask(i)));
+    agent.destroy();
+    answered.forEach(({ status, text }, i) => {
+      if (i % 2) expect((JSON.parse(text) as Page).page.size).toBe((i % 5) + 1);
+      else expect(status === 404 || (JSON.parse(text) as { data: { id: number } }).data.id === i).toBe(true);
+    });
+    const log = (await server.http('GET', '/_admin/requests?limit=40')).body as { data: Array<{ path: string }> };
+    const paths = log.data.map((entry) => entry.path);
+    expect(paths.sort()).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`)).sort());
   });
 
   it('keeps the newest 500 requests, oldest first, with masked keys', async () => {
