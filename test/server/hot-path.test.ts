@@ -26,11 +26,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Sends the target exactly as written (fetch would normalize it first). */
-function rawGet(target: string): Promise<{ status: number; text: string }> {
+/** Sends the target exactly as written (fetch would normalize it first), through `agent`'s connections when given. */
+function rawGet(target: string, agent?: Agent): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: target, headers: { 'x-api-key': server.adminKey } }, (res) => {
+    const req = request({ host: hostname, port, path: target, agent, headers: { 'x-api-key': server.adminKey } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -120,20 +120,8 @@ describe('request pipeline shortcuts', () => {
   });
 
   it('answers and logs every request of a burst on many connections, each with its own answer', async () => {
-    const { hostname, port } = new URL(server.url);
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-    const ask = (i: number) =>
-      new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const target = i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`;
-        const req = request({ host: hostname, port, path: target, agent, headers: { 'x-api-key': server.adminKey } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+    const ask = (i: number) => rawGet(i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`, agent);
     const answered = await Promise.all(Array.from({ length: 40 }, (_, i) => ask(i)));
     agent.destroy();
     answered.forEach(({ status, text }, i) => {
