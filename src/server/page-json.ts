@@ -33,20 +33,6 @@ interface PageParts {
   tail: string;
 }
 
-/**
- * Writes `text` at `at` and returns where it stopped: character by character while
- * it is ASCII (a page's tail, an envelope's head: shorter than what a call into
- * node's encoder costs), by that encoder from the first other character on.
- */
-function writeText(target: Buffer, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return at + i + target.write(text.slice(i), at + i);
-    target[at + i] = code;
-  }
-  return at + text.length;
-}
-
 /** Names JSON.stringify writes as they are, between quotes. */
 const PLAIN_NAME = /^[A-Za-z_][\w]*$/;
 
@@ -73,7 +59,7 @@ function fillPage(target: Buffer, start: number, { records, tail }: PageParts): 
     if (i > 0) target[at++] = COMMA;
     at += (records[i] as Buffer).copy(target, at);
   }
-  return writeText(target, at, tail);
+  return at + target.write(tail, at);
 }
 
 /** `jsonText(value)` (numbers exact), as UTF-8 bytes straight from the records' kept bytes for a `StoredRecordPage`. */
@@ -95,7 +81,7 @@ interface EnvelopeParts {
 }
 
 function fillEnvelope(target: Buffer, start: number, { head, record }: EnvelopeParts): number {
-  let at = writeText(target, start, head);
+  let at = start + target.write(head, start);
   at += record.copy(target, at);
   target[at] = 0x7d; // }
   return at + 1;
