@@ -394,7 +394,7 @@ let answers: Answer[] = [];
  * work. A client on this machine then wakes once for the turn's answers instead of
  * once per answer, and on loopback that wake-up is paid inside the server's own
  * write: under 10 connections, writing a turn's replies together cut the CPU a bare
- * node:http server spent per answer by 5–8 % (docs/benchmarks.md). An answer waits at
+ * node:http server spent per answer by 7–8 % (docs/benchmarks.md). An answer waits at
  * most for the rest of its turn.
  */
 function answerSoon(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
