@@ -103,7 +103,10 @@ export function envelopeBytes(envelope: Record<string, unknown>, key: string, re
   let head = '{';
   for (let i = 0; i < names.length - 1; i++) {
     const name = names[i] as string;
-    head += `${JSON.stringify(name)}:${jsonText(envelope[name])},`;
+    const value = envelope[name];
+    // JSON.stringify leaves such a field out altogether: not this form.
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+    head += `${JSON.stringify(name)}:${jsonText(value)},`;
   }
   head += `${JSON.stringify(key)}:`;
   return bodyBytes(head.length * 3 + bytes.length + 1, fillEnvelope, { head, record: bytes });
