@@ -40,7 +40,7 @@ export interface OperationCall {
   body: unknown;
   req: IncomingMessage;
   /** Body fields the DTO does not have, dropped (`body.colour`): named in a response header. */
-  ignored: string[];
+  ignored: readonly string[];
   /** Request time, ISO 8601; every record a request touches gets the same stamp. */
   now: string;
 }

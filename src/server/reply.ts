@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { jsonText } from '../json/json-text.js';
+import { utf8 } from './body-bytes.js';
 import { toJson } from './page-json.js';
 import type { HttpProblem } from './problem.js';
 
@@ -12,15 +13,23 @@ import type { HttpProblem } from './problem.js';
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  /** JSON text (a string, kept as such for idempotent replays), or bytes. */
+  /** JSON text or its UTF-8 bytes (a page: never written again once made), or other bytes. */
   body?: string | Buffer;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The headers of most replies, one object for all of them (frozen: a reply's headers are never changed in place). */
+const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': JSON_TYPE });
+
 /** A JSON reply (`application/json`). */
 export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {
-  return { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE }, body: toJson(value) };
+  return jsonBytesReply(status, toJson(value), headers);
+}
+
+/** A JSON reply of JSON text already written, or its UTF-8 bytes. */
+export function jsonBytesReply(status: number, body: string | Buffer, headers?: Record<string, string>): Reply {
+  return { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : JSON_HEADERS, body };
 }
 
 /** A reply without a body. */
@@ -37,34 +46,6 @@ export function problemReply(problem: HttpProblem, instance: string): Reply {
   };
 }
 
-/** Bytes of the slab small bodies are encoded into one after another (node's own pool takes bodies up to 4 KB only). */
-const SLAB_BYTES = 64 * 1024;
-/** Bodies up to this many characters go into the slab; larger ones get a Buffer of their own. */
-const SLAB_BODY_CHARS = 8 * 1024;
-
-let slab = Buffer.allocUnsafe(0);
-let slabUsed = 0;
-
-/**
- * `text` as UTF-8 bytes. A page of 20 (about 5 KB) gets a stretch of a shared slab
- * rather than a Buffer of its own: allocating one per reply, and collecting it, cost
- * more than encoding it. A stretch is never written again once handed out; a slab is
- * freed once every reply in it is sent (a client that does not read holds 64 KB, not
- * its 5 KB, until its connection times out).
- */
-function utf8(text: string): Buffer {
-  if (text.length > SLAB_BODY_CHARS) return Buffer.from(text);
-  // A UTF-16 code unit is at most 3 bytes of UTF-8.
-  if (slab.length - slabUsed < text.length * 3) {
-    slab = Buffer.allocUnsafe(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  const length = slab.write(text, slabUsed);
-  const bytes = slab.subarray(slabUsed, slabUsed + length);
-  slabUsed += length;
-  return bytes;
-}
-
 /**
  * Writes a reply, unless something already answered the request. The headers go as one
  * flat list and a text body as one UTF-8 Buffer: node then neither copies a header
@@ -74,9 +55,14 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.headersSent) return;
   const { body, headers } = reply;
   const bytes = typeof body === 'string' ? utf8(body) : body;
-  const flat: Array<string | number> = [];
-  for (const name of Object.keys(headers)) flat.push(name, headers[name] as string);
-  flat.push('content-length', bytes === undefined ? 0 : bytes.length);
+  const length = bytes === undefined ? 0 : bytes.length;
+  let flat: Array<string | number>;
+  if (headers === JSON_HEADERS) flat = ['content-type', JSON_TYPE, 'content-length', length];
+  else {
+    flat = [];
+    for (const name of Object.keys(headers)) flat.push(name, headers[name] as string);
+    flat.push('content-length', length);
+  }
   res.writeHead(reply.status, flat);
   res.end(bytes);
 }

@@ -75,7 +75,10 @@ export function createRouter() {
       if (found) {
         const store = found.store as RouteStore;
         const params: Record<string, string> = {};
-        for (const [key, value] of Object.entries(found.params)) {
+        // A loop over the keys, not `Object.entries`: every request passes here.
+        const positionals = found.params;
+        for (const key of Object.keys(positionals)) {
+          const value = positionals[key];
           if (value !== undefined) params[store.names[key] ?? key] = value;
         }
         return { target: store.target, params };

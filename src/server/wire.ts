@@ -18,7 +18,8 @@ import {
 } from '../contract/wire-profile.js';
 import { ServerSetupError } from './errors.js';
 import type { HttpProblem } from './problem.js';
-import { jsonReply, problemReply, type Reply } from './reply.js';
+import { envelopeBytes } from './page-json.js';
+import { jsonBytesReply, jsonReply, problemReply, type Reply } from './reply.js';
 
 const NAMES = Object.keys(WIRE_PROFILES).join(', ');
 
@@ -82,7 +83,11 @@ export function envelopeBody(profile: FullWireProfile, data: unknown, message: s
 /** A success reply in the profile's envelope (200 with no body when there is nothing to send bare). */
 export function envelopeReply(profile: FullWireProfile, status: number, data: unknown, message: string, headers?: Record<string, string>): Reply {
   const body = envelopeBody(profile, data, message);
-  return body === undefined ? { status, headers: headers ?? {} } : jsonReply(status, body, headers);
+  if (body === undefined) return { status, headers: headers ?? {} };
+  const form = profile.envelope;
+  // One record the store read (a get by id): its kept bytes copied in, not serialized again.
+  const bytes = form === 'none' ? undefined : envelopeBytes(body as Record<string, unknown>, form.key, data);
+  return bytes === undefined ? jsonReply(status, body, headers) : jsonBytesReply(status, bytes, headers);
 }
 
 /** A refusal of an operation in the profile's form: its status with a problem, or a 200 that says it failed. */

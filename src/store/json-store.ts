@@ -21,7 +21,9 @@ type Indexes = NonNullable<FileStoreOptions['indexes']>;
 
 /** The file tables' form of a query: an indexed equality picks the group, the rest filters. */
 function tableQuery(indexes: Indexes, collection: CollectionName, query: Query, offset: number, limit: number): TableQuery {
-  const where = query.where ?? [];
+  // No condition (a plain page, every page read of the server's list endpoints): nothing to choose or test.
+  if (query.where === undefined || query.where.length === 0) return query.sort ? { offset, limit, sort: query.sort } : { offset, limit };
+  const { where } = query;
   const indexed = indexes[collection] ?? [];
   const at = where.findIndex((c) => 'equals' in c && indexed.includes(c.field) && (typeof c.equals !== 'object' || c.equals === null));
   const chosen = where[at] as { field: string; equals: unknown } | undefined;

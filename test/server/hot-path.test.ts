@@ -3,7 +3,7 @@
  * built from cached record text, targets split without URL, paging read without the
  * schema, keys remembered without hashing, the request log kept as a ring.
  */
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
@@ -26,11 +26,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Sends the target exactly as written (fetch would normalize it first). */
-function rawGet(target: string): Promise<{ status: number; text: string }> {
+/** Sends the target exactly as written (fetch would normalize it first), through `agent`'s connections when given. */
+function rawGet(target: string, agent?: Agent): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: target, headers: { 'x-api-key': server.adminKey } }, (res) => {
+    const req = request({ host: hostname, port, path: target, agent, headers: { 'x-api-key': server.adminKey } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -91,6 +91,46 @@ describe('request pipeline shortcuts', () => {
     await server.http('DELETE', `/_admin/keys/${id}`);
     expect((await server.http('GET', `${DET}?size=1`, { key: secret })).status).toBe(401);
     expect((await server.http('GET', `${DET}?size=1`)).status).toBe(200);
+  });
+
+  it('answers records read back from the snapshot byte for byte, non-ASCII and exact numbers included', async () => {
+    // Sent as text: the amount has more digits than a double holds, and stays exact.
+    const sent = '[{"name":"Bestimmung Ä – 日本 😀","amount":12345678901234567890.5},{"name":"plain","amount":2}]';
+    const created = await server.http('POST', `${DET}/bulk`, { body: sent, headers: { 'content-type': 'application/json' } });
+    expect(created.status).toBe(200);
+    const [wide, plain] = (created.body as { data: Array<{ id: number }> }).data as [{ id: number }, { id: number }];
+    // A clean stop folds the journal into the snapshot: after the restart both are read from it (their kept bytes).
+    await server.restart();
+    const first = await server.http('GET', `${DET}?size=100`);
+    const again = await server.http('GET', `${DET}?size=100`);
+    expect(again.text).toBe(first.text);
+    expect(first.text).toContain('"name":"Bestimmung Ä – 日本 😀","amount":12345678901234567890.5,');
+    const one = await server.http('GET', `${DET}/${wide.id}`);
+    const inPage = /\{"id":\d+,"name":"Bestimmung[^}]*\}/.exec(first.text)?.[0];
+    expect(one.text).toBe(`{"success":true,"message":"Determination ${wide.id}","data":${inPage}}`);
+    const other = await server.http('GET', `${DET}/${plain.id}`);
+    expect(other.text).toBe(JSON.stringify(other.body));
+    expect(other.body).toMatchObject({ data: { id: plain.id, name: 'plain', amount: 2 } });
+    // Leading zeros name the same record; ids past 2^53 are read exactly, not rounded.
+    expect((await server.http('GET', `${DET}/000${plain.id}`)).text).toBe(other.text);
+    const far = await server.http('GET', `${DET}/9007199254740993`);
+    expect(far.status).toBe(404);
+    expect(far.text).toContain('9007199254740993');
+    expect((await server.http('GET', `${DET}/12x`)).status).toBe(400);
+  });
+
+  it('answers and logs every request of a burst on many connections, each with its own answer', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const ask = (i: number) => rawGet(i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`, agent);
+    const answered = await Promise.all(Array.from({ length: 40 }, (_, i) => ask(i)));
+    agent.destroy();
+    answered.forEach(({ status, text }, i) => {
+      if (i % 2) expect((JSON.parse(text) as Page).page.size).toBe((i % 5) + 1);
+      else expect(status === 404 || (JSON.parse(text) as { data: { id: number } }).data.id === i).toBe(true);
+    });
+    const log = (await server.http('GET', '/_admin/requests?limit=40')).body as { data: Array<{ path: string }> };
+    const paths = log.data.map((entry) => entry.path);
+    expect(paths.sort()).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`)).sort());
   });
 
   it('keeps the newest 500 requests, oldest first, with masked keys', async () => {

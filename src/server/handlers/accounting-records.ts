@@ -6,11 +6,12 @@
  */
 import type { RecordId } from '../../contract/ids.js';
 import { capitalised, counted, type Noun } from '../../contract/wording.js';
-import { andThen, type CollectionName, type StoredRecord } from '../../store/types.js';
+import type { CollectionName, PageResult, StoredRecord } from '../../store/types.js';
+import type { PageProfile } from '../../contract/wire-profile.js';
 import { ChangeSet } from '../change-set.js';
-import type { OperationCall, OperationHandler, ServerContext } from '../context.js';
+import type { OperationCall, OperationHandler, OperationOutcome, ServerContext } from '../context.js';
 import { describeRecords } from '../meta-schema.js';
-import { requestedPage, shapedPage } from '../paging.js';
+import { requestedPage, shapedPage, type PageRequest } from '../paging.js';
 import { badField, notFound } from '../problem.js';
 
 const SERVER_OWNED = ['id', 'createdAt', 'updatedAt'] as const;
@@ -76,19 +77,31 @@ export function recordHandlers(resource: RecordResource) {
     return results;
   };
 
+  /** What a list answers: the page in the listing's shape (or the wire profile's). */
+  const listed = (result: PageResult, request: PageRequest, profile: PageProfile | undefined): OperationOutcome => ({
+    data: shapedPage('nested', result.items, result, request, profile),
+  });
+
+  /** What a get by id answers: the record, or 404. */
+  const answered = (record: StoredRecord | undefined, id: RecordId): OperationOutcome => {
+    if (!record) throw notFound(noun, [id]);
+    return { data: record, message: `${Noun} ${record.id}` };
+  };
+
   return {
-    // Reads without `async`: a store that answers at once answers the request at once (no promise).
-    get: ({ params }, { store }) =>
-      andThen(store.get(collection, params.id as RecordId), (record) => {
-        if (!record) throw notFound(noun, [params.id as RecordId]);
-        return { data: record, message: `${Noun} ${record.id}` };
-      }),
+    // Reads without `async` and without a closure: a store that answers at once answers
+    // the request at once (no promise).
+    get: ({ params }, { store }) => {
+      const id = params.id as RecordId;
+      const record = store.get(collection, id);
+      return record instanceof Promise ? record.then((found) => answered(found, id)) : answered(record, id);
+    },
 
     list: (call, { store, options }) => {
       const request = requestedPage(call);
-      return andThen(store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort }), (result) => ({
-        data: shapedPage('nested', result.items, result, request, options.wire?.page),
-      }));
+      const result = store.page(collection, { offset: request.offset, limit: request.limit, sort: request.sort });
+      const profile = options.wire?.page;
+      return result instanceof Promise ? result.then((settled) => listed(settled, request, profile)) : listed(result, request, profile);
     },
 
     create: (call, ctx) =>
