@@ -18,7 +18,7 @@ import { maskKey } from '../contract/secrets.js';
 import { drainRequest, watchResponseWrite } from './connection-guard.js';
 import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
+import { ignoredFieldsHeader, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
@@ -186,7 +186,7 @@ const NONE_IGNORED: readonly string[] = [];
  * its list of results.
  */
 function shapeReply(runtime: Runtime, op: Operation, call: OperationCall, outcome: OperationOutcome, perItem: boolean): Reply {
-  const headers = call.ignored.length ? { ...outcome.headers, [IGNORED_FIELDS_HEADER]: call.ignored.join(', ') } : outcome.headers;
+  const headers = call.ignored.length ? { ...outcome.headers, ...ignoredFieldsHeader(call.ignored) } : outcome.headers;
   if (perItem) return envelopeReply(runtime.options.wire, 200, outcome.data, outcome.message ?? op.summary, headers);
   switch (op.response) {
     case 'single':
