@@ -77,10 +77,12 @@ function isoNow(): string {
 }
 
 /** The target of a request; one `URL` cannot read (e.g. `//`) is a 400 problem, not a crash. */
-function targetOf(raw: string): RequestTarget {
+function targetOf(raw: string, notes: Notes): RequestTarget {
   try {
     return parseTarget(raw);
   } catch {
+    // Logged as sent, but for a key in its query.
+    notes.path = maskKeysInTarget(raw);
     throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
   }
 }
@@ -260,30 +262,45 @@ function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
 
-/** Query parameters that may carry an API key (`?api_key=…`): masked in the request log like the header. */
-const KEY_PARAMS = /([?&](?:api[_-]?key|x-api-key|key)=)([^&#]*)/gi;
+/** Names of query parameters that may carry an API key (`?api_key=…`), as a URL parser reads them: masked in the request log like the header. */
+const KEY_NAME = /^(?:api[_-]?key|x-api-key|key)$/i;
 
-/** Whether a query may carry a key at all: each of `KEY_PARAMS`' names ends `key=`. */
-const MAY_CARRY_KEY = /key=/i;
+/** A query parameter as sent: its separator, name and value. */
+const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+
+/**
+ * Whether a query may carry a key at all: each key name ends `key=` as sent, unless
+ * some of it is percent-encoded (`?%6Bey=…` is `key` to every URL parser).
+ */
+const MAY_CARRY_KEY = /key=|%/i;
+
+/** A query's name or value as a URL parser reads it (`+` a space, percent-escapes decoded); as sent when the encoding is broken. */
+function queryText(sent: string): string {
+  try {
+    return decodeURIComponent(sent.replace(/\+/g, ' '));
+  } catch {
+    return sent;
+  }
+}
 
 /** The query with every key-carrying parameter's value masked (`••••abcd`). */
 function maskKeysInQuery(search: string): string {
   // A page's `?page=2500&size=20` has nothing to mask: one test, not a replace.
   if (!search || !MAY_CARRY_KEY.test(search)) return search;
-  return search.replace(KEY_PARAMS, (_match, name: string, value: string) => {
-    let secret = value;
-    try {
-      secret = decodeURIComponent(value.replace(/\+/g, ' '));
-    } catch {
-      // not valid percent-encoding: mask it as sent
-    }
-    return `${name}${maskKey(secret)}`;
-  });
+  return search.replace(QUERY_PARAM, (param, mark: string, name: string, value: string) =>
+    KEY_NAME.test(queryText(name)) ? `${mark}${name}=${maskKey(queryText(value))}` : param,
+  );
+}
+
+/** A request target as the log shows it, its query's keys masked; for a target no URL parser reads, so split by hand. */
+function maskKeysInTarget(raw: string): string {
+  const mark = raw.indexOf('?');
+  return mark === -1 ? raw : raw.slice(0, mark) + maskKeysInQuery(raw.slice(mark));
 }
 
 /** Route → key → permission → rate limit → fault injection → the operation (or admin endpoint). */
 function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: Notes): Eventually<Reply> {
-  const url = targetOf(req.url ?? '/');
+  const url = targetOf(req.url ?? '/', notes);
   notes.instance = url.pathname;
   notes.path = url.pathname + maskKeysInQuery(url.search);
   const match = runtime.router.match(method, url.pathname);
