@@ -10,6 +10,7 @@ import { checkChanges, parseJournalEntry } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
 import { replayJournal } from './journal-replay.js';
 import { readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot.js';
+import { SNAPSHOT_INDEX_TEMP_FILE } from './snapshot-index.js';
 import { LEGACY_SNAPSHOT_FILE, LEGACY_SNAPSHOT_TEMP_FILE, readLegacySnapshot } from './snapshot-legacy.js';
 import { StoreState } from './store-state.js';
 import { applyUndo, undoOf, withoutUnconfirmed, type Unconfirmed } from './undo.js';
@@ -50,10 +51,14 @@ export async function openFileTables(options: FileStoreOptions): Promise<FileTab
   const lock = await acquireDataLock(options.dir, warn);
   let state: StoreState | undefined;
   try {
-    for (const leftover of [SNAPSHOT_TEMP_FILE, LEGACY_SNAPSHOT_TEMP_FILE, JOURNAL_TEMP_FILE]) await removeLeftover(join(options.dir, leftover), warn);
+    for (const leftover of [SNAPSHOT_TEMP_FILE, SNAPSHOT_INDEX_TEMP_FILE, LEGACY_SNAPSHOT_TEMP_FILE, JOURNAL_TEMP_FILE])
+      await removeLeftover(join(options.dir, leftover), warn);
     state = new StoreState(options.indexes);
-    const upgrading = !(await readSnapshot(options.dir, state)) && (await readLegacySnapshot(options.dir, state));
+    const snapshot = await readSnapshot(options.dir, state);
+    const upgrading = snapshot === undefined && (await readLegacySnapshot(options.dir, state));
     const replay = await replayJournal(options.dir, state, warn);
+    // The snapshot's checksum, verified meanwhile on another thread when its index was used: before anything is served.
+    await snapshot?.checked;
     if (upgrading) await upgradeSnapshot(options.dir, state, warn);
     else await removeUpgraded(options.dir, warn);
     const journal = await JournalWriter.open(options.dir, replay.validBytes, replay.entries, replay.needsNewline);

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readSync } from 'node:fs';
 
 /** One line of a file, without its newline. */
 export interface Line {
@@ -37,5 +37,39 @@ export async function forEachLine(path: string, onLine: (line: Line) => void): P
   if (carry !== undefined) {
     offset += carry.length;
     onLine({ text: carry.toString('utf8'), number: number + 1, end: offset, terminated: false });
+  }
+}
+
+/** What `forEachLineChunk` reads at once (more when a line is longer). */
+const CHUNK_BYTES = 8 << 20;
+
+/**
+ * Calls `onChunk(bytes, offset)` for the first `end` bytes of an open file, in order,
+ * a chunk of whole lines at a time (each chunk but the last ends just after a newline;
+ * the last ends where the file does). `bytes` is reused for the next chunk: keep none
+ * of it. The reads are synchronous: this runs while the store opens, before anything
+ * else waits on the event loop, and a trip through the thread pool per chunk cost more
+ * wall time than the read on a busy machine.
+ */
+export function forEachLineChunk(fd: number, end: number, onChunk: (bytes: Buffer, offset: number) => void): void {
+  let buffer = Buffer.allocUnsafe(Math.min(end, CHUNK_BYTES) || 1);
+  let filled = 0;
+  let offset = 0;
+  for (let position = 0; position < end;) {
+    if (filled === buffer.length) {
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, filled);
+      buffer = larger;
+    }
+    const bytesRead = readSync(fd, buffer, filled, Math.min(buffer.length - filled, end - position), position);
+    if (bytesRead === 0) throw new Error('the file is shorter than its size');
+    filled += bytesRead;
+    position += bytesRead;
+    const cut = position === end ? filled : buffer.lastIndexOf(NEWLINE, filled - 1) + 1;
+    if (cut === 0) continue;
+    onChunk(buffer.subarray(0, cut), offset);
+    buffer.copy(buffer, 0, cut, filled);
+    filled -= cut;
+    offset += cut;
   }
 }

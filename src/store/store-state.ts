@@ -1,5 +1,6 @@
 import { idAfter } from '../contract/ids.js';
 import type { JournalEntry } from './journal-entry.js';
+import type { PackedPut, ScannedEntry } from './journal-scan.js';
 import { PackedRecords } from './packed-records.js';
 import type { Entry } from './packed-records.js';
 import { Table } from './table.js';
@@ -50,16 +51,28 @@ export class StoreState {
     if (next > this.nextId(name)) this.nextIds.set(name, next);
   }
 
-  /** Applies one checked entry; cannot fail part-way. */
-  apply(entry: JournalEntry): void {
+  /** Applies one checked entry (puts as records, or as text from replay); cannot fail part-way. */
+  apply(entry: JournalEntry | ScannedEntry): void {
     if (entry.clear === true) {
       for (const table of this.tables.values()) table.clear();
     }
-    this.applyChanges(entry.changes ?? []);
-    for (const [name, next] of Object.entries(entry.ids ?? {}) as [CollectionName, RecordId][]) {
-      this.raiseNextId(name, next);
-    }
+    const changes = entry.changes ?? [];
+    if (changes.length === 1) this.applyChange(changes[0] as Change | PackedPut);
+    else this.applyChanges(changes);
+    const ids = entry.ids ?? {};
+    for (const name in ids) this.raiseNextId(name as CollectionName, ids[name as CollectionName] as RecordId);
     this.seq = entry.seq;
+  }
+
+  /** One change: most entries hold one, and need none of `applyChanges`'s bookkeeping. */
+  private applyChange(change: Change | PackedPut): void {
+    if (change.op === 'delete') {
+      this.table(change.collection).delete(change.id);
+      return;
+    }
+    if ('position' in change) this.table(change.collection).putFromJournal(change);
+    else this.table(change.collection).put(change.record);
+    this.raiseNextId(change.collection, idAfter('position' in change ? change.id : change.record.id));
   }
 
   /**
@@ -67,7 +80,7 @@ export class StoreState {
    * delete of different ids commute), except that a put of an id waiting to be deleted
    * first applies the deletes it follows.
    */
-  private applyChanges(changes: readonly Change[]): void {
+  private applyChanges(changes: ReadonlyArray<Change | PackedPut>): void {
     const puts = new Map<CollectionName, number>();
     for (const change of changes) if (change.op === 'put') puts.set(change.collection, (puts.get(change.collection) ?? 0) + 1);
     for (const [name, count] of puts) this.table(name).expectPuts(count);
@@ -81,9 +94,8 @@ export class StoreState {
     };
     for (const change of changes) {
       if (change.op === 'put') {
-        if (deletes.get(change.collection)?.has(change.record.id)) flush(change.collection);
-        this.table(change.collection).put(change.record);
-        this.raiseNextId(change.collection, idAfter(change.record.id));
+        if (deletes.get(change.collection)?.has('position' in change ? change.id : change.record.id)) flush(change.collection);
+        this.applyChange(change);
       } else {
         let ids = deletes.get(change.collection);
         if (ids === undefined) deletes.set(change.collection, (ids = new Set()));

@@ -2,6 +2,8 @@ import { jsonText } from '../json/json-text.js';
 import { EqualityIndex, indexEquals } from './equality-index.js';
 import { comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
+import type { PackedPut } from './journal-scan.js';
+import { parseRecordText } from './packed-records.js';
 import type { Entry, PackedRecords } from './packed-records.js';
 import { SortedList } from './sorted-list.js';
 import type { PageResult, SortKey, StoredRecord } from './types.js';
@@ -28,6 +30,9 @@ export interface TableQuery {
 // recently used one is dropped beyond this, so a client cycling through odd sorts
 // costs memory once, not forever.
 const MAX_SORTED_VIEWS = 8;
+
+// A table loaded with more records than this gets its rows in one array of that size.
+const PREALLOCATE_FROM = 10_000;
 
 // From this many deletes in one commit, each order is filtered once instead of
 // spliced once per record (a user's 100,000 notifications went one splice at a time).
@@ -116,7 +121,7 @@ function isIdSort(sort: readonly SortKey[]): boolean {
  * tables keep, per record, its id and the fields they sort by (`projector`).
  */
 export class Table {
-  private readonly rows: Entry[] = [];
+  private rows: Entry[] = [];
   private readonly indexes = new Map<string, EqualityIndex>();
   private readonly sortedViews = new Map<string, SortedView>();
 
@@ -151,19 +156,57 @@ export class Table {
     for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(keptBy(view, record));
   }
 
-  put(record: StoredRecord): void {
+  /**
+   * Adds the slots `first` to before `end` of the pack, whose ids increase and are above
+   * every id in the table (loading a snapshot).
+   */
+  appendSlots(first: number, end: number): void {
+    if (this.indexes.size > 0 || this.sortedViews.size > 0) {
+      for (let slot = first; slot < end; slot++) this.append(slot);
+      return;
+    }
+    if (this.rows.length === 0 && end - first > PREALLOCATE_FROM) {
+      // One array, with room for the records the journal and the next writes add, rather
+      // than a million pushes: a growing array is copied again and again into fresh
+      // memory, which cost more than the whole scan of the snapshot.
+      const rows = new Array<Entry>(end - first + ((end - first) >> 3));
+      rows.length = end - first;
+      for (let slot = first; slot < end; slot++) rows[slot - first] = slot;
+      this.rows = rows;
+      return;
+    }
     const rows = this.rows;
-    const at = this.lowerBound(record.id);
-    if (at === rows.length || this.idAt(at) !== record.id) {
-      if (at === rows.length) rows.push(record);
-      else rows.splice(at, 0, record);
+    for (let slot = first; slot < end; slot++) rows.push(slot);
+  }
+
+  /**
+   * Puts a record the journal holds (replay, see `PackedRecords.addJournalRecord`):
+   * left in the file, or parsed now in a table with equality indexes, whose rows are records.
+   */
+  putFromJournal({ id, bytes, from, length, position }: PackedPut): void {
+    if (this.indexes.size > 0) this.put(parseRecordText(bytes.toString('utf8', from, from + length)) as StoredRecord);
+    else this.put(this.packed.addJournalRecord(id, position, length));
+  }
+
+  put(entry: Entry): void {
+    const rows = this.rows;
+    const id = this.packed.idOf(entry);
+    const at = this.lowerBound(id);
+    const plain = this.indexes.size === 0 && this.sortedViews.size === 0;
+    // A table with equality indexes keeps its rows decoded (see `append`).
+    const record = plain ? undefined : this.packed.peek(entry);
+    const row = this.indexes.size === 0 ? entry : (record as StoredRecord);
+    if (at === rows.length || this.idAt(at) !== id) {
+      if (at === rows.length) rows.push(row);
+      else rows.splice(at, 0, row);
+      if (record === undefined) return;
       for (const index of this.indexes.values()) index.add(record);
       for (const view of this.sortedViews.values()) if (inView(view, record)) view.list.insert(keptBy(view, record));
       return;
     }
     const replaced = rows[at] as Entry;
-    rows[at] = record;
-    if (this.indexes.size === 0 && this.sortedViews.size === 0) return;
+    rows[at] = row;
+    if (record === undefined) return;
     const previous = this.packed.peek(replaced);
     for (const index of this.indexes.values()) index.replace(previous, record);
     for (const view of this.sortedViews.values()) {
