@@ -386,44 +386,50 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
   // A request without a body has nothing left to read, though node marks it complete
   // only after its listener returns: a GET answered at once needs no drain (a promise,
   // a timer and three listeners).
-  if (req.complete || req.destroyed || !hasBody(req)) return answerSoon(runtime, req, res, reply, notes, started);
-  void drainRequest(req).then((all) =>
+  if (req.complete || req.destroyed || !hasBody(req)) {
+    // Logged now, written at the turn's end: a request answered after it in this turn
+    // (the log itself, pipelined on the same connection) finds it in the log.
+    logAnswer(runtime, req, reply, notes, started);
+    return writeSoon(runtime, req, res, reply, notes);
+  }
+  void drainRequest(req).then((all) => {
     // Past the drain's limits the rest is not read: the connection closes after the answer.
-    answer(runtime, req, res, all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, notes, started),
-  );
+    const sent = all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } };
+    writeAnswer(runtime, req, res, sent, notes);
+    logAnswer(runtime, req, sent, notes, started);
+  });
 }
 
-/** A request answered in this turn of the event loop, to be written at its end. */
+/** A reply of this turn of the event loop, to be written at its end. */
 interface Answer {
   runtime: Runtime;
   req: IncomingMessage;
   res: ServerResponse;
   reply: Reply;
   notes: Notes;
-  started: number;
 }
 
 let answers: Answer[] = [];
 
 /**
- * Writes (and logs) the replies of one turn of the event loop together, once every
- * request that arrived in it has been answered, rather than each between the others'
- * work. A client on this machine then wakes once for the turn's answers instead of
- * once per answer, and on loopback that wake-up is paid inside the server's own
- * write: under 10 connections, writing a turn's replies together cut the CPU a bare
- * node:http server spent per answer by 7–8 % (docs/benchmarks.md). An answer waits at
- * most for the rest of its turn.
+ * Writes the replies of one turn of the event loop together, once every request that
+ * arrived in it has been answered, rather than each between the others' work. A
+ * client on this machine then wakes once for the turn's answers instead of once per
+ * answer, and on loopback that wake-up is paid inside the server's own write: under
+ * 10 connections, writing a turn's replies together cut the CPU a bare node:http
+ * server spent per answer by 7–8 % (docs/benchmarks.md). An answer waits at most for
+ * the rest of its turn.
  */
-function answerSoon(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
-  if (answers.push({ runtime, req, res, reply, notes, started }) === 1) setImmediate(answerAll);
+function writeSoon(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes): void {
+  if (answers.push({ runtime, req, res, reply, notes }) === 1) setImmediate(writeAll);
 }
 
-function answerAll(): void {
+function writeAll(): void {
   const due = answers;
   answers = [];
-  for (const { runtime, req, res, reply, notes, started } of due) {
+  for (const { runtime, req, res, reply, notes } of due) {
     try {
-      answer(runtime, req, res, reply, notes, started);
+      writeAnswer(runtime, req, res, reply, notes);
     } catch (error) {
       // One answer that cannot be written must not keep the others of its turn unanswered.
       runtime.warn(`internal error answering ${notes.instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -432,9 +438,13 @@ function answerAll(): void {
   }
 }
 
-function answer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
+function writeAnswer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes): void {
   writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
   watchResponseWrite(res, runtime.options.writeTimeoutMs, runtime.warn, `${req.method ?? 'GET'} ${notes.instance}`);
+}
+
+/** Adds the request and its answer to the request log (and the console's lines). */
+function logAnswer(runtime: Runtime, req: IncomingMessage, reply: Reply, notes: Notes, started: number): void {
   const { key } = notes;
   const header = req.headers['x-api-key'];
   const presented = key ? undefined : header;
