@@ -6,7 +6,7 @@
 import type { RecordId } from '../contract/ids.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One e-mail to send, from an email notification. */
 export interface OutgoingMail {
@@ -34,13 +34,19 @@ export interface Mailer {
 export function createMailer(options: { dataDir: string; smtpUrl?: string }): Mailer {
   const outbox = join(options.dataDir, 'outbox');
   const outboxFile = (id: RecordId) => join(outbox, `${String(id).padStart(6, '0')}.eml`);
-  const transport = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // nodemailer is loaded with the first mail, not at start: it is about a fifth of the
+  // JavaScript a server start compiles, and most runs send no mail at all.
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
 
   return {
     async send(mail) {
-      const info = await transport.sendMail({
+      const info = await (
+        await transporter()
+      ).sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -65,7 +71,7 @@ export function createMailer(options: { dataDir: string; smtpUrl?: string }): Ma
       if (!options.smtpUrl) await rm(outboxFile(id), { force: true });
     },
     close() {
-      transport.close();
+      void transport?.then((created) => created.close());
     },
   };
 }

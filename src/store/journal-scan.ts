@@ -9,9 +9,11 @@
  * `record`, `id`) without escapes or spaces, ids and `seq` of at most 15 digits (exact
  * as doubles), known collections, and records that are well-formed JSON objects with
  * an `id` of that form. A record's text is also kept only in the form `jsonText`
- * writes (no whitespace, no `\/` or needless `\u` escapes, no exponent, no trailing
- * zero in a fraction): that text goes into snapshots and pages as it is, so it must be
- * what writing the parsed record would give. Anything else — a line written by hand,
+ * writes (no whitespace; no `\/` or needless `\u` escapes, such as `\u0009` for `\t`
+ * or an escaped surrogate pair; no exponent, trailing zero in a fraction or number
+ * below 1e-6; no key twice in an object, and no integer key, which a parsed object
+ * puts first): that text goes into snapshots, pages and the `where` filters' test of
+ * a record's text as it is, so it must be what writing the parsed record gives. Anything else — a line written by hand,
  * a torn line, a number past 2^53 — returns undefined, and the line goes through the
  * slow path, which parses it, refuses it or reports it as before.
  */
@@ -82,11 +84,17 @@ const NOT_FAST = new Error('not the fast form');
  * line on, where a loop over the bytes is interpreted until the engine has optimised
  * it, which took most of a start (the first 5,000 of 50,000 lines).
  */
-/** A string as `jsonText` writes it, then any value but an object or array. */
-const FLAT_STRING = String.raw`"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u(?:00[01][0-9a-f]|d[89a-f][0-9a-f]{2}))*"`;
-const FLAT_VALUE = String.raw`(?:${FLAT_STRING}|(?!-0[,}])-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?=[,}])|true|false|null)`;
+/**
+ * A string as `jsonText` writes it: `\u` only for the control characters without a
+ * short escape and for lone surrogates (a pair is written as the character itself).
+ */
+const FLAT_STRING = String.raw`"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u00(?:0[0-7bef]|1[0-9a-f])|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|\\ud[c-f][0-9a-f]{2})*"`;
+/** A key: a string, but not one JavaScript puts first in an object (an integer index). */
+const FLAT_KEY = String.raw`(?!"(?:0|[1-9]\d*)")${FLAT_STRING}`;
+/** Any value but an object or array; no number `jsonText` writes with an exponent (below 1e-6). */
+const FLAT_VALUE = String.raw`(?:${FLAT_STRING}|(?!-0[,}])(?!-?0\.0{6})-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?=[,}])|true|false|null)`;
 /** A record holding no object or array. */
-const FLAT_RECORD_SOURCE = String.raw`\{${FLAT_STRING}:${FLAT_VALUE}(?:,${FLAT_STRING}:${FLAT_VALUE})*\}`;
+const FLAT_RECORD_SOURCE = String.raw`\{${FLAT_KEY}:${FLAT_VALUE}(?:,${FLAT_KEY}:${FLAT_VALUE})*\}`;
 const FLAT_RECORD = new RegExp(FLAT_RECORD_SOURCE, 'y');
 /** A whole line putting one such record (what a create or an update writes), maybe with one id counter. */
 const SINGLE_PUT = new RegExp(
@@ -103,11 +111,42 @@ const SINGLE_PUT_PREFIX = '{"seq":,"changes":[{"op":"put","collection":"","recor
  * escaped. (`record` is the record alone: the searches end with it.)
  */
 function flatRecordId(record: string): number {
+  if (!flatKeysDistinct(record)) return 0;
   const first = record.startsWith('{"id":') ? 0 : record.indexOf(',"id":');
   if (first === -1 || record.indexOf(',"id":', first + 1) !== -1) return 0;
   ID_VALUE.lastIndex = first + 6;
   const digits = ID_VALUE.exec(record);
   return digits === null ? 0 : Number(digits[0]);
+}
+
+/** One member of a record `FLAT_RECORD` matched: its key, then its value and the comma or brace after it. */
+const FLAT_MEMBER = /("(?:[^"\\]+|\\.)*"):(?:"(?:[^"\\]+|\\.)*"|[^,}]*)[,}]/y;
+/** Keys of the record being checked (reused: no array per line). */
+const keys: string[] = [];
+
+/**
+ * Whether a flat record's keys are all different: a parser keeps the last of equal
+ * keys, so a record repeating one is not `jsonText`'s and goes to the slow path.
+ */
+function flatKeysDistinct(record: string): boolean {
+  keys.length = 0;
+  FLAT_MEMBER.lastIndex = 1;
+  for (let member = FLAT_MEMBER.exec(record); member !== null; member = FLAT_MEMBER.exec(record)) {
+    if (!addKey(keys, member[1] as string)) return false;
+  }
+  return true;
+}
+
+/**
+ * Adds a key's text (latin1: a byte a character) to those of its object; false when
+ * it is there already. Each character has one form in `jsonText`'s strings, so equal
+ * keys have equal text, except bytes that are not UTF-8, which all read as U+FFFD.
+ */
+function addKey(seen: string[], text: string): boolean {
+  const key = /[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+  if (seen.includes(key)) return false;
+  seen.push(key);
+  return true;
 }
 
 /** The usual line (`SINGLE_PUT`), `text[from, to)`, read by regular expressions alone; undefined for any other. */
@@ -147,10 +186,11 @@ class LineScanner {
     const entry: ScannedEntry = { seq: 0 };
     this.expect(OPEN_BRACE);
     do {
-      if (this.isKey(KEY_SEQ) && entry.seq === 0) entry.seq = this.integer();
-      else if (this.isKey(KEY_CHANGES) && entry.changes === undefined) entry.changes = this.changes();
-      else if (this.isKey(KEY_IDS) && entry.ids === undefined) entry.ids = this.ids();
-      else if (this.isKey(KEY_CLEAR) && entry.clear === undefined) {
+      // Each key's "not seen yet" first: `isKey` moves past the key it finds.
+      if (entry.seq === 0 && this.isKey(KEY_SEQ)) entry.seq = this.integer();
+      else if (entry.changes === undefined && this.isKey(KEY_CHANGES)) entry.changes = this.changes();
+      else if (entry.ids === undefined && this.isKey(KEY_IDS)) entry.ids = this.ids();
+      else if (entry.clear === undefined && this.isKey(KEY_CLEAR)) {
         this.word(TRUE);
         entry.clear = true;
       } else throw NOT_FAST;
@@ -178,10 +218,10 @@ class LineScanner {
     let from = -1;
     this.expect(OPEN_BRACE);
     do {
-      if (this.isKey(KEY_OP) && op === undefined) op = this.op();
-      else if (this.isKey(KEY_COLLECTION) && collection === undefined) collection = this.collection();
-      else if (this.isKey(KEY_ID) && id === 0) id = this.integer();
-      else if (this.isKey(KEY_RECORD) && from === -1) {
+      if (op === undefined && this.isKey(KEY_OP)) op = this.op();
+      else if (collection === undefined && this.isKey(KEY_COLLECTION)) collection = this.collection();
+      else if (id === 0 && this.isKey(KEY_ID)) id = this.integer();
+      else if (from === -1 && this.isKey(KEY_RECORD)) {
         from = this.position;
         id = this.record();
       } else throw NOT_FAST;
@@ -211,6 +251,7 @@ class LineScanner {
       return flat;
     }
     let id = 0;
+    const seen: string[] = [];
     this.expect(OPEN_BRACE);
     if (this.bytes[this.position] === CLOSE_BRACE) throw NOT_FAST;
     do {
@@ -218,8 +259,7 @@ class LineScanner {
         if (id !== 0) throw NOT_FAST;
         id = this.integer();
       } else {
-        this.string();
-        this.expect(COLON);
+        this.key(seen);
         this.value(1);
       }
     } while (this.next(CLOSE_BRACE));
@@ -251,18 +291,19 @@ class LineScanner {
     switch (bytes[this.position]) {
       case QUOTE:
         return this.string();
-      case OPEN_BRACE:
+      case OPEN_BRACE: {
         this.position++;
         if (bytes[this.position] === CLOSE_BRACE) {
           this.position++;
           return;
         }
+        const seen: string[] = [];
         do {
-          this.string();
-          this.expect(COLON);
+          this.key(seen);
           this.value(depth + 1);
         } while (this.next(CLOSE_BRACE));
         return;
+      }
       case OPEN_BRACKET:
         this.position++;
         if (bytes[this.position] === CLOSE_BRACKET) {
@@ -283,12 +324,27 @@ class LineScanner {
     }
   }
 
+  /**
+   * A key and its colon, as `jsonText` writes one: not an integer index (JavaScript
+   * puts those first in an object, so the parsed record would be written in another
+   * order) and not one of `seen`, its object's keys so far (a parser keeps the last).
+   */
+  private key(seen: string[]): void {
+    const start = this.position;
+    this.string();
+    const text = this.text.slice(start + 1, this.position - 1);
+    if (/^(?:0|[1-9]\d*)$/.test(text) || !addKey(seen, text)) throw NOT_FAST;
+    this.expect(COLON);
+  }
+
   /** A string as JSON.stringify writes it: no raw control characters; escapes only where it writes them. */
   private string(): void {
     const bytes = this.bytes;
     const end = this.end;
     let at = this.position;
     if (bytes[at] !== QUOTE) throw NOT_FAST;
+    /** Where an escaped high surrogate ended: an escaped low one right after it is a pair, which `jsonText` writes as the character. */
+    let high = -1;
     for (at++; at < end; at++) {
       const byte = bytes[at] as number;
       if (byte === QUOTE) {
@@ -296,12 +352,17 @@ class LineScanner {
         return;
       }
       if (byte < 0x20) throw NOT_FAST;
-      if (byte === BACKSLASH) at = this.escape(at + 1);
+      if (byte === BACKSLASH) {
+        const code = this.escape(at + 1);
+        if (code >= 0xdc00 && code <= 0xdfff && high === at) throw NOT_FAST;
+        at += code >= 0 ? 5 : 1;
+        high = code >= 0xd800 && code <= 0xdbff ? at + 1 : -1;
+      }
     }
     throw NOT_FAST;
   }
 
-  /** The escape after a backslash at `at - 1`; returns the position of its last byte. */
+  /** The escape after a backslash at `at - 1`: -1 for a short one (`\n`), else the code a `\u` escape stands for. */
   private escape(at: number): number {
     if (at >= this.end) throw NOT_FAST;
     switch (this.bytes[at]) {
@@ -312,9 +373,9 @@ class LineScanner {
       case 0x6e: // n
       case 0x72: // r
       case 0x74: // t
-        return at;
+        return -1;
       case 0x75: {
-        // u: JSON.stringify writes \u00xx for the other control characters and \udxxx for lone surrogates, in lower case
+        // u: JSON.stringify writes \u00xx for the control characters with no short escape and \udxxx for lone surrogates, in lower case
         let code = 0;
         for (let i = at + 1; i <= at + 4; i++) {
           const byte = this.bytes[i] as number;
@@ -323,7 +384,8 @@ class LineScanner {
           code = code * 16 + digit;
         }
         if (code >= 0x20 && (code < 0xd800 || code > 0xdfff)) throw NOT_FAST;
-        return at + 4;
+        if (code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) throw NOT_FAST;
+        return code;
       }
       default:
         throw NOT_FAST;
@@ -343,6 +405,8 @@ class LineScanner {
       const point = ++at;
       while (at < this.end && (bytes[at] as number) >= ZERO && (bytes[at] as number) <= NINE) at++;
       if (at === point || bytes[at - 1] === ZERO) throw NOT_FAST;
+      // Below 1e-6 `jsonText` writes an exponent (`1e-7`).
+      if (first === ZERO && this.text.startsWith('000000', point)) throw NOT_FAST;
     } else if (first === ZERO && bytes[this.position] === MINUS) throw NOT_FAST;
     // An exponent (or anything else right after the digits) is for the slow path.
     const after = bytes[at];
