@@ -17,6 +17,26 @@ import type { PageRequest } from './paging.js';
  */
 export const IGNORED_FIELDS_HEADER = 'pla-ignored-fields';
 
+/**
+ * Characters a header value cannot carry as they are (node refuses anything but tab,
+ * visible ASCII and Latin-1, and writing such a header throws), and `%`, so that an
+ * escape is never ambiguous.
+ */
+const NOT_IN_HEADER = /[^ -$&-~]/gu;
+
+/** One byte as a percent escape. */
+const escapeByte = (byte: number): string => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+
+/**
+ * The `IGNORED_FIELDS_HEADER` header naming `names` (`body.colour`). A field name is
+ * the client's to choose (`"日本"`, `"a\nb"`): what a header cannot carry is sent as
+ * the percent escapes of its UTF-8 bytes, a lone surrogate as U+FFFD's.
+ */
+export function ignoredFieldsHeader(names: readonly string[]): Record<string, string> {
+  const value = names.join(', ').replace(NOT_IN_HEADER, (character) => Array.from(Buffer.from(character), escapeByte).join(''));
+  return { [IGNORED_FIELDS_HEADER]: value };
+}
+
 /** What every handler may use besides its call: the store, the run's options, mail and image files. */
 export interface ServerContext {
   store: Store;

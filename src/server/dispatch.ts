@@ -18,7 +18,7 @@ import { maskKey } from '../contract/secrets.js';
 import { drainRequest, watchResponseWrite } from './connection-guard.js';
 import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
 import { hasBody, mediaType, readJsonBody } from './body.js';
-import { IGNORED_FIELDS_HEADER, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
+import { ignoredFieldsHeader, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
@@ -77,10 +77,12 @@ function isoNow(): string {
 }
 
 /** The target of a request; one `URL` cannot read (e.g. `//`) is a 400 problem, not a crash. */
-function targetOf(raw: string): RequestTarget {
+function targetOf(raw: string, notes: Notes): RequestTarget {
   try {
     return parseTarget(raw);
   } catch {
+    // Logged as sent, but for a key in its query.
+    notes.path = maskKeysInTarget(raw);
     throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
   }
 }
@@ -186,7 +188,7 @@ const NONE_IGNORED: readonly string[] = [];
  * its list of results.
  */
 function shapeReply(runtime: Runtime, op: Operation, call: OperationCall, outcome: OperationOutcome, perItem: boolean): Reply {
-  const headers = call.ignored.length ? { ...outcome.headers, [IGNORED_FIELDS_HEADER]: call.ignored.join(', ') } : outcome.headers;
+  const headers = call.ignored.length ? { ...outcome.headers, ...ignoredFieldsHeader(call.ignored) } : outcome.headers;
   if (perItem) return envelopeReply(runtime.options.wire, 200, outcome.data, outcome.message ?? op.summary, headers);
   switch (op.response) {
     case 'single':
@@ -260,30 +262,45 @@ function errorReply(runtime: Runtime, error: unknown, instance: string): Reply {
   return problemReply(new HttpProblem(500, 'internal server error; see the server log'), instance);
 }
 
-/** Query parameters that may carry an API key (`?api_key=…`): masked in the request log like the header. */
-const KEY_PARAMS = /([?&](?:api[_-]?key|x-api-key|key)=)([^&#]*)/gi;
+/** Names of query parameters that may carry an API key (`?api_key=…`), as a URL parser reads them: masked in the request log like the header. */
+const KEY_NAME = /^(?:api[_-]?key|x-api-key|key)$/i;
 
-/** Whether a query may carry a key at all: each of `KEY_PARAMS`' names ends `key=`. */
-const MAY_CARRY_KEY = /key=/i;
+/** A query parameter as sent: its separator, name and value. */
+const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+
+/**
+ * Whether a query may carry a key at all: each key name ends `key=` as sent, unless
+ * some of it is percent-encoded (`?%6Bey=…` is `key` to every URL parser).
+ */
+const MAY_CARRY_KEY = /key=|%/i;
+
+/** A query's name or value as a URL parser reads it (`+` a space, percent-escapes decoded); as sent when the encoding is broken. */
+function queryText(sent: string): string {
+  try {
+    return decodeURIComponent(sent.replace(/\+/g, ' '));
+  } catch {
+    return sent;
+  }
+}
 
 /** The query with every key-carrying parameter's value masked (`••••abcd`). */
 function maskKeysInQuery(search: string): string {
   // A page's `?page=2500&size=20` has nothing to mask: one test, not a replace.
   if (!search || !MAY_CARRY_KEY.test(search)) return search;
-  return search.replace(KEY_PARAMS, (_match, name: string, value: string) => {
-    let secret = value;
-    try {
-      secret = decodeURIComponent(value.replace(/\+/g, ' '));
-    } catch {
-      // not valid percent-encoding: mask it as sent
-    }
-    return `${name}${maskKey(secret)}`;
-  });
+  return search.replace(QUERY_PARAM, (param, mark: string, name: string, value: string) =>
+    KEY_NAME.test(queryText(name)) ? `${mark}${name}=${maskKey(queryText(value))}` : param,
+  );
+}
+
+/** A request target as the log shows it, its query's keys masked; for a target no URL parser reads, so split by hand. */
+function maskKeysInTarget(raw: string): string {
+  const mark = raw.indexOf('?');
+  return mark === -1 ? raw : raw.slice(0, mark) + maskKeysInQuery(raw.slice(mark));
 }
 
 /** Route → key → permission → rate limit → fault injection → the operation (or admin endpoint). */
 function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: Notes): Eventually<Reply> {
-  const url = targetOf(req.url ?? '/');
+  const url = targetOf(req.url ?? '/', notes);
   notes.instance = url.pathname;
   notes.path = url.pathname + maskKeysInQuery(url.search);
   const match = runtime.router.match(method, url.pathname);
@@ -369,44 +386,50 @@ function finish(runtime: Runtime, req: IncomingMessage, res: ServerResponse, rep
   // A request without a body has nothing left to read, though node marks it complete
   // only after its listener returns: a GET answered at once needs no drain (a promise,
   // a timer and three listeners).
-  if (req.complete || req.destroyed || !hasBody(req)) return answerSoon(runtime, req, res, reply, notes, started);
-  void drainRequest(req).then((all) =>
+  if (req.complete || req.destroyed || !hasBody(req)) {
+    // Logged now, written at the turn's end: a request answered after it in this turn
+    // (the log itself, pipelined on the same connection) finds it in the log.
+    logAnswer(runtime, req, reply, notes, started);
+    return writeSoon(runtime, req, res, reply, notes);
+  }
+  void drainRequest(req).then((all) => {
     // Past the drain's limits the rest is not read: the connection closes after the answer.
-    answer(runtime, req, res, all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, notes, started),
-  );
+    const sent = all ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } };
+    writeAnswer(runtime, req, res, sent, notes);
+    logAnswer(runtime, req, sent, notes, started);
+  });
 }
 
-/** A request answered in this turn of the event loop, to be written at its end. */
+/** A reply of this turn of the event loop, to be written at its end. */
 interface Answer {
   runtime: Runtime;
   req: IncomingMessage;
   res: ServerResponse;
   reply: Reply;
   notes: Notes;
-  started: number;
 }
 
 let answers: Answer[] = [];
 
 /**
- * Writes (and logs) the replies of one turn of the event loop together, once every
- * request that arrived in it has been answered, rather than each between the others'
- * work. A client on this machine then wakes once for the turn's answers instead of
- * once per answer, and on loopback that wake-up is paid inside the server's own
- * write: under 10 connections, writing a turn's replies together cut the CPU a bare
- * node:http server spent per answer by 7–8 % (docs/benchmarks.md). An answer waits at
- * most for the rest of its turn.
+ * Writes the replies of one turn of the event loop together, once every request that
+ * arrived in it has been answered, rather than each between the others' work. A
+ * client on this machine then wakes once for the turn's answers instead of once per
+ * answer, and on loopback that wake-up is paid inside the server's own write: under
+ * 10 connections, writing a turn's replies together cut the CPU a bare node:http
+ * server spent per answer by 7–8 % (docs/benchmarks.md). An answer waits at most for
+ * the rest of its turn.
  */
-function answerSoon(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
-  if (answers.push({ runtime, req, res, reply, notes, started }) === 1) setImmediate(answerAll);
+function writeSoon(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes): void {
+  if (answers.push({ runtime, req, res, reply, notes }) === 1) setImmediate(writeAll);
 }
 
-function answerAll(): void {
+function writeAll(): void {
   const due = answers;
   answers = [];
-  for (const { runtime, req, res, reply, notes, started } of due) {
+  for (const { runtime, req, res, reply, notes } of due) {
     try {
-      answer(runtime, req, res, reply, notes, started);
+      writeAnswer(runtime, req, res, reply, notes);
     } catch (error) {
       // One answer that cannot be written must not keep the others of its turn unanswered.
       runtime.warn(`internal error answering ${notes.instance}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -415,9 +438,13 @@ function answerAll(): void {
   }
 }
 
-function answer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes, started: number): void {
+function writeAnswer(runtime: Runtime, req: IncomingMessage, res: ServerResponse, reply: Reply, notes: Notes): void {
   writeReply(res, notes.replayed ? { ...reply, headers: { ...reply.headers, 'idempotent-replayed': 'true' } } : reply);
   watchResponseWrite(res, runtime.options.writeTimeoutMs, runtime.warn, `${req.method ?? 'GET'} ${notes.instance}`);
+}
+
+/** Adds the request and its answer to the request log (and the console's lines). */
+function logAnswer(runtime: Runtime, req: IncomingMessage, reply: Reply, notes: Notes, started: number): void {
   const { key } = notes;
   const header = req.headers['x-api-key'];
   const presented = key ? undefined : header;

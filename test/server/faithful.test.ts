@@ -154,6 +154,15 @@ describe('int64 ids (spec 2.9, 4.1)', () => {
 });
 
 describe('unknown DTO fields are ignored, and named (Jackson)', () => {
+  /** Uploads a small file with `imageJson` as its image part. */
+  const uploadImage = (imageJson: string) =>
+    server.http('POST', '/api/images', {
+      body:
+        '--XB\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\npng\r\n' +
+        `--XB\r\nContent-Disposition: form-data; name="image"\r\n\r\n${imageJson}\r\n--XB--\r\n`,
+      headers: { 'content-type': 'multipart/form-data; boundary=XB' },
+    });
+
   it('a notification with unknown fields is created without them; the header names them', async () => {
     const result = await server.http('POST', '/api/notifications', { body: { forUserId: 'ivy', title: 'T', colour: 'red', extra: { a: 1 } } });
     expect(result.status).toBe(201);
@@ -167,12 +176,26 @@ describe('unknown DTO fields are ignored, and named (Jackson)', () => {
     const mail = await server.http('POST', '/api/email-notifications', { body: { forUserEmail: 'a@example.com', title: 'x', priority: 'high' } });
     expect(mail.status).toBe(201);
     expect(mail.headers['pla-ignored-fields']).toBe('body.priority');
-    const body =
-      '--XB\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\npng\r\n' +
-      '--XB\r\nContent-Disposition: form-data; name="image"\r\n\r\n{"name":"a","altText":"x"}\r\n--XB--\r\n';
-    const image = await server.http('POST', '/api/images', { body, headers: { 'content-type': 'multipart/form-data; boundary=XB' } });
+    const image = await uploadImage('{"name":"a","altText":"x"}');
     expect(image.status).toBe(201);
     expect(image.headers['pla-ignored-fields']).toBe('image.altText');
+  });
+
+  it('unknown fields whose names no header may carry are named percent-encoded (UTF-8); the request is answered and logged', async () => {
+    // JSON text: a name beyond Latin-1, one with a line break, a lone surrogate, and a `%`.
+    const sent = '{"forUserId":"uma","title":"T","日本":1,"a\\nb":2,"\\ud800":3,"100%":4}';
+    const result = await server.http('POST', '/api/notifications', { body: sent });
+    expect(result.status).toBe(201);
+    expect(result.headers['pla-ignored-fields']).toBe('body.%E6%97%A5%E6%9C%AC, body.a%0Ab, body.%EF%BF%BD, body.100%25');
+    const image = await uploadImage('{"name":"u","Größe 📐":1}');
+    expect(image.status).toBe(201);
+    expect(image.headers['pla-ignored-fields']).toBe('image.Gr%C3%B6%C3%9Fe %F0%9F%93%90');
+    const held = (await server.http('GET', '/api/notifications/uma')).body as { content: Rec[] };
+    expect(held.content.map((n) => n.title)).toEqual(['T']);
+    const log = (await server.http('GET', '/_admin/requests?limit=5')).body as { data: Array<{ method: string; path: string; status: number }> };
+    expect(log.data).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/notifications', status: 201 }));
+    expect(log.data).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/images', status: 201 }));
+    expect(server.stderr()).not.toContain('internal error');
   });
 
   it('known fields of the wrong type are still a 400', async () => {

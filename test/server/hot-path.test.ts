@@ -4,6 +4,7 @@
  * schema, keys remembered without hashing, the request log kept as a ring.
  */
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
@@ -131,6 +132,32 @@ describe('request pipeline shortcuts', () => {
     const log = (await server.http('GET', '/_admin/requests?limit=40')).body as { data: Array<{ path: string }> };
     const paths = log.data.map((entry) => entry.path);
     expect(paths.sort()).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? `${DET}?size=${(i % 5) + 1}` : `${DET}/${i}`)).sort());
+  });
+
+  it('answers requests pipelined on one connection in order, each its own; the log read last names those answered before it', async () => {
+    // The key checked once (the requests below are then all answered in one turn), and two records that exist.
+    const ids = (JSON.parse((await rawGet(`${DET}?size=2`)).text) as Page).content.map((r) => r.id);
+    const socket = connect(Number(new URL(server.url).port), new URL(server.url).hostname);
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const ask = (method: string, target: string, last = false) =>
+      `${method} ${target} HTTP/1.1\r\nHost: x\r\nx-api-key: ${server.adminKey}\r\n${last ? 'connection: close\r\n' : ''}\r\n`;
+    socket.end(
+      ask('GET', `${DET}?size=2&mark=one`) + ask('HEAD', `${DET}/${ids[1]}`) + ask('GET', `${DET}/999`) + ask('GET', '/_admin/requests?limit=3', true),
+    );
+    await closed;
+    const answers = received.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((answer) => /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1])).toEqual(['200', '200', '404', '200']);
+    expect((JSON.parse(answers[0]?.split('\r\n\r\n')[1] ?? '') as Page).content.map((r) => r.id)).toEqual(ids);
+    expect(answers[1]?.split('\r\n\r\n')[1]).toBe(''); // HEAD: the headers only
+    const log = JSON.parse(answers[3]?.split('\r\n\r\n')[1] ?? '') as { data: Array<{ method: string; path: string; status: number }> };
+    expect(log.data.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
+      `GET ${DET}?size=2&mark=one 200`,
+      `HEAD ${DET}/${ids[1]} 200`,
+      `GET ${DET}/999 404`,
+    ]);
   });
 
   it('keeps the newest 500 requests, oldest first, with masked keys', async () => {

@@ -11,7 +11,7 @@ import busboy from 'busboy';
 import { imageDto } from '../../contract/schemas.js';
 import type { StoredRecord } from '../../store/types.js';
 import { checkDeclaredLength, refuseDeepJson } from '../body.js';
-import { IGNORED_FIELDS_HEADER, type OperationHandler, type ServerContext } from '../context.js';
+import { ignoredFieldsHeader, type OperationHandler, type ServerContext } from '../context.js';
 import type { SavedImage } from '../image-files.js';
 import { HttpProblem, badField, clientAborted, notFound } from '../problem.js';
 import { validate } from '../validation.js';
@@ -166,7 +166,7 @@ export const imageHandlers = {
         tx.put('images', stored);
         return stored;
       });
-      return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? { [IGNORED_FIELDS_HEADER]: ignored.join(', ') } : {}) } };
+      return { headers: { location: `/api/images/${record.id}`, ...(ignored.length ? ignoredFieldsHeader(ignored) : {}) } };
     } catch (error) {
       // Not stored: the bytes go unless another image refers to them.
       if (placed) await releaseIfUnused(ctx, file.sha256).catch(() => undefined);
