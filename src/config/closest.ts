@@ -15,6 +15,15 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   return best;
 }
 
+/**
+ * The hint for an environment name that is not known: a close one, or how to add it.
+ * Here rather than in conf-store.ts: resolving a connection needs it without the store.
+ */
+export function unknownEnvHint(env: string, known: Iterable<string>): string {
+  const near = closestName(env, known);
+  return near ? `did you mean ${near}?` : `add it first: pla config set-url <url> --env ${env}`;
+}
+
 /** Levenshtein distance, with a swap of two neighbours counting as one edit. */
 function editDistance(a: string, b: string): number {
   const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);

@@ -11,10 +11,9 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, refuseSymlink } from '../io/private-files.js';
-import { LOCAL_BASE_URL } from '../server/options.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
-import { closestName } from './closest.js';
+import { unknownEnvHint } from './closest.js';
 import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig, type ServerConfig } from './types.js';
 import { checkWireProfile, type WireProfile, WireProfileError } from '../contract/wire-profile.js';
 import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl, checkStoreUrl } from './validate.js';
@@ -23,9 +22,6 @@ import { hasLegacyProtected, mergeLegacyProtected, retireLegacyProtected } from 
 
 /** The environment used until `pla config use` picks another. */
 const DEFAULT_ENV = 'local';
-
-/** Base URLs known without configuration: the local server's default address. */
-export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: LOCAL_BASE_URL };
 
 /** What `config.json` holds. */
 interface StoredConfig extends Record<string, unknown> {
@@ -238,12 +234,6 @@ function readOnlyBackend(path: string, fail: (error: unknown) => Error): Backend
       return Promise.reject(new PlaError('the configuration was opened read-only'));
     },
   };
-}
-
-/** The hint for an environment name that is not known: a close one, or how to add it. */
-export function unknownEnvHint(env: string, known: Iterable<string>): string {
-  const near = closestName(env, known);
-  return near ? `did you mean ${near}?` : `add it first: pla config set-url <url> --env ${env}`;
 }
 
 function storeOn(backend: Backend): ConfigStore {

@@ -2,7 +2,8 @@
  * Start-up work of the built CLI, checked by what it loads rather than by time:
  * `--version` loads nothing of dist/, `--help` and shell completion load neither
  * node:http nor a chunk holding zod, conf or ora, and a `get` loads node:http (the
- * client's transport) but none of the others (docs/startup.md). What is loaded is
+ * client's transport) but none of the others, nor the config store when PLA_*
+ * variables give URL and key (docs/startup.md). What is loaded is
  * recorded through Node's public module hooks (`module.register`): every dist/
  * file and built-in module the ES module loader resolves. esbuild marks each bundled package in its chunk with a
  * `// node_modules/<package>/…` comment, so a chunk's text says what it holds.
@@ -34,7 +35,7 @@ async function packagesLoadedBy(
   dir: string,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ stdout: string; files: number; packages: Set<string>; builtins: Set<string> }> {
+): Promise<{ stdout: string; files: number; packages: Set<string>; sources: Set<string>; builtins: Set<string> }> {
   const out = join(dir, 'imports.txt');
   await writeFile(join(dir, 'register.mjs'), REGISTER);
   await writeFile(join(dir, 'hooks.mjs'), HOOKS);
@@ -50,10 +51,13 @@ async function packagesLoadedBy(
   const builtins = new Set(urls.filter((url) => url.startsWith('node:')));
   const files = [...new Set(urls.filter((url) => url.startsWith('file:') && url.includes('/dist/')))].map((url) => fileURLToPath(url));
   const packages = new Set<string>();
+  const sources = new Set<string>();
   for (const file of files) {
-    for (const [, name] of (await readFile(file, 'utf8')).matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name as string);
+    const text = await readFile(file, 'utf8');
+    for (const [, name] of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name as string);
+    for (const [, source] of text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)) sources.add(source as string);
   }
-  return { stdout: String(result.stdout), files: files.length, packages, builtins };
+  return { stdout: String(result.stdout), files: files.length, packages, sources, builtins };
 }
 
 describe('start-up modules', () => {
@@ -78,7 +82,7 @@ describe('start-up modules', () => {
     }
   });
 
-  it('a get loads node:http, and not zod, conf or ora', async () => {
+  it('a get loads node:http, and not zod, conf, ora or the config store', async () => {
     const dir = await tempDir();
     const server = await startContractServer();
     try {
@@ -86,6 +90,9 @@ describe('start-up modules', () => {
       expect(JSON.parse(get.stdout)).toEqual(RECORD);
       expect(get.builtins).toContain('node:http');
       for (const name of HEAVY) expect(get.packages).not.toContain(name);
+      expect(get.sources).toContain('src/cli/handlers/get.ts'); // the recorder sees sources
+      // URL and key from PLA_* variables: the config file is not read, so its store (about 17 KB) is not loaded.
+      expect(get.sources).not.toContain('src/config/conf-store.ts');
     } finally {
       await server.close();
       await dir.remove();
