@@ -4,22 +4,11 @@
  * and a byte order mark; `,` `;` and tab are told apart from the header; a stray
  * quote is text; an unclosed quote costs its own line only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRecords } from '../../src/io/input/index.js';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { collect, recordingBadRows, tempFolder } from './helpers.js';
+import { inputFolder } from './helpers.js';
 
-let folder: Awaited<ReturnType<typeof tempFolder>>;
-beforeAll(async () => {
-  folder = await tempFolder();
-});
-afterAll(() => folder.cleanup());
-
-async function read(name: string, text: string, options: Parameters<typeof readRecords>[1] = {}) {
-  const bad = recordingBadRows();
-  const items = await collect(readRecords({ file: await folder.file(name, text) }, { ...bad, ...options }));
-  return { items: items.map((item) => [item.line, item.value] as const), bad: bad.badRows.map((row) => [row.line, row.raw] as const) };
-}
+const read = inputFolder((row) => row.raw).records;
 
 describe('line numbers are the file’s', () => {
   const rows = ['code,name', 'A1,one', '"B2","two', 'lines"', '', 'C3,three'];

@@ -4,23 +4,14 @@
  * exponent ids and `TRUE`, and ids files that are not plain digits.
  */
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { readIds, readRecords } from '../../src/io/input/index.js';
 import { HeldRecords } from '../../src/io/input/spool.js';
-import { collect, recordingBadRows, tempFolder } from './helpers.js';
+import { collect, inputFolder, recordingBadRows } from './helpers.js';
 
-let folder: Awaited<ReturnType<typeof tempFolder>>;
-beforeAll(async () => {
-  folder = await tempFolder();
-});
-afterAll(() => folder.cleanup());
-
-async function read(name: string, text: string, options: Parameters<typeof readRecords>[1] = {}) {
-  const bad = recordingBadRows();
-  const items = await collect(readRecords({ file: await folder.file(name, text) }, { ...bad, ...options }));
-  return { items: items.map((item) => [item.line, item.value] as const), bad: bad.badRows.map((row) => [row.line, row.message] as const) };
-}
+const folder = inputFolder((row) => row.message);
+const read = folder.records;
 
 async function ids(name: string, text: string, options: Parameters<typeof readIds>[1] = {}) {
   const bad = recordingBadRows();
