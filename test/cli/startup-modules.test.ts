@@ -4,7 +4,7 @@
  * node:http nor a chunk holding zod, conf or ora, and a `get` loads node:http (the
  * client's transport) but none of the others, nor the config store when PLA_*
  * variables give URL and key (docs/startup.md). What is loaded is
- * recorded through Node's public module hooks (`module.register`): every dist/
+ * recorded through Node's public module hooks (`module.registerHooks`, or `module.register` on Node 20): every dist/
  * file and built-in module the ES module loader resolves. esbuild marks each bundled package in its chunk with a
  * `// node_modules/<package>/…` comment, so a chunk's text says what it holds.
  * That a `get` never builds stdin is an in-process test (in-process.test.ts).
@@ -16,8 +16,25 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, RECORD, TEST_KEY, startContractServer, tempDir } from './support.js';
 
-/** Registers HOOKS (below) from beside it. */
-const REGISTER = `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`;
+/**
+ * Registers the recorder: `module.registerHooks` (synchronous, in this thread) where
+ * Node has it (22.15+; `module.register` is deprecated from Node 26, DEP0205), else
+ * HOOKS (below) from beside it through `module.register`.
+ */
+const REGISTER = `import * as module from 'node:module';
+import { appendFileSync } from 'node:fs';
+if (typeof module.registerHooks === 'function') {
+  module.registerHooks({
+    resolve(specifier, context, next) {
+      const resolved = next(specifier, context);
+      if (resolved.url.startsWith('file:') || resolved.url.startsWith('node:')) appendFileSync(process.env.IMPORTS_OUT, resolved.url + '\\n');
+      return resolved;
+    },
+  });
+} else {
+  module.register('./hooks.mjs', import.meta.url);
+}
+`;
 
 /** Appends every file URL the loader resolves to $IMPORTS_OUT. */
 const HOOKS = `import { appendFileSync } from 'node:fs';
