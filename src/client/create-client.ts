@@ -122,7 +122,7 @@ export function createClient(options: ClientOptions): PlaClient {
     const contentType = response.headers['content-type'];
     // Read leniently: a success that is not JSON (an HTML page, even one labelled JSON) is the
     // operation's reader's to name (answer.ts), as an answer that confirms nothing.
-    const parsed = streamed ? streamed.end() : parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
+    const parsed = streamed ? await streamed.end() : parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
