@@ -20,6 +20,37 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
+/** A header's comma-separated list, lower case, empty members dropped. */
+function codingsOf(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/**
+ * Refuses a body in a coding the server would not undo. node's parser undoes
+ * `chunked` only: a body sent `Transfer-Encoding: gzip, chunked` arrives still
+ * compressed and would be stored as if plain. Such a body is a 400 (RFC 9112 allows
+ * a 501, but a client retries a 5xx, and sending the same again cannot succeed); a
+ * `Content-Encoding` other than `identity` is a 415 naming what is taken (RFC 7694).
+ */
+export function refuseUnsupportedCodings(req: IncomingMessage): void {
+  const transfer = codingsOf(req.headers['transfer-encoding']).filter((coding) => coding !== 'chunked');
+  if (transfer.length) {
+    throw new HttpProblem(400, `transfer coding ${transfer.join(', ')} is not supported; send the body as is (Content-Length) or chunked only`, {
+      slug: 'unsupported-transfer-coding',
+    });
+  }
+  const content = codingsOf(req.headers['content-encoding']).filter((coding) => coding !== 'identity');
+  if (content.length) {
+    throw new HttpProblem(415, `content coding ${content.join(', ')} is not supported; send the body uncompressed`, {
+      slug: 'unsupported-content-coding',
+      headers: { 'accept-encoding': 'identity' },
+    });
+  }
+}
+
 /** 413 problem for a body over `limit` bytes. */
 export function tooLarge(what: string, limit: number): HttpProblem {
   return new HttpProblem(413, `${what} is larger than the limit of ${limit} bytes`, { slug: 'too-large', headers: { connection: 'close' } });
@@ -34,6 +65,9 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
 /** First allocation for a body of unknown length; it doubles as bytes come, up to the limit. */
 const INITIAL_BODY_BYTES = 16 * 1024;
 
+/** The body before its first bytes came. */
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Reads the whole body, at most `limit` bytes, into one buffer: sized from a declared
  * Content-Length, else doubled as bytes come. Chunks are copied in, never listed, so a
@@ -41,8 +75,15 @@ const INITIAL_BODY_BYTES = 16 * 1024;
  */
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   checkDeclaredLength(req, limit);
+  // The client may have gone while the request waited its turn (--latency, a key's
+  // lookup on PostgreSQL): its 'close' has been and gone, and listening for it now
+  // would wait forever, holding the request (and its Idempotency-Key) with it.
+  if (req.destroyed) throw clientAborted('request body');
   const declared = Number(req.headers['content-length']);
-  let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit));
+  // Allocated when the first bytes come, not on a promise: a client that declares
+  // 10 MB and sends nothing holds no 10 MB meanwhile.
+  let buffer = EMPTY;
+  const firstSize = Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit);
   let size = 0;
   // Listened to rather than iterated: leaving a `for await` early destroys the
   // request, and with it the socket the 413 is to be answered on (the rest of a
@@ -80,6 +121,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       req.pause();
       throw tooLarge('request body', limit);
     }
+    if (buffer === EMPTY) buffer = Buffer.allocUnsafe(Math.max(firstSize, bytes.length));
     if (size + bytes.length > buffer.length) {
       const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(buffer.length * 2, size + bytes.length)));
       buffer.copy(grown, 0, 0, size);
@@ -120,6 +162,7 @@ export function refuseDeepJson(value: unknown, path: string): void {
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
+  refuseUnsupportedCodings(req);
   const type = mediaType(req);
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpProblem(415, `expected a body of type application/json, got ${type || 'none'}`, { slug: 'unsupported-media-type' });
