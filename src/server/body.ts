@@ -6,6 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../json/json-parse.js';
 import { HttpProblem, clientAborted } from './problem.js';
+import { arrayItems } from './item-count.js';
+import { tooManyItems } from './limits.js';
 import { keepBody } from './request-log.js';
 
 /** The request's media type without parameters, lower case ('' when none). */
@@ -157,10 +159,11 @@ export function refuseDeepJson(value: unknown, path: string): void {
 
 /**
  * Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413
- * otherwise. Every number is kept exact (json/json-text.ts): ids past 2^53 as
+ * otherwise; 413 too for an array of more than `maxItems` items, found before it is
+ * parsed. Every number is kept exact (json/json-text.ts): ids past 2^53 as
  * BigInts, amounts a double would round as `ExactDecimal`s.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number, maxItems?: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   refuseUnsupportedCodings(req);
   const type = mediaType(req);
@@ -170,6 +173,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const raw = await readBody(req, limit);
   if (raw.length === 0) return undefined;
   keepBody(req, raw);
+  // An array of more items needs at least two bytes per item (`0,`): a shorter body needs no count.
+  if (maxItems !== undefined && raw.length > 2 * maxItems) {
+    const items = arrayItems(raw);
+    if (items !== undefined && items > maxItems) throw tooManyItems(maxItems, items);
+  }
   let value: unknown;
   try {
     value = parseJson(raw.toString('utf8'));

@@ -23,7 +23,7 @@ import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
 import { CLIENT_ABORTED, HttpProblem, badField, noSpace, storeUnavailable } from './problem.js';
-import { MAX_QUERY_PARAMS, overLimit, tooManyItems } from './limits.js';
+import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
 import { ITEM_LIST_BODIES } from '../contract/limits.js';
 import { queryFlag } from './query-flags.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
@@ -169,10 +169,8 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     }
   } else {
     const { kind, required } = op.body;
-    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
-      if (ITEM_LIST_BODIES.has(kind) && Array.isArray(raw) && raw.length > runtime.options.maxBulkItems) {
-        throw tooManyItems(runtime.options.maxBulkItems, raw.length);
-      }
+    const maxItems = ITEM_LIST_BODIES.has(kind) ? runtime.options.maxBulkItems : undefined;
+    return readJsonBody(req, runtime.options.maxBodyBytes, maxItems).then((raw) => {
       // An optional collection sent empty means what no body means (spec 4.3: bodies optional).
       if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
+import { procStatus } from '../support/proc-status.js';
 import { abandonKeyedWrite, countRecords, DET, localRequest, rawAnswer, trickle } from './abuse-support.js';
+
+const MB = 1024 * 1024;
 
 describe('a keyed write whose client leaves before its body came', () => {
   let slow: LocalServer;
@@ -40,18 +43,18 @@ describe('a keyed write whose client leaves before its body came', () => {
 
 describe('bulk item cap', () => {
   let server: LocalServer;
-  let capped: LocalServer;
   beforeAll(async () => {
-    [server, capped] = await Promise.all([startLocalServer({ seed: false }), startLocalServer({ seed: false, args: ['--max-bulk-items', '3'] })]);
+    server = await startLocalServer({ seed: false });
   });
   afterAll(async () => {
-    await Promise.all([server?.stop(), capped?.stop()]);
+    await server?.stop();
   });
 
   it('3.4 million {} under the body limit are a 413 naming the cap of 10000, and nothing is stored; the server goes on serving', async () => {
     const items = 3_400_000;
     const body = `[${'{},'.repeat(items - 1)}{}]`;
     expect(body.length).toBeLessThan(10 * 1024 * 1024);
+    const peakBefore = await procStatus(server.pid(), 'VmHWM');
     const refused = await server.http('POST', `${DET}/bulk`, { body });
     expect(refused.status).toBe(413);
     expect(refused.headers['content-type']).toContain('application/problem+json');
@@ -59,8 +62,22 @@ describe('bulk item cap', () => {
       type: 'urn:pla:problem:too-many-items',
       detail: expect.stringContaining(`at most 10000 items per bulk request (got ${items})`) as unknown,
     });
+    // Refused before it was parsed: the server's peak grew by about the body's bytes, not by 3.4 million objects (620 MB).
+    expect(await procStatus(server.pid(), 'VmHWM')).toBeLessThan(peakBefore + 100 * MB);
     expect((await server.http('GET', '/_admin/health', { key: null })).status).toBe(200);
     expect(await countRecords(server)).toBe(0);
+    const defaults = (await server.http('GET', '/openapi.json', { key: null })).body as OpenApi;
+    expect(defaults.components.schemas.IdList).toMatchObject({ maxItems: 10_000 });
+  });
+});
+
+describe('bulk item cap set by --max-bulk-items', () => {
+  let capped: LocalServer;
+  beforeAll(async () => {
+    capped = await startLocalServer({ seed: false, args: ['--max-bulk-items', '3'] });
+  });
+  afterAll(async () => {
+    await capped?.stop();
   });
 
   it('--max-bulk-items sets the cap: at the cap accepted, one more refused, ids too; the served OpenAPI states it', async () => {
@@ -77,8 +94,6 @@ describe('bulk item cap', () => {
     expect(bulk?.post?.requestBody.content['application/json']?.schema).toMatchObject({ type: 'array', maxItems: 3 });
     expect(bulk?.post?.responses['413']).toBeDefined();
     expect(document.components.schemas.IdList).toMatchObject({ type: 'array', maxItems: 3 });
-    const defaults = (await server.http('GET', '/openapi.json', { key: null })).body as OpenApi;
-    expect(defaults.components.schemas.IdList).toMatchObject({ maxItems: 10_000 });
   });
 });
 
@@ -89,12 +104,11 @@ interface OpenApi {
 
 describe('connections trickling their headers', () => {
   let server: LocalServer;
-  let strict: LocalServer;
   beforeAll(async () => {
-    [server, strict] = await Promise.all([startLocalServer({ seed: false }), startLocalServer({ seed: false, args: ['--header-timeout', '1'] })]);
+    server = await startLocalServer({ seed: false });
   });
   afterAll(async () => {
-    await Promise.all([server?.stop(), strict?.stop()]);
+    await server?.stop();
   });
 
   it('300 of them from one address, with the defaults: another client is still answered 200', async () => {
@@ -111,6 +125,16 @@ describe('connections trickling their headers', () => {
     } finally {
       for (const t of trickling) t.stop();
     }
+  });
+});
+
+describe('--header-timeout', () => {
+  let strict: LocalServer;
+  beforeAll(async () => {
+    strict = await startLocalServer({ seed: false, args: ['--header-timeout', '1'] });
+  });
+  afterAll(async () => {
+    await strict?.stop();
   });
 
   it('a connection still sending its headers after --header-timeout is cut with 408', async () => {
