@@ -116,10 +116,10 @@ describe('connections trickling their headers', () => {
     try {
       // Those past the per-address cap are answered 503 naming it, and closed.
       const refused = () => trickling.filter((t) => t.answer()?.includes('--max-connections-per-address'));
-      await eventually(async () => refused().length >= 300 - 64, 30_000);
-      expect(refused()).toHaveLength(300 - 64);
+      await eventually(async () => refused().length >= 300 - 128, 30_000);
+      expect(refused()).toHaveLength(300 - 128);
       expect(refused()[0]?.answer()).toMatch(/^HTTP\/1\.1 503/);
-      // Another client (another address of this machine) is served while the 64 others still trickle.
+      // Another client (another address of this machine) is served while the 128 others still trickle.
       const other = await localRequest(server, '/_admin/health', '127.0.0.2');
       expect(other.status).toBe(200);
     } finally {
