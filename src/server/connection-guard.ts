@@ -27,6 +27,9 @@ function refusal(detail: string): string {
   );
 }
 
+/** How long a refused connection may stay half-closed for its client to read the refusal and close. */
+const REFUSED_LINGER_MS = 1000;
+
 /** How often node checks the header and request timeouts: often enough that neither runs over by more than half. */
 export function timeoutCheckInterval(limits: Pick<ConnectionLimits, 'headerTimeoutMs' | 'requestTimeoutMs'>): number {
   return Math.min(1000, limits.headerTimeoutMs / 2, limits.requestTimeoutMs / 2);
@@ -49,7 +52,12 @@ export function guardConnections(
   const refused = new WeakSet<Socket>();
   const refuse = (socket: Socket, detail: string) => {
     refused.add(socket);
-    socket.end(refusal(detail), () => socket.destroy());
+    // Ended, not destroyed at once: closing a socket with bytes of the client still
+    // unread resets the connection, and a client that was still sending (headers
+    // trickling in) may then lose the refusal. It closes when the client closes its
+    // side, or after REFUSED_LINGER_MS; it holds no slot meanwhile.
+    socket.end(refusal(detail));
+    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
   };
   // Runs before node's own listener, so the refusal is the first thing written.
   server.prependListener('connection', (socket: Socket) => {

@@ -31,7 +31,8 @@ function readUntilClosed(socket: Socket): Promise<string> {
   socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
   return new Promise((resolve) => {
     socket.once('close', () => resolve(text));
-    socket.once('error', () => undefined);
+    // A refused or cut connection may also fail a write of ours: the answer is what was read.
+    socket.on('error', () => undefined);
   });
 }
 
@@ -84,7 +85,7 @@ export async function trickle(server: LocalServer): Promise<Trickle> {
   const closed = readUntilClosed(socket).then((text) => (answer = text));
   socket.write('GET /_admin/health HTTP/1.1\r\nHost: x\r\n');
   const timer = setInterval(() => {
-    if (!socket.destroyed) socket.write('X-Trickle: a\r\n');
+    if (socket.writable) socket.write('X-Trickle: a\r\n');
   }, 200);
   void closed.finally(() => clearInterval(timer));
   return {
