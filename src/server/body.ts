@@ -82,8 +82,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   // would wait forever, holding the request (and its Idempotency-Key) with it.
   if (req.destroyed) throw clientAborted('request body');
   const declared = Number(req.headers['content-length']);
-  // Allocated when the first bytes come, not on a promise: a client that declares
-  // 10 MB and sends nothing holds no 10 MB meanwhile.
+  // Allocated when the first bytes come: a client that declares 10 MB and sends
+  // nothing holds no 10 MB meanwhile.
   let buffer = EMPTY;
   const firstSize = Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit);
   let size = 0;

@@ -160,7 +160,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   const listener = createRequestListener(runtime);
   const server = createServer({ connectionsCheckingInterval: timeoutCheckInterval(options) }, (req, res) => {
     if (refused(req.socket)) {
-      res.destroy(); // over --max-connections: already answered 503 on the socket
+      res.destroy(); // over a connection cap: already answered 503 on the socket
       return;
     }
     if (firstCommit) void firstCommit.then(() => listener(req, res));
