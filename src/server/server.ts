@@ -114,6 +114,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     indexes: INDEXES,
     warn,
     maxConnections: options.storePoolSize,
+    ...(options.dropJournalFrom ? { dropJournalFrom: options.dropJournalFrom } : {}),
     ...(options.storeUrl ? { url: options.storeUrl } : {}),
   });
 

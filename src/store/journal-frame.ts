@@ -71,56 +71,97 @@ function hex(crc: number): string {
   return crc.toString(16).padStart(8, '0');
 }
 
+const FRAME_START_BYTES = Buffer.from(FRAME_START);
+const UNFRAMED_START_BYTES = Buffer.from(UNFRAMED_START);
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+
+/** Whether `bytes` holds `literal` at `at`. */
+function holds(bytes: Buffer, at: number, literal: Buffer): boolean {
+  if (at + literal.length > bytes.length) return false;
+  for (let i = 0; i < literal.length; i++) if (bytes[at + i] !== literal[i]) return false;
+  return true;
+}
+
+/** The checksum a line written by `frameEntry` starting at `from` says it has, or -1. */
+function writtenChecksum(bytes: Buffer, from: number, to: number): number {
+  if (to - from <= BODY_AT || !holds(bytes, from, FRAME_START_BYTES) || bytes[from + BODY_AT - 2] !== QUOTE || bytes[from + BODY_AT - 1] !== 0x2c) return -1;
+  let crc = 0;
+  for (let at = from + FRAME_START.length; at < from + BODY_AT - 2; at++) {
+    const c = bytes[at] as number;
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit === -1) return -1;
+    crc = crc * 16 + digit;
+  }
+  return crc;
+}
+
 /** What a line of the journal is, as far as its frame tells. */
 export type LineKind = 'framed' | 'unframed' | 'damaged';
 
 /**
- * Checks one line, `bytes[from, to)` (`text` is the same bytes a character a byte):
- * `framed` when its checksum matches, `unframed` for a line of pla before checksums
- * (parsed in full, and the folder upgraded), else `damaged`.
+ * Checks one line, `bytes[from, to)`: `framed` when its checksum matches, `unframed`
+ * for a line of pla before checksums (parsed in full, and the folder upgraded), else
+ * `damaged`.
  */
-export function lineKind(bytes: Buffer, text: string, from: number, to: number): LineKind {
-  if (text.startsWith(UNFRAMED_START, from)) return 'unframed';
-  if (to - from <= BODY_AT || !text.startsWith(FRAME_START, from) || !text.startsWith('",', from + BODY_AT - 2)) return 'damaged';
-  const written = text.slice(from + FRAME_START.length, from + BODY_AT - 2);
-  if (!/^[0-9a-f]{8}$/.test(written)) return 'damaged';
-  return crc32(bytes.subarray(from + BODY_AT, to)) === Number.parseInt(written, 16) ? 'framed' : 'damaged';
+export function lineKind(bytes: Buffer, from: number, to: number): LineKind {
+  if (holds(bytes, from, UNFRAMED_START_BYTES)) return 'unframed';
+  const written = writtenChecksum(bytes, from, to);
+  return written !== -1 && crc32(bytes.subarray(from + BODY_AT, to)) === written ? 'framed' : 'damaged';
 }
 
-/** Reads a framed entry's skeleton, records left in place. */
-class FrameReader {
-  at: number;
+const literal = (text: string) => Buffer.from(text);
+const SEQ = literal('"seq":');
+const CLEAR = literal(',"clear":true');
+const IDS = literal(',"ids":');
+const CHANGES = literal(',"changes":[');
+const PUT = literal('{"op":"put","collection":"');
+const DELETE = literal('{"op":"delete","collection":"');
+const ID = literal(',"id":');
+const LENGTH = literal(',"length":');
+const RECORD = literal(',"record":');
 
+/** Reads a framed entry's skeleton over its bytes, records left in place. */
+class FrameReader {
   constructor(
     private readonly bytes: Buffer,
-    private readonly text: string,
-    from: number,
-    private readonly to: number,
+    public at: number,
+    private readonly limit: number,
     private readonly offset: number,
-  ) {
-    this.at = from;
-  }
+  ) {}
 
-  /** Consumes `literal` when it is next. */
-  take(literal: string): boolean {
-    if (!this.text.startsWith(literal, this.at)) return false;
-    this.at += literal.length;
+  /** Consumes `text` when it is next. */
+  take(text: Buffer): boolean {
+    if (!holds(this.bytes, this.at, text)) return false;
+    this.at += text.length;
     return true;
   }
 
-  /** A non-negative integer of at most 15 digits (exact as a double), else undefined. */
-  integer(): number | undefined {
-    let end = this.at;
-    while (end < this.to && end - this.at <= 15 && this.text.charCodeAt(end) >= 48 && this.text.charCodeAt(end) <= 57) end++;
-    if (end === this.at || end - this.at > 15) return undefined;
-    const value = Number(this.text.slice(this.at, end));
-    this.at = end;
+  /** Consumes the byte `c` when it is next. */
+  takeByte(c: number): boolean {
+    if (this.bytes[this.at] !== c) return false;
+    this.at++;
+    return true;
+  }
+
+  /** A non-negative integer of at most 15 digits (exact as a double), else -1. */
+  integer(): number {
+    const { bytes } = this;
+    let value = 0;
+    let at = this.at;
+    for (; at < this.limit && at - this.at <= 15; at++) {
+      const c = bytes[at] as number;
+      if (c < 0x30 || c > 0x39) break;
+      value = value * 10 + (c - 0x30);
+    }
+    if (at === this.at || at - this.at > 15) return -1;
+    this.at = at;
     return value;
   }
 
   collection(): CollectionName | undefined {
-    const end = this.text.indexOf('"', this.at);
-    const name = end === -1 ? undefined : this.text.slice(this.at, end);
+    const end = this.bytes.indexOf(QUOTE, this.at);
+    const name = end === -1 ? undefined : this.bytes.toString('latin1', this.at, end);
     if (!isCollectionName(name)) return undefined;
     this.at = end + 1;
     return name;
@@ -128,8 +169,8 @@ class FrameReader {
 
   /** `{…}` without nesting, as an object (id counters; exact past 2^53). */
   flatObject(): unknown {
-    const end = this.text.indexOf('}', this.at);
-    if (end === -1) return undefined;
+    const end = this.bytes.indexOf(0x7d, this.at);
+    if (end === -1 || end >= this.limit) return undefined;
     const value = parseJson(this.bytes.toString('utf8', this.at, end + 1));
     this.at = end + 1;
     return value;
@@ -137,26 +178,37 @@ class FrameReader {
 
   /** A put's record of `length` bytes, left where it is. */
   record(length: number, collection: CollectionName, id: number): PackedPut | undefined {
-    if (this.at + length > this.to) return undefined;
+    if (this.at + length > this.limit) return undefined;
     const put: PackedPut = { op: 'put', collection, id, bytes: this.bytes, from: this.at, length, position: this.offset + this.at };
     this.at += length;
     return put;
   }
 }
 
+/** A framed entry found at the start of a line, and where its line ends (its newline, or the end of the bytes). */
+export interface FramedLine {
+  entry: ScannedEntry;
+  end: number;
+}
+
 /**
- * The entry of a `framed` line, records left in the file; undefined for a line of
- * another form (an id past 2^53, or a line a later pla wrote), which the caller then
- * parses in full.
+ * The entry of the line that starts at `from` (`offset + from` in the file), read as
+ * `frameEntry` writes it, its records left in the file: its skeleton is read first,
+ * stepping over each record by its length, then the checksum of exactly the bytes up
+ * to the newline it ends at is checked. Undefined for any other line (damaged, torn,
+ * unframed, or framed in a form this reader does not step through: an id past 2^53),
+ * which the caller then looks at whole (`lineKind`). `limit` is where the bytes end.
  */
-export function readFramedEntry(bytes: Buffer, text: string, from: number, to: number, offset: number): ScannedEntry | undefined {
-  const reader = new FrameReader(bytes, text, from + BODY_AT, to, offset);
-  if (!reader.take('"seq":')) return undefined;
+export function readFramedLine(bytes: Buffer, from: number, limit: number, offset: number): FramedLine | undefined {
+  const written = writtenChecksum(bytes, from, limit);
+  if (written === -1) return undefined;
+  const reader = new FrameReader(bytes, from + BODY_AT, limit, offset);
+  if (!reader.take(SEQ)) return undefined;
   const seq = reader.integer();
-  if (seq === undefined || seq === 0) return undefined;
+  if (seq <= 0) return undefined;
   const entry: ScannedEntry = { seq };
-  if (reader.take(',"clear":true')) entry.clear = true;
-  if (reader.take(',"ids":')) {
+  if (reader.take(CLEAR)) entry.clear = true;
+  if (reader.take(IDS)) {
     const ids = reader.flatObject();
     if (typeof ids !== 'object' || ids === null) return undefined;
     entry.ids = {};
@@ -165,29 +217,32 @@ export function readFramedEntry(bytes: Buffer, text: string, from: number, to: n
       entry.ids[name] = next;
     }
   }
-  if (reader.take(',"changes":[')) {
+  if (reader.take(CHANGES)) {
     const changes: NonNullable<ScannedEntry['changes']> = [];
-    while (!reader.take(']')) {
-      if (changes.length > 0 && !reader.take(',')) return undefined;
-      const put = reader.take('{"op":"put","collection":"');
-      if (!put && !reader.take('{"op":"delete","collection":"')) return undefined;
+    while (!reader.takeByte(0x5d)) {
+      if (changes.length > 0 && !reader.takeByte(0x2c)) return undefined;
+      const put = reader.take(PUT);
+      if (!put && !reader.take(DELETE)) return undefined;
       const collection = reader.collection();
-      if (collection === undefined || !reader.take(',"id":')) return undefined;
+      if (collection === undefined || !reader.take(ID)) return undefined;
       const id = reader.integer();
-      if (id === undefined || id === 0) return undefined;
+      if (id <= 0) return undefined;
       if (put) {
-        if (!reader.take(',"length":')) return undefined;
+        if (!reader.take(LENGTH)) return undefined;
         const length = reader.integer();
-        if (length === undefined || !reader.take(',"record":')) return undefined;
+        if (length < 0 || !reader.take(RECORD)) return undefined;
         const change = reader.record(length, collection, id);
         if (change === undefined) return undefined;
         changes.push(change);
       } else {
         changes.push({ op: 'delete', collection, id });
       }
-      if (!reader.take('}')) return undefined;
+      if (!reader.takeByte(0x7d)) return undefined;
     }
     entry.changes = changes;
   }
-  return reader.take('}') && reader.at === to ? entry : undefined;
+  if (!reader.takeByte(0x7d)) return undefined;
+  const end = reader.at;
+  if (end !== limit && bytes[end] !== NEWLINE) return undefined;
+  return crc32(bytes.subarray(from + BODY_AT, end)) === written ? { entry, end } : undefined;
 }

@@ -4,7 +4,7 @@ import { StoreCorruptError } from './errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { parseJournalEntry } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
-import { lineKind, readFramedEntry } from './journal-frame.js';
+import { lineKind, readFramedLine } from './journal-frame.js';
 import type { ScannedEntry } from './journal-frame.js';
 import { forEachLineChunk } from './line-reader.js';
 import type { StoreState } from './store-state.js';
@@ -34,6 +34,14 @@ export interface ReplayOptions {
 
 /** The option of `pla server start` that `dropFrom` comes from, for hints. */
 export const DROP_JOURNAL_FLAG = '--drop-journal-from';
+
+const NEWLINE = 0x0a;
+
+/** Whether `bytes[from, to)` holds only spaces, tabs and carriage returns. */
+function isBlank(bytes: Buffer, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) if (bytes[at] !== 0x20 && bytes[at] !== 0x09 && bytes[at] !== 0x0d) return false;
+  return true;
+}
 
 /** A damaged line, and how many lines follow it. */
 interface Damage {
@@ -88,16 +96,16 @@ export async function replayJournal(dir: string, state: StoreState, options: Rep
     result.entries++;
     result.needsNewline = !terminated;
   };
-  /** One line, `bytes[from, to)`, at `offset + from` in the file. */
-  const onLine = (bytes: Buffer, text: string, offset: number, from: number, to: number, terminated: boolean) => {
+  /** One line, `bytes[from, to)`, at `offset + from` in the file; `framed`, its entry when `readFramedLine` read it. */
+  const onLine = (bytes: Buffer, offset: number, from: number, to: number, terminated: boolean, framed: ScannedEntry | undefined) => {
     number++;
     if (damage !== undefined) {
       damage.after++;
       return;
     }
     const end = offset + to + (terminated ? 1 : 0);
-    const kind = lineKind(bytes, text, from, to);
-    if (kind !== 'framed' && text.slice(from, to).trim() === '') {
+    const kind = framed === undefined ? lineKind(bytes, from, to) : 'framed';
+    if (kind !== 'framed' && isBlank(bytes, from, to)) {
       if (torn === undefined) result.validBytes = end;
       return;
     }
@@ -107,7 +115,7 @@ export async function replayJournal(dir: string, state: StoreState, options: Rep
     }
     if (kind === 'framed') {
       // A line of another form than `frameEntry`'s (an id past 2^53) is parsed in full; its checksum matched.
-      apply(readFramedEntry(bytes, text, from, to, offset) ?? parseFramed(bytes.toString('utf8', from, to), number, fail), end, terminated);
+      apply(framed ?? parseFramed(bytes.toString('utf8', from, to), number, fail), end, terminated);
     } else if (kind === 'unframed') {
       let entry: JournalEntry;
       try {
@@ -132,15 +140,15 @@ export async function replayJournal(dir: string, state: StoreState, options: Rep
   // The records stay in the file: the store's pack holds it open from now on.
   state.packed.adoptJournal(fd);
   forEachLineChunk(fd, fstatSync(fd).size, (bytes, offset) => {
-    // The chunk as text, a character a byte: its lines found by the string's indexOf
-    // (a Buffer's costs a microsecond a call until optimised), the frames read from it.
-    const text = bytes.toString('latin1');
-    let from = 0;
-    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
-      onLine(bytes, text, offset, from, newline, true);
-      from = newline + 1;
+    // A line as this store writes it is read entry first, stepping over its records by
+    // their lengths: its end is found on the way, and its bytes are not searched.
+    for (let from = 0; from < bytes.length;) {
+      const framed = readFramedLine(bytes, from, bytes.length, offset);
+      const newline = framed === undefined ? bytes.indexOf(NEWLINE, from) : framed.end < bytes.length ? framed.end : -1;
+      const to = newline === -1 ? bytes.length : newline;
+      onLine(bytes, offset, from, to, newline !== -1, framed?.entry);
+      from = to + 1;
     }
-    if (from < bytes.length) onLine(bytes, text, offset, from, bytes.length, false);
   });
   if (damage !== undefined) {
     if (options.dropFrom === damage.line) {
@@ -156,12 +164,17 @@ export async function replayJournal(dir: string, state: StoreState, options: Rep
 
 /** The refusal of a damaged journal: what is wrong, where, and the two ways on. */
 function damaged(path: string, { line, why, after }: Damage): StoreCorruptError {
-  const left = after === 0 ? 'it' : `it and the ${after} line${after === 1 ? '' : 's'} after it`;
+  const left = after === 0 ? 'this entry' : `this entry and the ${plural(after, 'line')} after it`;
+  const kept = line === 1 ? 'the snapshot alone' : `the ${plural(line - 1, 'line')} before it`;
   return new StoreCorruptError(`${path} line ${line}: ${why}`, {
     hint:
-      `nothing in the data folder was changed; keep a copy of it. Restore it from a backup, or start from the journal's first ${line - 1} lines, ` +
-      `leaving out ${left}, by starting the server once with ${DROP_JOURNAL_FLAG} ${line} (what it leaves out is kept beside the journal)`,
+      `nothing in the data folder was changed; keep a copy of it. Then restore it from a backup, or start once with ${DROP_JOURNAL_FLAG} ${line} ` +
+      `to leave out ${left} and start from ${kept} (what is left out is kept in a file beside the journal)`,
   });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** A framed line of a form replay does not step through: parsed as the entry it is (its checksum matched). */
