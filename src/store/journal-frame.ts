@@ -11,6 +11,11 @@
  * record without reading it: a line whose checksum matches was written by `frameEntry`,
  * so its form is known, and its records stay in the file, unparsed, until read
  * (`PackedRecords`). Any JSON reader still reads the line as the entry it is.
+ *
+ * Why replay reads a frame by hand rather than parsing the line (STYLE rule 19): a
+ * million determinations written through the API, 150,000 of them in the journal as
+ * bulk entries, opened in 0.5–0.6 s of CPU at 125 MB resident this way, against
+ * 2.0–2.1 s and 194 MB with every line parsed (load average 21, one run each).
  */
 import { crc32 } from 'node:zlib';
 import { isRecordId } from '../contract/ids.js';
