@@ -95,6 +95,8 @@ try {
       log(`${pla.name}: copying the data folder kept in ${kept} …`);
       await cp(kept, pla.data, { recursive: true });
       await cp(`${kept}.key`, `${pla.data}.key`);
+      // The lock of the server killed when the folder was filled: its process id may be another process's by now.
+      await rm(join(pla.data, 'store.lock'), { recursive: true, force: true });
     }
     for (const name of ['snapshot.pla', 'snapshot.idx', 'journal.ndjson']) {
       const size = await stat(join(pla.data, name)).then(

@@ -1,4 +1,4 @@
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { acquireDataLock } from './data-lock.js';
 import type { DataLock } from './data-lock.js';
@@ -112,16 +112,12 @@ async function upgradeJournal(dir: string, state: StoreState, journal: JournalWr
  */
 async function keepDropped(dir: string, dropped: NonNullable<ReplayResult['dropped']>, warn: (message: string) => void): Promise<void> {
   const name = `journal-dropped-${new Date().toISOString().replace(/[:.]/g, '-')}.ndjson`;
-  const source = await open(join(dir, JOURNAL_FILE), 'r');
+  const dropping = (await readFile(join(dir, JOURNAL_FILE))).subarray(dropped.byte);
   const target = await open(join(dir, name), 'wx', 0o600);
   try {
-    const { size } = await source.stat();
-    const bytes = Buffer.alloc(size - dropped.byte);
-    await source.read(bytes, 0, bytes.length, dropped.byte);
-    await target.writeFile(bytes);
+    await target.writeFile(dropping);
     await target.sync();
   } finally {
-    await source.close();
     await target.close();
   }
   await fsyncDir(dir);
