@@ -176,7 +176,13 @@ class FrameReader {
   flatObject(): unknown {
     const end = this.bytes.indexOf(0x7d, this.at);
     if (end === -1 || end >= this.limit) return undefined;
-    const value = parseJson(this.bytes.toString('utf8', this.at, end + 1));
+    let value: unknown;
+    try {
+      value = parseJson(this.bytes.toString('utf8', this.at, end + 1));
+    } catch {
+      // A line changed here: its checksum would not have matched either.
+      return undefined;
+    }
     this.at = end + 1;
     return value;
   }
