@@ -23,6 +23,7 @@ import { jsonText } from '../json/json-text.js';
 import { parseJson } from '../json/json-parse.js';
 import { isCollectionName } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
+import { COLLECTIONS } from './types.js';
 import type { CollectionName, RecordId } from './types.js';
 
 /** What every framed line starts with, before its checksum's 8 hex digits and `",`. */
@@ -125,6 +126,7 @@ const DELETE = literal('{"op":"delete","collection":"');
 const ID = literal(',"id":');
 const LENGTH = literal(',"length":');
 const RECORD = literal(',"record":');
+const NAMES = COLLECTIONS.map((name) => [name, literal(`${name}"`)] as const);
 
 /** Reads a framed entry's skeleton over its bytes, records left in place. */
 class FrameReader {
@@ -164,12 +166,12 @@ class FrameReader {
     return value;
   }
 
+  /** A collection's name and its closing quote, compared byte by byte: no string is made per change. */
   collection(): CollectionName | undefined {
-    const end = this.bytes.indexOf(QUOTE, this.at);
-    const name = end === -1 ? undefined : this.bytes.toString('latin1', this.at, end);
-    if (!isCollectionName(name)) return undefined;
-    this.at = end + 1;
-    return name;
+    for (const [name, bytes] of NAMES) {
+      if (this.take(bytes)) return name;
+    }
+    return undefined;
   }
 
   /** `{…}` without nesting, as an object (id counters; exact past 2^53). */
