@@ -65,21 +65,38 @@ export function planSummary(plan: Pick<Plan, 'counts'>): string {
   return `Plan: ${parts.length > 0 ? parts.join(', ') : 'nothing to do'}.`;
 }
 
-/** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
-export function renderPlanText(plan: Plan, color: boolean): string {
-  // Record values, field names and the service's reasons are shown, never obeyed, by the terminal.
-  const paint = (mark: string, text: string) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${terminalSafe(text)}\x1b[0m` : terminalSafe(text));
-  const lines = [terminalSafe(`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`), ''];
-  const shown = new Map<PlanAction, number>();
+type Paint = (mark: string, text: string) => string;
+
+/** Each entry's lines (its headline, then its changed fields and warnings), entries unchanged left out. */
+function* entryLines(plan: Pick<Plan, 'entries'>, paint: Paint): Generator<{ action: PlanAction; lines: string[] }> {
   for (const entry of plan.entries) {
     if (entry.action === 'unchanged') continue;
-    const count = shown.get(entry.action) ?? 0;
-    shown.set(entry.action, count + 1);
-    if (count >= SHOWN_PER_ACTION) continue;
     const mark = MARKS[entry.action];
-    lines.push(paint(mark, `  ${mark} ${headline(entry)}`));
+    const lines = [paint(mark, `  ${mark} ${headline(entry)}`)];
     for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
     for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
+    yield { action: entry.action, lines };
+  }
+}
+
+/** Record values, field names and the service's reasons are shown, never obeyed, by the terminal. */
+function painter(color: boolean): Paint {
+  return (mark, text) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${terminalSafe(text)}\x1b[0m` : terminalSafe(text));
+}
+
+function planHeadline(plan: Pick<Plan, 'command' | 'env' | 'baseUrl' | 'createdAt'>): string {
+  return terminalSafe(`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`);
+}
+
+/** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
+export function renderPlanText(plan: Omit<Plan, 'digest'>, color: boolean): string {
+  const paint = painter(color);
+  const lines = [planHeadline(plan), ''];
+  const shown = new Map<PlanAction, number>();
+  for (const entry of entryLines(plan, paint)) {
+    const count = shown.get(entry.action) ?? 0;
+    shown.set(entry.action, count + 1);
+    if (count < SHOWN_PER_ACTION) lines.push(...entry.lines);
   }
   for (const [action, count] of shown) {
     if (count > SHOWN_PER_ACTION)
@@ -98,5 +115,25 @@ export function renderPlanText(plan: Plan, color: boolean): string {
     );
   if (lines.length > 2) lines.push('');
   lines.push(planSummary(plan));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Entries a confirmation shows before "… and N more". */
+const PREVIEWED_ENTRIES = 10;
+
+/**
+ * What a confirmation shows above its question: where the plan was read, its
+ * first changes (each with its fields old → new), how many more there are, the
+ * counts, and the digest of what was reviewed.
+ */
+export function planPreview(plan: Plan, color: boolean, digest: string | undefined): string {
+  const lines = [planHeadline(plan)];
+  let entries = 0;
+  for (const entry of entryLines(plan, painter(color))) {
+    entries += 1;
+    if (entries <= PREVIEWED_ENTRIES) lines.push(...entry.lines);
+  }
+  if (entries > PREVIEWED_ENTRIES) lines.push(`  … and ${grouped.format(entries - PREVIEWED_ENTRIES)} more (the plan file holds them all)`);
+  lines.push(`${planSummary(plan)}${digest ? ` Digest ${digest}.` : ''}`);
   return `${lines.join('\n')}\n`;
 }
