@@ -59,3 +59,18 @@ export function parseJson(text: string, options: ParseOptions = {}): unknown {
     throw error;
   }
 }
+
+/**
+ * Where `text` stops being JSON (a character offset), or `undefined` when it is
+ * JSON. For messages that must not quote the text (a file holding keys): V8's own
+ * message shows the characters around the fault; lossless-json's names the offset.
+ */
+export function syntaxErrorOffset(text: string): number | undefined {
+  try {
+    parse(text);
+    return undefined;
+  } catch (error) {
+    const offset = /at position (\d+)/.exec((error as Error).message)?.[1];
+    return offset === undefined ? 0 : Number(offset);
+  }
+}
