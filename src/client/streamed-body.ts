@@ -8,6 +8,8 @@
  * enough for the message that names it (answer.ts), not the whole of it.
  */
 import { createJsonChunkParser } from '../json/json-chunks.js';
+import { NestedTooDeepError } from '../json/json-parse.js';
+import { TooDeepAnswer } from './nesting.js';
 
 /** Text kept of a body in case it is not JSON, for the message that says what came. */
 const HEAD_BYTES = 64 * 1024;
@@ -26,6 +28,7 @@ export function createStreamedBody(): StreamedBody {
   let headBytes = 0;
   let received = 0;
   let failed = false;
+  let tooDeep = false;
   return {
     write(chunk) {
       received += chunk.length;
@@ -37,8 +40,9 @@ export function createStreamedBody(): StreamedBody {
       if (failed) return;
       try {
         parser.write(chunk);
-      } catch {
+      } catch (error) {
         failed = true;
+        tooDeep = error instanceof NestedTooDeepError;
       }
     },
     end() {
@@ -51,10 +55,12 @@ export function createStreamedBody(): StreamedBody {
       if (!failed) {
         try {
           return reader.end();
-        } catch {
+        } catch (error) {
           // Not JSON: its start says what it is.
+          tooDeep = error instanceof NestedTooDeepError;
         }
       }
+      if (tooDeep) return new TooDeepAnswer();
       return Buffer.concat(start).toString('utf8');
     },
   };
