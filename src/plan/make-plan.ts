@@ -31,6 +31,7 @@ export function assemblePlan(
   entries: PlanEntry[],
   watermark: Watermark | undefined,
   createdAt: string,
+  extra: Pick<Plan, 'undoOf'> = {},
 ): Plan {
   return withDigest({
     kind: 'pla-plan',
@@ -43,6 +44,7 @@ export function assemblePlan(
     command: target.command,
     operations,
     ...(watermark ? { watermark } : {}),
+    ...extra,
     counts: countActions(entries),
     entries,
   });

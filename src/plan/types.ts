@@ -82,6 +82,8 @@ export interface Plan {
   resource: string;
   /** What the plan was made by, secrets masked (`determinations upsert --file x.csv`). */
   command: string;
+  /** Of an undo's plan (`pla runs undo`, also when saved and applied later): the run it undoes, which is undone once. */
+  undoOf?: string;
   /** The operation each sent action goes through (bulk operations). */
   operations: Partial<Record<PlanAction, OperationId>>;
   watermark?: Watermark;

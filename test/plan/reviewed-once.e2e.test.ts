@@ -110,9 +110,12 @@ describe('a saved plan is applied as it was reviewed', () => {
 });
 
 describe('a run is undone once', () => {
-  it('refuses a second undo of the same run, saying what the first did; the record is re-created once', async () => {
+  it('refuses a second undo of the same run (or its undo saved as a plan), saying what the first did; the record is re-created once', async () => {
     const run = await deletedRun(await seed('undone-twice', 1), 'undone-twice');
     expect(await rows.all('undone-twice')).toEqual([]);
+    // The same undo saved as a plan, to be applied after the run was undone.
+    const saved = files.temp().path('undone-twice.undo.json');
+    expect((await pla(['runs', 'undo', run, '--plan-out', saved])).exitCode).toBe(0);
     const first = await pla(['runs', 'undo', run, '--yes']);
     expect(first.exitCode, first.stderr).toBe(0);
     const undo = await lastRun();
@@ -120,6 +123,9 @@ describe('a run is undone once', () => {
     expect(second.exitCode).toBe(2);
     expect(second.stderr).toContain(`run ${run} was undone already, by run ${undo}`);
     expect(second.stderr).toContain('exit 0: create 1');
+    const applied = await pla(['apply', saved, '--yes']);
+    expect(applied.exitCode).toBe(2);
+    expect(applied.stderr).toContain(`run ${run} was undone already, by run ${undo}`);
     expect(await rows.all('undone-twice')).toEqual([expect.objectContaining({ ref: 'undone-twice-1', amount: 1 })]);
   });
 

@@ -75,10 +75,11 @@ export async function refuseUndoneAgain(ctx: CommandContext, run: string): Promi
 export async function confirmAndApply(
   ctx: CommandContext<{ yes?: boolean; force?: boolean } & BulkOptions>,
   plan: Plan,
-  extra: { undoOf?: string } = {},
+  { shown = false }: { shown?: boolean } = {},
 ): Promise<void> {
   // An undo always asks: it is a second change made on the strength of a first.
-  const alwaysConfirm = extra.undoOf !== undefined;
+  const { undoOf } = plan;
+  const alwaysConfirm = undoOf !== undefined;
   const [{ planSummary, planPreview }, { shortDigest }] = await Promise.all([import('../../plan/render.js'), import('../../plan/plan-digest.js')]);
   const summary = planSummary(plan);
   const digest = shortDigest(plan);
@@ -89,16 +90,17 @@ export async function confirmAndApply(
     return;
   }
   if (sends > 0 && (alwaysConfirm || DESTRUCTIVE.some((action) => (plan.counts[action] ?? 0) > 0) || (await environmentIsProtected(ctx)))) {
-    // An undo's whole plan was shown already; an apply's first changes, counts and digest are shown above the question.
-    const preview = alwaysConfirm ? undefined : planPreview(plan, ctx.output.color, digest);
+    // Unless the whole plan was shown already (`runs undo`), its first changes, counts and digest are shown above the question.
+    const preview = shown ? undefined : planPreview(plan, ctx.output.color, digest);
     await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`, { dryRun: false, ...(preview ? { preview } : {}) });
   }
   await withEnvironmentLock(ctx, async () => {
-    if (extra.undoOf !== undefined) await refuseUndoneAgain(ctx, extra.undoOf);
-    const skip = extra.undoOf === undefined ? await alreadyApplied(ctx, plan) : new Set<number>();
+    // An undo's plan, by `runs undo` or saved and applied later: a run is undone once.
+    if (undoOf !== undefined) await refuseUndoneAgain(ctx, undoOf);
+    const skip = await alreadyApplied(ctx, plan);
     const header = {
-      ...extra,
-      ...(plan.id !== undefined && extra.undoOf === undefined ? { plan: plan.id } : {}),
+      ...(undoOf !== undefined ? { undoOf } : {}),
+      ...(plan.id !== undefined ? { plan: plan.id } : {}),
       ...(digest !== undefined ? { planDigest: digest } : {}),
     };
     await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, true, skip).then(() => undefined), header, true);

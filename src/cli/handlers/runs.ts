@@ -163,11 +163,11 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     const current = await readCurrentState(target.client, source, ids, target);
     const operations = undoOperations(resource);
     const entries = [...withinReach(inverseEntries(records, current), operations), ...unknownOutcomes(lines)];
-    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt);
+    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt, { undoOf: run.header.run });
     if (wantsPlan(ctx)) return showPlan(ctx, plan);
     const [{ renderPlanText }, { page }] = await Promise.all([import('../../plan/render.js'), import('../../io/pager.js')]);
     // Read before the prompt: through the pager when it is longer than the terminal.
     await page(renderPlanText(plan, ctx.output.color), ctx.io, 'stderr');
-    await confirmAndApply(ctx, plan, { undoOf: run.header.run });
+    await confirmAndApply(ctx, plan, { shown: true });
   });
 }
