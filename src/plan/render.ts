@@ -67,16 +67,13 @@ export function planSummary(plan: Pick<Plan, 'counts'>): string {
 
 type Paint = (mark: string, text: string) => string;
 
-/** Each entry's lines (its headline, then its changed fields and warnings), entries unchanged left out. */
-function* entryLines(plan: Pick<Plan, 'entries'>, paint: Paint): Generator<{ action: PlanAction; lines: string[] }> {
-  for (const entry of plan.entries) {
-    if (entry.action === 'unchanged') continue;
-    const mark = MARKS[entry.action];
-    const lines = [paint(mark, `  ${mark} ${headline(entry)}`)];
-    for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
-    for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
-    yield { action: entry.action, lines };
-  }
+/** An entry's lines: its headline, then its changed fields and warnings. */
+function linesOf(entry: PlanEntry, paint: Paint): string[] {
+  const mark = MARKS[entry.action];
+  const lines = [paint(mark, `  ${mark} ${headline(entry)}`)];
+  for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
+  for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
+  return lines;
 }
 
 /** Record values, field names and the service's reasons are shown, never obeyed, by the terminal. */
@@ -93,10 +90,12 @@ export function renderPlanText(plan: Omit<Plan, 'digest'>, color: boolean): stri
   const paint = painter(color);
   const lines = [planHeadline(plan), ''];
   const shown = new Map<PlanAction, number>();
-  for (const entry of entryLines(plan, paint)) {
+  for (const entry of plan.entries) {
+    if (entry.action === 'unchanged') continue;
     const count = shown.get(entry.action) ?? 0;
     shown.set(entry.action, count + 1);
-    if (count < SHOWN_PER_ACTION) lines.push(...entry.lines);
+    // Only the entries shown are written out: a plan of a million entries shows 50 of each kind.
+    if (count < SHOWN_PER_ACTION) lines.push(...linesOf(entry, paint));
   }
   for (const [action, count] of shown) {
     if (count > SHOWN_PER_ACTION)
@@ -129,9 +128,11 @@ const PREVIEWED_ENTRIES = 10;
 export function planPreview(plan: Plan, color: boolean, digest: string | undefined): string {
   const lines = [planHeadline(plan)];
   let entries = 0;
-  for (const entry of entryLines(plan, painter(color))) {
+  const paint = painter(color);
+  for (const entry of plan.entries) {
+    if (entry.action === 'unchanged') continue;
     entries += 1;
-    if (entries <= PREVIEWED_ENTRIES) lines.push(...entry.lines);
+    if (entries <= PREVIEWED_ENTRIES) lines.push(...linesOf(entry, paint));
   }
   if (entries > PREVIEWED_ENTRIES) lines.push(`  … and ${grouped.format(entries - PREVIEWED_ENTRIES)} more (the plan file holds them all)`);
   lines.push(`${planSummary(plan)}${digest ? ` Digest ${digest}.` : ''}`);
