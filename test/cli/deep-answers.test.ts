@@ -2,7 +2,8 @@
  * Answers nested deeper than pla reads are the service's fault: exit 11, said as
  * such, never "Maximum call stack size exceeded" (exit 1, "a bug"), and a deep answer
  * holding a number a double would round is not called invalid JSON. Answers
- * shallower than that are read as always, numbers exact. `pla` against a test
+ * shallower than that are read as always, numbers exact; a refusal with such a body
+ * is the refusal its status says. `pla` against a test
  * service answering the JSON text given.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,15 +16,17 @@ const nested = (depth: number, inner: string): string => `${'{"a":'.repeat(depth
 let service: FakeServer;
 let config: Awaited<ReturnType<typeof tempDir>>;
 let answer = '';
+let status = 200;
 
 beforeAll(async () => {
-  service = await startFakeServer([{ path: /.*/, reply: () => ({ status: 200, body: answer, headers: { 'content-type': 'application/json' } }) }]);
+  service = await startFakeServer([{ path: /.*/, reply: () => ({ status, body: answer, headers: { 'content-type': 'application/json' } }) }]);
 });
 afterAll(async () => {
   await service.close();
 });
 beforeEach(async () => {
   config = await tempDir();
+  status = 200;
 });
 afterEach(async () => {
   await config.remove();
@@ -57,5 +60,16 @@ describe('an answer nested 5,000 deep', () => {
     const read = await run(['determinations', 'get', '7', '-o', 'json']);
     expect(read.exitCode, read.stderr).toBe(0);
     expect(read.stdout.replace(/\s+/g, '')).toContain(`${'{"a":'.repeat(499)}1234567890123456789}`);
+  });
+
+  it('as the body of a refusal is the refusal its status says (exit 5), its body not read', async () => {
+    status = 400;
+    answer = `{"title": "Bad Request", "detail": ${nested(5000, '"deep"')}}`;
+    for (const verbose of [[], ['--verbose']]) {
+      const result = await run(['determinations', 'get', '7', ...verbose]);
+      expect(result.exitCode, result.stderr).toBe(5);
+      expect(result.stderr).toContain('400 Bad Request');
+      expect(result.stderr).not.toMatch(/call stack|bug/);
+    }
   });
 });
