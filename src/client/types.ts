@@ -139,6 +139,8 @@ export interface PagingFacts {
   base?: 0 | 1;
   /** The most records the service answers a page. */
   cap?: number;
+  /** `links`: the service ignores page numbers; pages after the first are reached only by its next links or cursors. */
+  follow?: 'numbers' | 'links';
 }
 
 /** One walk over a listing (src/client/page-walk.ts). */

@@ -171,6 +171,9 @@ describe('pages', () => {
 
   it('refuses a body that is not a page', async () => {
     fake.server().setRoutes([{ path: DET, reply: { body: { success: true, message: 'ok', data: { id: 1 } } } }]);
-    await expect(fake.client().page('determinations.list')).rejects.toThrow(/expected a page/);
+    await expect(fake.client().page('determinations.list')).rejects.toMatchObject({
+      exitCode: 11,
+      message: expect.stringMatching(/holds no records in a form pla reads/),
+    });
   });
 });
