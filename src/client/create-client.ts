@@ -359,6 +359,7 @@ export function createClient(options: ClientOptions): PlaClient {
   }
 
   return {
+    ...(options.wire ? { wire: options.wire } : {}),
     call,
     page,
     pages,

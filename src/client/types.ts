@@ -154,6 +154,8 @@ export interface PageWalker<T> {
 }
 
 export interface PlaClient {
+  /** The environment's wire profile this client reads answers by, when it has one. */
+  readonly wire?: WireProfile;
   /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
   call<T = unknown>(operationId: OperationId, options?: CallOptions): Promise<CallResult<T>>;
   /** Reads one page of a paged operation (`paging.page` zero-based), normalised and checked (src/client/page-walk.ts). */

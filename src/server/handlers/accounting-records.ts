@@ -170,7 +170,8 @@ export function recordHandlers(resource: RecordResource) {
       write(ctx, async (set) => {
         const records = new Set(await set.existing(body as (number | bigint)[], noun));
         for (const record of records) set.delete(record.id);
-        return { message: `${counted(records.size, noun)} deleted` };
+        // The ids named: a bulk answer confirms only the items it names (src/confirm/item-results.ts).
+        return { message: `${counted(records.size, noun)} deleted: ${[...records].map((record) => String(record.id)).join(', ')}` };
       }),
 
     meta: async (_call, { store }) => ({ data: describeRecords(resource.typeName, await store.find(collection), SERVER_OWNED) }),

@@ -6,7 +6,7 @@
  */
 import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
-import { NOUNS } from '../../contract/wording.js';
+import { counted, NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
@@ -117,7 +117,9 @@ export const taskHandlers = {
   },
 
   cancelBulk: async ({ body, now }, ctx) => {
-    await cancel(ctx, [...new Set((body as (number | bigint)[] | undefined) ?? [])], now);
-    return {};
+    const ids = [...new Set((body as (number | bigint)[] | undefined) ?? [])];
+    await cancel(ctx, ids, now);
+    // The ids named: a bulk answer confirms only the items it names (src/confirm/item-results.ts).
+    return { message: `${counted(ids.length, NOUNS.tasks)} cancelled: ${ids.join(', ')}` };
   },
 } satisfies Record<string, OperationHandler>;
