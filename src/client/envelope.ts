@@ -53,6 +53,9 @@ export interface Unwrapped {
  */
 export function unwrapEnvelope(answer: unknown, options: { inPage?: boolean } = {}): Unwrapped {
   if (!isObject(answer)) return { data: answer };
+  // OData v2 (SAP Gateway) wraps every answer in `{"d": …}`.
+  const names0 = Object.keys(answer);
+  if (names0.length === 1 && names0[0] === 'd' && (isObject(answer.d) || Array.isArray(answer.d))) return { data: answer.d };
   // Its result fields read whatever their case (`IsSuccess`, `Errors`, `Message`); the data stays as it came.
   const body = resultView(answer);
   const keys = options.inPage ? DATA_KEYS.filter((key) => key !== 'content') : DATA_KEYS;
