@@ -58,6 +58,8 @@ export interface SpringStyleOptions {
   read?: (record: StoredRecord | undefined, id: number) => FakeReply;
   /** Determinations held at the start instead of the four of the default (ids 1–4). */
   determinations?: StoredRecord[];
+  /** The status a remove gives a record in use (default `DECOMMISSIONED`). */
+  decommissionedAs?: string;
 }
 
 export interface SpringStyleService {
@@ -140,7 +142,7 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
     },
     remove: (id: number) => {
       const record = existing('determinations', id);
-      if (record.inUse === true) held.determinations.set(id, { ...record, status: 'DECOMMISSIONED' });
+      if (record.inUse === true) held.determinations.set(id, { ...record, status: options.decommissionedAs ?? 'DECOMMISSIONED' });
       else held.determinations.delete(id);
     },
     cancel: (id: number) => {
