@@ -55,8 +55,11 @@ export function guardConnections(server: Server, limits: Pick<ConnectionLimits, 
  * written (its socket buffers full, the rest waiting in the server's memory).
  */
 export function watchResponseWrite(res: ServerResponse, writeTimeoutMs: number, warn: (message: string) => void, what: string): void {
-  if (res.writableFinished) return;
+  // `destroyed` too: on Node 24+ a response ended after the request timeout destroyed
+  // its socket is never `writableFinished`, and its 'close' has already been emitted.
+  if (res.writableFinished || res.destroyed) return;
   const timer = setTimeout(() => {
+    if (res.destroyed) return;
     warn(`${what}: the client did not read the response within ${writeTimeoutMs / 1000} s; connection closed`);
     res.destroy();
   }, writeTimeoutMs);
