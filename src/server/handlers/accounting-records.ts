@@ -78,9 +78,8 @@ export function recordHandlers(resource: RecordResource) {
   };
 
   /** What a list answers: the page in the listing's shape (or the wire profile's). */
-  const listed = (result: PageResult, request: PageRequest, profile: PageProfile | undefined): OperationOutcome => ({
-    data: shapedPage('nested', result.items, result, request, profile),
-  });
+  const listed = (result: PageResult, request: PageRequest, profile: PageProfile | undefined): OperationOutcome =>
+    shapedPage('nested', result.items, result, request, profile);
 
   /** What a get by id answers: the record, or 404. */
   const answered = (record: StoredRecord | undefined, id: RecordId): OperationOutcome => {

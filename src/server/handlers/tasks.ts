@@ -108,7 +108,7 @@ export const taskHandlers = {
     const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
     const where = conditionsOf(call.body as Record<string, unknown> | undefined);
     const result = await store.page('tasks', { offset: request.offset, limit: request.limit, sort, where });
-    return { data: shapedPage('nested', result.items, result, request, options.wire?.page) };
+    return shapedPage('nested', result.items, result, request, options.wire?.page);
   },
 
   cancel: async ({ params, now }, ctx) => {
