@@ -280,7 +280,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [
     EXIT_CODES.invalidAnswer,
-    "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request's; check what it did before sending again",
+    "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape, a listing in no form pla knows or whose pages stop before the count it gave): its fault, not the request's; check what it did before sending again",
   ],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];
