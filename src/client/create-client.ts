@@ -263,6 +263,7 @@ export function createClient(options: ClientOptions): PlaClient {
       ...(parsed === undefined ? { empty: true as const } : {}),
       // The profile says bulk requests are answered item by item: an answer without its items confirms none of them.
       ...(options.wire?.bulkItems === 'per-item' && (op.body?.kind === 'records' || op.body?.kind === 'ids') ? { perItem: true as const } : {}),
+      ...(op.paging !== undefined ? { body: parsed } : {}),
       headers: response.headers,
     };
   }
@@ -311,7 +312,16 @@ export function createClient(options: ClientOptions): PlaClient {
         const query = { ...rest.query, [next.cursor.param]: next.cursor.value };
         result = await callAt(op, listPath + queryString({ ...paging, page: undefined, size }, query), rest);
       }
-      return scrubbedOnThrow(() => readPage<T>(result.data, operationId, { headers: result.headers, status: result.status }));
+      const context = { headers: result.headers, status: result.status };
+      return scrubbedOnThrow(() => {
+        // The whole body first: a count or next link may sit beside the records in an envelope; else the data the envelope holds.
+        try {
+          return readPage<T>(result.body ?? result.data, operationId, context);
+        } catch (error) {
+          if (result.body === undefined || result.body === result.data) throw error;
+          return readPage<T>(result.data, operationId, context);
+        }
+      });
     };
     return new PageWalk<T>(fetch, pagingFacts, {
       label: operationId,

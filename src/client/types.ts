@@ -121,6 +121,11 @@ export interface CallResult<T = unknown> {
    */
   perItem?: true;
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * Of a paged operation: the whole body as answered, envelope and all, so the page
+   * reader sees a count or next link beside the records (`{"data": […], "total": 250}`).
+   */
+  body?: unknown;
 }
 
 /** One page, whatever shape (A or B) the service answered with. */
