@@ -14,7 +14,7 @@ import { codings, decodeAnswer } from './answer-decoding.js';
 import { proxyRefusal } from './proxy.js';
 import { CONNECT_TIMEOUT, HEADERS_TIMEOUT } from './retry-policy.js';
 import { answerLine, failureLine } from './trace.js';
-import type { BodySink, RawResponse } from './transport.js';
+import type { BodySink, RawResponse } from './raw-response.js';
 
 /** An attempt's whole answer. */
 export type AttemptAnswer = Omit<RawResponse, 'attempts'>;

@@ -19,10 +19,13 @@ import { type Dispatcher, RetryHandler } from 'undici';
 import { maskUrl } from '../contract/secrets.js';
 import { type AttemptAnswer, createAttempt } from './attempt.js';
 import { createDispatcher } from './dispatcher.js';
+import type { BodySink, RawResponse } from './raw-response.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import type { ProxyChoice } from './proxy.js';
 import { retryDelay } from './retry-policy.js';
 import { retryLine, sendLine } from './trace.js';
+
+export type { BodySink, RawResponse };
 
 export interface OutgoingRequest {
   method: string;
@@ -41,21 +44,6 @@ export interface OutgoingRequest {
    * deflate), which is collected and decoded whole. Its `write` must not throw.
    */
   sink?: (status: number) => BodySink | undefined;
-}
-
-/** Where an answer's body goes chunk by chunk (see `OutgoingRequest.sink`). */
-export interface BodySink {
-  write(chunk: Buffer): void;
-}
-
-export interface RawResponse {
-  status: number;
-  statusText: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body, decoded when it came gzip, deflate or br encoded. */
-  body: Buffer;
-  /** Attempts it took, for messages. */
-  attempts: number;
 }
 
 export interface TransportOptions {

@@ -13,18 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
+import { procStatus } from '../support/proc-status.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
 const TASKS = '/api/v1/batch/mass-inter-company-transfer/tasks';
 const MB = 1024 * 1024;
-
-/** A kB figure of /proc/<pid>/status (`VmHWM` = the peak resident set so far), in bytes. */
-async function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
-  if (!match?.[1]) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(match[1]) * 1024;
-}
 
 /** A raw connection to the server. */
 async function rawSocket(server: LocalServer): Promise<Socket> {
