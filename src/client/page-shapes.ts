@@ -13,7 +13,7 @@
 import LinkHeader from 'http-link-header';
 import type { PageShape } from '../contract/wire-profile.js';
 import { UnreadableAnswerError } from '../errors.js';
-import { fieldOf, isObject } from './objects.js';
+import { fieldOf, isObject, keyOf } from './objects.js';
 
 /** The way to the page after this one that the service gave: a link to follow, or a cursor to send back. */
 export type NextPage = { url: string } | { cursor: { param: string; value: string } };
@@ -43,7 +43,7 @@ export interface PageContext {
 /** Fields that hold a page's records, in the order they are looked for (any case). */
 const ITEM_FIELDS = ['content', 'value', 'items', 'results', 'data', 'records', 'rows', 'elements', 'entries'];
 /** Fields holding the count of every record of the listing. */
-const TOTAL_FIELDS = ['totalElements', '@odata.count', '__count', 'totalCount', 'total_count', 'totalItems', 'totalRecords', 'totalResults', 'total', 'count'];
+const TOTAL_FIELDS = ['totalElements', '@odata.count', '__count', 'totalCount', 'total_count', 'totalItems', 'totalRecords', 'totalResults', 'total'];
 const NUMBER_FIELDS = ['number', 'pageNumber'];
 const SIZE_FIELDS = ['size', 'pageSize', 'per_page', 'perPage', 'limit'];
 const PAGES_FIELDS = ['totalPages', 'pageCount', 'total_pages'];
@@ -180,7 +180,12 @@ export function readPage<T>(data: unknown, operationId: string, context: PageCon
   const fields = {
     number: first(sources, NUMBER_FIELDS, count),
     size: first(sources, SIZE_FIELDS, count),
-    totalElements: first(sources, TOTAL_FIELDS, count) ?? count(header(context, 'x-total-count')) ?? count(header(context, 'x-total')),
+    totalElements:
+      first(sources, TOTAL_FIELDS, count) ??
+      count(header(context, 'x-total-count')) ??
+      count(header(context, 'x-total')) ??
+      // Django REST framework's `count` is the whole listing's beside its `next`; elsewhere a `count` may be the page's own.
+      (sources[0] !== undefined && keyOf(sources[0], 'next') !== undefined ? count(fieldOf(sources[0], 'count')) : undefined),
     totalPages: first(sources, PAGES_FIELDS, count),
     last,
   };

@@ -99,6 +99,8 @@ export class PageWalk<T> implements PageWalker<T> {
   private readonly followed = new Set<string>();
   /** Where a linked listing stopped while the service counted more: the walk is not complete. */
   private unfinished: string | undefined;
+  /** The first page this walk read: only a walk from page 0 can compare what it read with the count. */
+  private began: number | undefined;
 
   constructor(
     private readonly fetch: FetchPage<T>,
@@ -134,6 +136,7 @@ export class PageWalk<T> implements PageWalker<T> {
 
   /** Reads page `index` (zero-based, as pla counts), checked; its records not handed out before in this walk. */
   async read(index: number): Promise<Page<T>> {
+    this.began ??= index;
     const link = index > 0 ? this.nextOf.get(index - 1) : undefined;
     const answered = link ? this.follow(index, link) : this.byNumber(index);
     this.nextOf.set(
@@ -194,7 +197,7 @@ export class PageWalk<T> implements PageWalker<T> {
     if (answer.next !== undefined) return false;
     const total = answer.totalElements ?? this.total;
     const read = this.handed + this.repeated + answer.items.length;
-    if (total !== undefined && read < total)
+    if (total !== undefined && read < total && this.began === 0)
       this.unfinished = `the service counts ${total} records and its last page (no link to a next one) ends after ${read}`;
     return true;
   }
