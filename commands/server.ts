@@ -64,6 +64,7 @@ function addStartCommand(tree: Tree): void {
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
     'pla server start --wire page.shape=flat,page.base=1,page.maxSize=100   # rehearse a one-indexed Spring service',
+    'pla server start --wire bare,page.shape=odata                          # OData v4 listings (also link, odata-v2, hal, items, cursor)',
   );
   runs(start, async () => (await handlers()).start);
   const migrate = tree

@@ -201,6 +201,13 @@ export class UnreadableAnswerError extends InvalidAnswerError {
   }
 }
 
+/**
+ * Thrown when an answer is not the page asked for and no rule explains how (a page
+ * number that is not the one asked, a link leading back, a page of repeats): the
+ * listing could not be read (exit 11), never taken for the page asked for.
+ */
+export class PageMismatchError extends InvalidAnswerError {}
+
 /** Thrown when a bulk run finished but some records failed (exit 9). */
 export class PartialFailureError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.partial;
@@ -220,9 +227,6 @@ export class ReceiptError extends PartialFailureError {}
 export class PagingDriftError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.partial;
 }
-
-/** Thrown when an answer is not the page asked for and no rule explains how (exit 1). */
-export class PageMismatchError extends PlaError {}
 
 /**
  * Thrown when what a command needs is held by another process: the local server's
@@ -276,7 +280,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.inUse, 'in use: `pla server start` found its data folder held by another server, or its port taken'],
   [
     EXIT_CODES.invalidAnswer,
-    "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request's; check what it did before sending again",
+    "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape, a listing in no form pla knows or whose pages stop before the count it gave): its fault, not the request's; check what it did before sending again",
   ],
   [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
 ];

@@ -11,7 +11,7 @@ import { NotFoundError, UnreadableAnswerError, type ApiError } from '../errors.j
 import type { WireProfile } from '../contract/wire-profile.js';
 import { type Unwrapped, unwrapByProfile, unwrapEnvelope } from './envelope.js';
 import { pageFailure, type StatedFailure } from './failure-signals.js';
-import { isObject } from './objects.js';
+import { idOf, isObject } from './objects.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan, TooDeepAnswer } from './nesting.js';
 
 /** What a 2xx answer was, in a few words: `text/html ("Sign in")`, `JSON null`, `a JSON array`. */
@@ -128,9 +128,10 @@ export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
  * naming no id is left to the other rules.
  */
 function otherRecord(op: Operation, data: unknown, params: AnswerContext['params']): bigint | number | undefined {
-  if ((op.response !== 'single' && !writes(op)) || !op.pathParams.some((param) => param.name === 'id') || !isObject(data) || !('id' in data)) return undefined;
+  const id = idOf(data);
+  if ((op.response !== 'single' && !writes(op)) || !op.pathParams.some((param) => param.name === 'id') || id === undefined) return undefined;
   const asked = params?.id === undefined ? undefined : toRecordId(params.id);
-  const answered = toRecordId(data.id);
+  const answered = toRecordId(id);
   if (asked === undefined || answered === undefined) return undefined;
   return BigInt(asked) === BigInt(answered) ? undefined : answered;
 }

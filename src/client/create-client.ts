@@ -236,7 +236,11 @@ export function createClient(options: ClientOptions): PlaClient {
 
   async function call<T>(operationId: OperationId, callOptions: CallOptions = {}): Promise<CallResult<T>> {
     const op = operation(operationId);
-    const path = expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query);
+    return callAt<T>(op, expandPath(op, callOptions.params) + queryString(op.paging ? callOptions.paging : undefined, callOptions.query), callOptions);
+  }
+
+  /** Calls `op` at `path` (under the base URL's prefix, with its query): the contract's own, or a next link the service gave. */
+  async function callAt<T>(op: Operation, path: string, callOptions: CallOptions): Promise<CallResult<T>> {
     const repeatable = safeToRepeat({ operationId: op.id, method: op.method, body: callOptions.body });
     const { response, parsed } = await exchange(op.method, path, await requestBody(callOptions), {
       signal: callOptions.signal,
@@ -262,6 +266,7 @@ export function createClient(options: ClientOptions): PlaClient {
       ...(parsed === undefined ? { empty: true as const } : {}),
       // The profile says bulk requests are answered item by item: an answer without its items confirms none of them.
       ...(options.wire?.bulkItems === 'per-item' && (op.body?.kind === 'records' || op.body?.kind === 'ids') ? { perItem: true as const } : {}),
+      ...(op.paging !== undefined ? { body: parsed } : {}),
       headers: response.headers,
     };
   }
@@ -270,15 +275,56 @@ export function createClient(options: ClientOptions): PlaClient {
   const pagingFacts: PagingFacts = {
     ...(options.wire?.page?.base !== undefined ? { base: options.wire.page.base } : {}),
     ...(options.wire?.page?.maxSize !== undefined ? { cap: options.wire.page.maxSize } : {}),
+    ...(options.wire?.page?.follow !== undefined ? { follow: options.wire.page.follow } : {}),
   };
+
+  /**
+   * The path (under the prefix) a next link of a listing at `listPath` names, when it
+   * is on the base URL's origin and under its path: the key goes nowhere else.
+   */
+  function linkPath(operationId: OperationId, listPath: string, url: string): string {
+    let target: URL;
+    try {
+      target = new URL(url, `${base.origin}${prefix}${listPath}`);
+    } catch {
+      target = new URL('http://pla.invalid/');
+    }
+    if (target.origin !== base.origin || !(target.pathname === prefix || target.pathname.startsWith(`${prefix}/`)))
+      throw scrubbed(
+        new UnreadableAnswerError(
+          `${operationId}: the service's link to the next page (${url}) is not under the base URL ${base.origin}${prefix}: not followed`,
+          200,
+          `a next link to ${url}`,
+        ),
+      );
+    return target.pathname.slice(prefix.length) + target.search;
+  }
 
   function walk<T>(operationId: OperationId, callOptions: WalkCallOptions = {}): PageWalk<T> {
     const { allowDrift, notice, paging, ...rest } = callOptions;
-    const fetch: FetchPage<T> = async (wirePage, size) => {
+    const op = operation(operationId);
+    const listPath = expandPath(op, rest.params);
+    const fetch: FetchPage<T> = async (wirePage, size, next) => {
       // The first page of a walk from no named page goes without `page`: every service's default is its first page.
       const page = paging?.page === undefined && wirePage === (pagingFacts.base ?? 0) ? undefined : wirePage;
-      const result = await call(operationId, { ...rest, paging: { ...paging, page, size } });
-      return readPage<T>(result.data, operationId);
+      let result: CallResult;
+      if (next === undefined) result = await call(operationId, { ...rest, paging: { ...paging, page, size } });
+      else if ('url' in next) result = await callAt(op, linkPath(operationId, listPath, next.url), rest);
+      else {
+        // A cursor goes back beside the size and sort asked for, instead of a page number.
+        const query = { ...rest.query, [next.cursor.param]: next.cursor.value };
+        result = await callAt(op, listPath + queryString({ ...paging, page: undefined, size }, query), rest);
+      }
+      const context = { headers: result.headers, status: result.status };
+      return scrubbedOnThrow(() => {
+        // The whole body first: a count or next link may sit beside the records in an envelope; else the data the envelope holds.
+        try {
+          return readPage<T>(result.body ?? result.data, operationId, context);
+        } catch (error) {
+          if (result.body === undefined || result.body === result.data) throw error;
+          return readPage<T>(result.data, operationId, context);
+        }
+      });
     };
     return new PageWalk<T>(fetch, pagingFacts, {
       label: operationId,
@@ -329,6 +375,7 @@ export function createClient(options: ClientOptions): PlaClient {
   }
 
   return {
+    ...(options.wire ? { wire: options.wire } : {}),
     call,
     page,
     pages,

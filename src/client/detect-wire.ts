@@ -10,7 +10,7 @@ import { expandPath, operation, type OperationId } from '../contract/operations.
 import type { EnvelopeForm, FailureForm, WireProfile } from '../contract/wire-profile.js';
 import { INT64_MAX } from '../contract/ids.js';
 import { NotFoundError, RejectedError } from '../errors.js';
-import { isObject } from './envelope.js';
+import { isObject, keyOf } from './objects.js';
 import { type AnsweredPage, readPage } from './page-shapes.js';
 import { probeBase } from './page-walk.js';
 import type { PlaClient } from './types.js';
@@ -68,54 +68,87 @@ function failureOf(body: unknown, status: number): FailureForm | undefined {
   return undefined;
 }
 
+/** Status values that name a record taken out of use, when a listed record has one (upper-cased). */
+const DECOMMISSION_WORDS: ReadonlySet<string> = new Set(['DECOMMISSIONED', 'RETIRED', 'ARCHIVED', 'INACTIVE', 'DISABLED', 'OBSOLETE', 'DEACTIVATED']);
+
+/**
+ * How this service marks a decommissioned record, read from listed records: the
+ * status of a record carrying a decommission stamp (`decommissionedAt`,
+ * `decommissioned: true`), else a status that says so in words. `undefined` when
+ * no listed record shows one.
+ */
+function decommissionedOf(records: ReadonlyArray<Record<string, unknown>>): string | undefined {
+  const statusOf = (record: Record<string, unknown>) => {
+    const key = keyOf(record, 'status');
+    const value = key === undefined ? undefined : record[key];
+    return typeof value === 'string' && value !== '' && key !== undefined ? { key, value } : undefined;
+  };
+  const spelled = ({ key, value }: { key: string; value: string }) => (key.toLowerCase() === 'status' ? value : `${key}:${value}`);
+  for (const record of records) {
+    const stamped = Object.entries(record).some(([field, value]) => /^(is)?decommission/i.test(field) && value !== null && value !== false && value !== '');
+    const status = statusOf(record);
+    if (stamped && status) return spelled(status);
+  }
+  for (const record of records) {
+    const status = statusOf(record);
+    if (status && DECOMMISSION_WORDS.has(status.value.toUpperCase())) return spelled(status);
+  }
+  return undefined;
+}
+
 /** Probes the service behind `client`; see the module comment. */
 export async function detectWire(client: PlaClient, signal?: AbortSignal): Promise<Detection> {
   const profile: WireProfile = {};
   const unknown: string[] = [];
-  let pageEnvelope: EnvelopeForm | undefined;
   const listPath = expandPath(operation(LIST));
-  const fetchRaw = async (page: number, size: number | undefined) =>
-    (await client.raw('GET', listPath, { query: { page: String(page), size: String(size ?? 1) }, ...(signal ? { signal } : {}) })).data;
   const fetchPage = async (page: number, size: number | undefined): Promise<AnsweredPage<Record<string, unknown>>> => {
-    const body = await fetchRaw(page, size);
+    const answer = await client.raw('GET', listPath, { query: { page: String(page), size: String(size ?? 1) }, ...(signal ? { signal } : {}) });
+    const body = answer.data;
     // A refusal inside a 200 (`{"success": false, …}`) is a refusal, as a 400 is.
     if (failureOf(body, 200)) throw new RejectedError(`the service refused page=${page}&size=${String(size)} inside a 200`, 200, body);
-    if (pageEnvelope === undefined && isObject(body) && !Array.isArray(body.content)) {
-      const key = envelopeKeyOf(body, (value) => Array.isArray(value) || (isObject(value) && Array.isArray(value.content)));
-      if (key !== undefined) pageEnvelope = { key };
-    }
-    return readPage(unwrap(body, pageEnvelope), LIST);
+    // Any envelope around the page is read through: the page's own form is what is stored.
+    return readPage(body, LIST, { headers: answer.headers, status: answer.status });
   };
 
-  // Pages: shape and base.
+  // Pages: shape and base, or page numbers ignored (a service paging by cursors).
   let first: AnsweredPage<Record<string, unknown>>;
   try {
     first = await fetchPage(0, 1);
-    profile.page = { shape: first.shape, base: await probeBase(fetchPage) };
+    const base = await probeBase(fetchPage);
+    profile.page = { shape: first.shape, ...(base === 'ignored' ? { follow: 'links' as const } : { base }) };
   } catch (error) {
     // A service numbering from 1 may refuse page 0 outright.
     if (!(error instanceof RejectedError)) throw error;
     first = await fetchPage(1, 1);
     profile.page = { shape: first.shape, base: 1 };
   }
+  const paging = profile.page;
   if (first.items.length === 0) {
     // Nothing to compare: left out, so each run still finds it out (and doctor has nothing stale to compare).
-    delete profile.page.base;
+    delete paging.base;
     unknown.push('page.base: the listing is empty; detect again once it has records');
   }
 
   // Pages: a size maximum that cuts rather than refuses.
+  let sample: Array<Record<string, unknown>> = first.items;
   try {
-    const large = await fetchPage(profile.page.base ?? 0, LARGE_SIZE);
+    const large = await fetchPage(paging.base ?? 0, LARGE_SIZE);
+    sample = large.items;
     const count = large.items.length;
-    if (large.size !== undefined && large.size < LARGE_SIZE) Object.assign(profile.page, { maxSize: large.size, sizeEcho: 'capped' });
+    if (large.size !== undefined && large.size < LARGE_SIZE) Object.assign(paging, { maxSize: large.size, sizeEcho: 'capped' });
     else if (large.totalElements !== undefined && count < Math.min(large.totalElements, LARGE_SIZE))
-      Object.assign(profile.page, { maxSize: count, sizeEcho: 'requested' });
+      Object.assign(paging, { maxSize: count, ...(large.size !== undefined ? { sizeEcho: 'requested' } : {}) });
+    else if (large.next !== undefined) unknown.push(`page.maxSize: a page of ${LARGE_SIZE} answered ${count} records and a link to more; no count to compare`);
     else unknown.push(`page.maxSize: a page of ${LARGE_SIZE} answered ${count} records, all there are: no maximum seen`);
   } catch (error) {
     // Refusing a size above its maximum is honest: nothing to work around.
     if (!(error instanceof RejectedError)) throw error;
   }
+
+  // What a decommissioned record looks like, from the records listed.
+  const decommissioned = decommissionedOf(sample);
+  if (decommissioned !== undefined) profile.decommissioned = decommissioned;
+  else unknown.push('decommissioned: no listed record shows a decommissioned state; say it with pla config set-wire decommissioned=VALUE');
 
   // A read of a listed id: the envelope.
   const listed = first.items[0]?.id;

@@ -10,8 +10,8 @@ import { InvalidAnswerError } from '../errors.js';
 import { NestedTooDeepError, parseJson } from '../json/json-parse.js';
 import { TooDeepAnswer } from './nesting.js';
 import type { FailureForm, WireProfile } from '../contract/wire-profile.js';
-import { flag, RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
-import { isObject } from './objects.js';
+import { flag, RESULT_FIELDS, resultView, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
+import { isObject, keyOf } from './objects.js';
 
 export { isObject };
 
@@ -31,8 +31,8 @@ export function parseBody(body: Buffer, contentType: string | undefined, strict:
   }
 }
 
-/** Keys that hold an envelope's data, in the order they are looked for. */
-const DATA_KEYS = ['data', 'result', 'payload', 'content', 'body', 'items'] as const;
+/** Keys that hold an envelope's data, in the order they are looked for (any case: ASP.NET's `Data`, `Value`). */
+const DATA_KEYS = ['data', 'result', 'payload', 'content', 'body', 'items', 'value'] as const;
 
 /** Fields only an envelope carries beside its data: one of them and a data key make an envelope whatever else it holds. */
 const ENVELOPE_MARKERS = ['success', 'ok', 'code', 'msg', 'message', 'status', 'errors', 'error'] as const;
@@ -53,15 +53,20 @@ export interface Unwrapped {
  * envelope is the data. For a page `content` is the page's own field, not an
  * envelope key (`inPage`).
  */
-export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}): Unwrapped {
-  if (!isObject(body)) return { data: body };
+export function unwrapEnvelope(answer: unknown, options: { inPage?: boolean } = {}): Unwrapped {
+  if (!isObject(answer)) return { data: answer };
+  // OData v2 (SAP Gateway) wraps every answer in `{"d": …}`.
+  const names0 = Object.keys(answer);
+  if (names0.length === 1 && names0[0] === 'd' && (isObject(answer.d) || Array.isArray(answer.d))) return { data: answer.d };
+  // Its result fields read whatever their case (`IsSuccess`, `Errors`, `Message`); the data stays as it came.
+  const body = resultView(answer);
   const keys = options.inPage ? DATA_KEYS.filter((key) => key !== 'content') : DATA_KEYS;
-  const dataKey = keys.find((key) => key in body);
+  const dataKey = keys.map((key) => keyOf(body, key)).find((key) => key !== undefined);
   const names = Object.keys(body);
   const envelopeOnly = names.every((name) => name === dataKey || RESULT_FIELDS.has(name));
   // Beside a data key and a verdict field an envelope may carry extras of its own (`meta`, `version`); a record has its `id`.
-  const markedEnvelope = dataKey !== undefined && !('id' in body) && ENVELOPE_MARKERS.some((name) => name in body);
-  if (names.length === 0 || !(envelopeOnly || markedEnvelope)) return { data: body };
+  const markedEnvelope = dataKey !== undefined && keyOf(body, 'id') === undefined && ENVELOPE_MARKERS.some((name) => name in body);
+  if (names.length === 0 || !(envelopeOnly || markedEnvelope)) return { data: answer };
   const message = [body.message, body.msg].find((value): value is string => typeof value === 'string');
   const failure = statedFailure(body);
   return {
@@ -72,7 +77,8 @@ export function unwrapEnvelope(body: unknown, options: { inPage?: boolean } = {}
 }
 
 /** The message and verdict of an envelope's own fields (everything but its data). */
-function verdictOf(fields: Record<string, unknown>): Omit<Unwrapped, 'data'> {
+function verdictOf(own: Record<string, unknown>): Omit<Unwrapped, 'data'> {
+  const fields = resultView(own);
   const message = [fields.message, fields.msg].find((value): value is string => typeof value === 'string');
   const failure = statedFailure(fields);
   return {
@@ -87,8 +93,9 @@ function verdictOf(fields: Record<string, unknown>): Omit<Unwrapped, 'data'> {
  * which the general rules take for data. A record's own `code` and `status` stay
  * its own (`record`).
  */
-function formFailure(body: Record<string, unknown>, form: FailureForm | undefined, record: boolean): StatedFailure | undefined {
+function formFailure(answer: Record<string, unknown>, form: FailureForm | undefined, record: boolean): StatedFailure | undefined {
   if (form === undefined || form === 'problem') return undefined;
+  const body = resultView(answer);
   const stated = statedFailure(body, { record });
   if (!stated) return undefined;
   switch (form) {
@@ -115,10 +122,10 @@ export function unwrapByProfile(body: unknown, profile: WireProfile, options: { 
   const envelope = options.enveloped ? profile.envelope : undefined;
   if (general.failure) return general;
   if (!isObject(body)) return typeof envelope === 'object' ? { data: undefined, keyMissing: envelope.key } : general;
-  const failure = formFailure(body, profile.failure, envelope === undefined || envelope === 'none' ? 'id' in body : false);
+  const failure = formFailure(body, profile.failure, envelope === undefined || envelope === 'none' ? keyOf(body, 'id') !== undefined : false);
   if (failure) return { data: undefined, failure };
   if (envelope === undefined) return general;
-  const names = Object.keys(body);
+  const names = Object.keys(resultView(body));
   const envelopeOnly = names.length > 0 && names.every((name) => RESULT_FIELDS.has(name));
   if (envelope === 'none') return envelopeOnly ? general : { data: body };
   const { [envelope.key]: data, ...fields } = body;

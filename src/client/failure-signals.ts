@@ -32,8 +32,41 @@ export const RESULT_FIELDS: ReadonlySet<string> = new Set([
   'requestId',
   'detail',
   'details',
+  '@odata.context',
 ]);
 
+/**
+ * Result fields as other stacks spell them, by their lower case: any letters' case
+ * of pla's own names (ASP.NET's `Status`, `Errors`, `Message`), and the flags of
+ * .NET result types (`IsSuccess`, `Succeeded`, `IsFailure`, `IsFailed`).
+ */
+const RESULT_NAMES: ReadonlyMap<string, string> = new Map([
+  ...[...RESULT_FIELDS].map((name): [string, string] => [name.toLowerCase(), name]),
+  ['issuccess', 'success'],
+  ['succeeded', 'success'],
+  ['issucceeded', 'success'],
+  ['isfailure', 'failed'],
+  ['isfailed', 'failed'],
+  ['iserror', 'failed'],
+]);
+
+/**
+ * `body` with its result fields under pla's names, whatever case or .NET word the
+ * service spells them in (`{"IsSuccess": false, "Errors": […]}` reads as
+ * `{"success": false, "errors": […]}`); other fields and every value unchanged. A
+ * name pla's way wins over another spelling of it.
+ */
+export function resultView(body: Record<string, unknown>): Record<string, unknown> {
+  const names = Object.keys(body);
+  if (names.every((name) => RESULT_FIELDS.has(name) || !RESULT_NAMES.has(name.toLowerCase()))) return body;
+  const view: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const name of names) {
+    const own = RESULT_NAMES.get(name.toLowerCase());
+    const key = own !== undefined && !(own !== name && Object.hasOwn(body, own)) ? own : name;
+    if (!(key in view) || key === name) view[key] = body[name];
+  }
+  return view;
+}
 /** Status words that mean the call failed (compared upper-cased). */
 const FAILED_STATUSES: ReadonlySet<string> = new Set(['ERROR', 'FAILED', 'FAIL', 'FAILURE', 'REJECTED']);
 
@@ -44,28 +77,36 @@ const SUCCEEDED_STATUSES: ReadonlySet<string> = new Set(['OK', 'SUCCESS', 'SUCCE
  * Spring's `HttpStatus` names of refusals and server errors, as a `status` field
  * spells them (`"status": "INTERNAL_SERVER_ERROR"`): the status they stand for.
  */
-const HTTP_STATUS_NAMES: ReadonlyMap<string, number> = new Map([
-  ['BAD_REQUEST', 400],
-  ['UNAUTHORIZED', 401],
-  ['FORBIDDEN', 403],
-  ['NOT_FOUND', 404],
-  ['METHOD_NOT_ALLOWED', 405],
-  ['NOT_ACCEPTABLE', 406],
-  ['REQUEST_TIMEOUT', 408],
-  ['CONFLICT', 409],
-  ['GONE', 410],
-  ['PRECONDITION_FAILED', 412],
-  ['PAYLOAD_TOO_LARGE', 413],
-  ['UNSUPPORTED_MEDIA_TYPE', 415],
-  ['UNPROCESSABLE_ENTITY', 422],
-  ['LOCKED', 423],
-  ['TOO_MANY_REQUESTS', 429],
-  ['INTERNAL_SERVER_ERROR', 500],
-  ['NOT_IMPLEMENTED', 501],
-  ['BAD_GATEWAY', 502],
-  ['SERVICE_UNAVAILABLE', 503],
-  ['GATEWAY_TIMEOUT', 504],
-]);
+const HTTP_STATUS_NAMES: ReadonlyMap<string, number> = new Map(
+  (
+    [
+      ['BAD_REQUEST', 400],
+      ['UNAUTHORIZED', 401],
+      ['FORBIDDEN', 403],
+      ['NOT_FOUND', 404],
+      ['METHOD_NOT_ALLOWED', 405],
+      ['NOT_ACCEPTABLE', 406],
+      ['REQUEST_TIMEOUT', 408],
+      ['CONFLICT', 409],
+      ['GONE', 410],
+      ['PRECONDITION_FAILED', 412],
+      ['PAYLOAD_TOO_LARGE', 413],
+      ['UNSUPPORTED_MEDIA_TYPE', 415],
+      ['UNPROCESSABLE_ENTITY', 422],
+      ['LOCKED', 423],
+      ['TOO_MANY_REQUESTS', 429],
+      ['INTERNAL_SERVER_ERROR', 500],
+      ['NOT_IMPLEMENTED', 501],
+      ['BAD_GATEWAY', 502],
+      ['SERVICE_UNAVAILABLE', 503],
+      ['GATEWAY_TIMEOUT', 504],
+      // Ardalis.Result's statuses (ASP.NET): `"status": "NotFound"`, `"Invalid"`, `"CriticalError"`.
+      ['INVALID', 400],
+      ['CRITICAL_ERROR', 500],
+      ['UNAVAILABLE', 503],
+    ] as const
+  ).map(([name, status]): [string, number] => [name.replace(/_/g, ''), status]),
+);
 
 /** A flag as services write it: `false`, `"false"` (any case), `0` is false; `true`, `"true"` true; anything else says nothing. */
 export function flag(value: unknown): boolean | undefined {
@@ -82,14 +123,30 @@ function noError(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
 }
 
-/** A `status` or `statusCode` that names a failure: 400–599 as a number or digits, ERROR/FAILED…, or an HttpStatus name of 4xx/5xx. */
-function failedStatus(status: unknown): { status?: number } | undefined {
+/**
+ * A status as services write it, upper-cased: a number, digits, an HTTP status line
+ * (`HTTP/1.1 423 Locked`, as WebDAV's 207 items carry), a reason phrase or a word.
+ */
+function statusText(status: unknown): string | undefined {
   const text = typeof status === 'number' ? String(status) : typeof status === 'string' ? status.trim().toUpperCase() : undefined;
+  return text?.replace(/^HTTP\/\d(\.\d)?\s+/, '');
+}
+
+/** A `status` or `statusCode` that names a failure: 400–599 as a number, digits or a status line, ERROR/FAILED…, or an HttpStatus name of 4xx/5xx. */
+function failedStatus(status: unknown): { status?: number } | undefined {
+  const text = statusText(status);
   if (text === undefined) return undefined;
-  if (/^[45]\d\d$/.test(text)) return { status: Number(text) };
-  const named = HTTP_STATUS_NAMES.get(text.replace(/^\d{3}\s+/, '').replace(/\s+/g, '_'));
+  const code = /^([45]\d\d)\b/.exec(text)?.[1];
+  if (code !== undefined) return { status: Number(code) };
+  const named = HTTP_STATUS_NAMES.get(text.replace(/^\d{3}\s+/, '').replace(/[\s_]+/g, ''));
   if (named !== undefined) return { status: named };
   return FAILED_STATUSES.has(text) ? {} : undefined;
+}
+
+/** A `status` that says the item succeeded: a 2xx as a number, digits or a status line, or OK/SUCCESS/DONE. */
+export function succeededStatus(status: unknown): boolean {
+  const text = statusText(status);
+  return text !== undefined && (/^2\d\d\b/.test(text) || SUCCEEDED_STATUSES.has(text));
 }
 
 /** What a `code` field says: 0 and 2xx (or "OK", "SUCCESS") succeeded; anything else failed, with its HTTP status when it is one. */
@@ -103,7 +160,8 @@ function codeVerdict(code: unknown): { failed: boolean; status?: number } | unde
 }
 
 /** The words a failure body gives: `message`, `msg`, `reason`, `error`, `errorMessage`, or the first of `errors`. */
-export function failureWords(body: Record<string, unknown>): string | undefined {
+export function failureWords(fields: Record<string, unknown>): string | undefined {
+  const body = resultView(fields);
   for (const key of ['message', 'msg', 'reason', 'errorMessage', 'error', 'detail', 'title']) {
     const value = body[key];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -141,7 +199,9 @@ export function statedFailure(
   options: { sent?: Record<string, unknown>; record?: boolean; item?: boolean } = {},
 ): StatedFailure | undefined {
   const { sent } = options;
-  const say = (status?: number) => ({ message: failureWords(body) ?? 'no message', ...(status !== undefined ? { status } : {}) });
+  body = resultView(body);
+  const words = () => failureWords(body) ?? (typeof body.status === 'string' && body.status.trim() !== '' ? body.status.trim() : 'no message');
+  const say = (status?: number) => ({ message: words(), ...(status !== undefined ? { status } : {}) });
   const own = (field: string) => sent !== undefined && field in sent && sent[field] === body[field];
   if (flag(body.success) === false || flag(body.ok) === false || flag(body.failed) === true) return say();
   // A record's `code` and `status` are its own fields (a determination's code, a FAILED task): verdicts only in an envelope or a result.
@@ -192,8 +252,9 @@ export function pageFailure(page: unknown): StatedFailure | undefined {
 }
 
 /** Whether `body` says outright that the call succeeded (`success: true`, a 0/2xx code, status OK). */
-export function statesSuccess(body: Record<string, unknown>): boolean {
+export function statesSuccess(fields: Record<string, unknown>): boolean {
+  const body = resultView(fields);
   if (flag(body.success) === true || flag(body.ok) === true) return true;
   if (codeVerdict(body.code)?.failed === false) return true;
-  return typeof body.status === 'string' && SUCCEEDED_STATUSES.has(body.status.toUpperCase());
+  return succeededStatus(body.status);
 }

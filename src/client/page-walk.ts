@@ -6,14 +6,21 @@
  * to its own maximum is detected (or known from the environment's wire profile);
  * records inserted or removed during a walk (the count changes, a page comes back
  * short before the end, an id shows up twice) are reported as drift. No id is
- * handed out twice within a walk.
+ * handed out twice within a walk. A service that answers its own way to the next
+ * page (a `Link` rel=next, a next link or a cursor in the body) is followed by it,
+ * as restish and the GitHub CLI do; one that ignores page numbers cannot be asked
+ * for page N, and a walk that ends where the service counts more is an error.
  */
-import { PageMismatchError, PagingDriftError, UsageError } from '../errors.js';
-import type { AnsweredPage } from './page-shapes.js';
+import { InvalidAnswerError, PageMismatchError, PagingDriftError, UsageError } from '../errors.js';
+import type { AnsweredPage, NextPage } from './page-shapes.js';
 import type { Page, PageWalker, PagingFacts } from './types.js';
+import { idOf } from './objects.js';
 
-/** Reads the page the service calls `wirePage` at `size` (undefined: the service's default). */
-export type FetchPage<T> = (wirePage: number, size: number | undefined) => Promise<AnsweredPage<T>>;
+/**
+ * Reads the page the service calls `wirePage` at `size` (undefined: the service's
+ * default), or, given `next`, the page the service's own link or cursor names.
+ */
+export type FetchPage<T> = (wirePage: number, size: number | undefined, next?: NextPage) => Promise<AnsweredPage<T>>;
 
 export interface WalkOptions {
   /** Records a page asks for; undefined leaves it to the service. */
@@ -28,8 +35,7 @@ export interface WalkOptions {
 
 /** A record's identity for spotting repeats: its id's text, else none (records without an id are never dropped). */
 function identity(record: unknown): string | undefined {
-  if (typeof record !== 'object' || record === null) return undefined;
-  const id = (record as { id?: unknown }).id;
+  const id = idOf(record);
   return typeof id === 'number' || typeof id === 'string' || typeof id === 'bigint' ? String(id) : undefined;
 }
 
@@ -40,19 +46,23 @@ function sameRecord(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Finds whether the service numbers pages from 0 or 1 with two reads of one
- * record: a service numbering from 1 answers its first page to both `page=0`
- * and `page=1` (Spring's one-indexed-parameters), or says it answered page 1 when
- * asked for page 0. An empty listing tells nothing: 0, the spec's base, is assumed.
+ * Finds whether the service numbers pages from 0 or 1, or ignores page numbers,
+ * with reads of one record: a service numbering from 1 answers its first page to
+ * both `page=0` and `page=1` (Spring's one-indexed-parameters), or says it answered
+ * page 1 when asked for page 0; one that ignores them (it pages by cursor) answers
+ * the first record to `page=2` as well, where a service from 1 answers the second
+ * or nothing. An empty listing tells nothing: 0, the spec's base, is assumed.
  */
-export async function probeBase<T>(fetch: FetchPage<T>): Promise<0 | 1> {
+export async function probeBase<T>(fetch: FetchPage<T>): Promise<0 | 1 | 'ignored'> {
   const zero = await fetch(0, 1);
   if (zero.number === 1) return 1;
   // Empty, or more than one record for a page of one (the listing is not paged): nothing to tell.
   if (zero.items.length !== 1) return 0;
   const one = await fetch(1, 1);
-  if (one.number === 0 || (one.items.length > 0 && sameRecord(one.items[0], zero.items[0]))) return 1;
-  return 0;
+  if (one.number === 0) return 1;
+  if (one.items.length === 0 || !sameRecord(one.items[0], zero.items[0])) return 0;
+  const two = await fetch(2, 1);
+  return two.items.length > 0 && sameRecord(two.items[0], zero.items[0]) ? 'ignored' : 1;
 }
 
 /**
@@ -83,6 +93,14 @@ export class PageWalk<T> implements PageWalker<T> {
   /** Records handed out (repeats left out). */
   private handed = 0;
   private settling: Promise<void> | undefined;
+  /** Per page read, the way to the page after it that the service answered (undefined: none). */
+  private readonly nextOf = new Map<number, Promise<NextPage | undefined>>();
+  /** Links and cursors followed, so that one leading back is an error rather than a loop. */
+  private readonly followed = new Set<string>();
+  /** Where a linked listing stopped while the service counted more: the walk is not complete. */
+  private unfinished: string | undefined;
+  /** The first page this walk read: only a walk from page 0 can compare what it read with the count. */
+  private began: number | undefined;
 
   constructor(
     private readonly fetch: FetchPage<T>,
@@ -92,12 +110,17 @@ export class PageWalk<T> implements PageWalker<T> {
 
   /** Makes sure the page base is known (two reads of one record when the profile does not say it); once, however many reads wait for it. */
   settle(): Promise<void> {
-    if (this.facts.base !== undefined) return Promise.resolve();
+    if (this.facts.base !== undefined || this.facts.follow === 'links') return Promise.resolve();
     this.settling ??= probeBase(this.fetch).then((base) => this.learnBase(base));
     return this.settling;
   }
 
-  private learnBase(base: 0 | 1): void {
+  private learnBase(base: 0 | 1 | 'ignored'): void {
+    if (base === 'ignored') {
+      this.facts.follow = 'links';
+      this.options.notice?.('note: the service ignores page numbers; pla follows the next links or cursors it answers (`pla config detect` stores this)');
+      return;
+    }
     this.facts.base = base;
     if (base === 1)
       this.options.notice?.('note: the service numbers its pages from 1; pla asks for page n+1 (`pla config detect` stores this for the environment)');
@@ -113,16 +136,75 @@ export class PageWalk<T> implements PageWalker<T> {
 
   /** Reads page `index` (zero-based, as pla counts), checked; its records not handed out before in this walk. */
   async read(index: number): Promise<Page<T>> {
-    // Page 0 is the first page whatever the base (Spring reads page=0 as the first page when one-indexed too).
-    if (index > 0) await this.settle();
+    this.began ??= index;
+    const link = index > 0 ? this.nextOf.get(index - 1) : undefined;
+    const answered = link ? this.follow(index, link) : this.byNumber(index);
+    this.nextOf.set(
+      index,
+      answered.then(
+        ({ answer }) => answer.next,
+        () => undefined,
+      ),
+    );
+    const { answer, linked } = await answered;
+    if (linked) return this.hand(index, answer, Math.max(this.held ?? answer.size ?? answer.items.length, 1), this.linkedLast(answer));
     const asked = this.asked();
-    const answer = await this.fetch(index + (this.facts.base ?? 0), asked);
     this.checkNumber(index, answer);
     const size = await this.pageSize(index, answer, asked);
-    if (size === undefined) return this.read(index);
-    const offset = index * size;
+    if (size === undefined) {
+      this.nextOf.delete(index);
+      return this.read(index);
+    }
+    return this.hand(index, answer, size, this.isLast(index, answer, index * size, size, asked));
+  }
+
+  /**
+   * Page `index` by its number. Page 0 is the first page whatever the base (Spring
+   * reads page=0 as the first page when one-indexed too); a later one needs the
+   * base, and is refused on a service that ignores page numbers.
+   */
+  private async byNumber(index: number, walking = false): Promise<{ answer: AnsweredPage<T>; linked: boolean }> {
+    if (index > 0) await this.settle();
+    if (index > 0 && this.facts.follow === 'links') {
+      // Reached from the page before, which named no next page although more follow: the rest cannot be read.
+      if (walking)
+        throw new InvalidAnswerError(
+          `${this.options.label}: the service ignores page numbers and answered page ${index - 1} with no link or cursor to the next one, although more records follow`,
+        );
+      throw new UsageError(`${this.options.label}: the service ignores page numbers (it answers next links or cursors), so page ${index} cannot be asked for`, {
+        hint: 'read from the first page: --all, or --max-items N',
+      });
+    }
+    const answer = await this.fetch(index + (this.facts.base ?? 0), this.asked());
+    return { answer, linked: false };
+  }
+
+  /** Page `index` by the link or cursor page `index - 1` answered; none: that page was the last, and this one is empty. */
+  private async follow(index: number, link: Promise<NextPage | undefined>): Promise<{ answer: AnsweredPage<T>; linked: boolean }> {
+    const next = await link;
+    if (next === undefined) {
+      if (this.facts.follow === 'links') return { answer: { items: [], shape: 'items', linked: true }, linked: true };
+      return this.byNumber(index, true);
+    }
+    const key = JSON.stringify(next);
+    if (this.followed.has(key)) throw new PageMismatchError(`${this.options.label}: the service's link to page ${index} leads to a page already read (${key})`);
+    this.followed.add(key);
+    return { answer: await this.fetch(index + (this.facts.base ?? 0), this.asked(), next), linked: true };
+  }
+
+  /** A page reached by a link is the last when it names no next; where the service counts more, the listing is unfinished. */
+  private linkedLast(answer: AnsweredPage<T>): boolean {
+    if (answer.next !== undefined) return false;
+    const total = answer.totalElements ?? this.total;
+    const read = this.handed + this.repeated + answer.items.length;
+    if (total !== undefined && read < total && this.began === 0)
+      this.unfinished = `the service counts ${total} records and its last page (no link to a next one) ends after ${read}`;
+    return true;
+  }
+
+  /** Hands out page `index` of `answer`: drift noted, repeats left out. */
+  private hand(index: number, answer: AnsweredPage<T>, size: number, last: boolean): Page<T> {
     const count = answer.items.length;
-    const last = this.isLast(index, answer, offset, size, asked);
 
     if (answer.totalElements !== undefined) {
       if (this.total !== undefined && this.total !== answer.totalElements) {
@@ -130,7 +212,7 @@ export class PageWalk<T> implements PageWalker<T> {
       }
       this.total = answer.totalElements;
     }
-    if (!last && count < size) {
+    if (!last && count < size && answer.next === undefined) {
       this.drift.push(`page ${index} had ${count} records of ${size} but was not the last`);
     }
     const items = answer.items.filter((record) => {
@@ -214,7 +296,10 @@ export class PageWalk<T> implements PageWalker<T> {
   /** Whether no page follows: the count (when given) decides, then `last`, the page count, a short or empty page. */
   private isLast(index: number, answer: AnsweredPage<T>, offset: number, size: number, asked: number | undefined): boolean {
     const count = answer.items.length;
+    // A listing paged by links or cursors ends where the service gives no next.
+    if (answer.linked) return this.linkedLast(answer);
     if (count === 0) return true;
+    if (answer.totalElements !== undefined) return offset + count >= answer.totalElements;
     // A bare array says nothing but its length: a full page may have more after it.
     if (answer.shape === 'array') return count !== asked;
     if (answer.totalElements !== undefined) return offset + count >= answer.totalElements;
@@ -229,6 +314,10 @@ export class PageWalk<T> implements PageWalker<T> {
    * the service counts.
    */
   finish({ complete = false }: { complete?: boolean } = {}): void {
+    if (this.unfinished !== undefined)
+      throw new InvalidAnswerError(`${this.options.label}: ${this.unfinished}: pla cannot read the rest of the listing`, {
+        hint: 'the listing printed is incomplete; check the service, or the wire profile (pla doctor)',
+      });
     const found = [...this.drift];
     if (this.repeated > 0) found.push(`${this.repeated} record${this.repeated === 1 ? '' : 's'} came back on a later page (listed once)`);
     if (complete && this.total !== undefined && this.handed !== this.total)

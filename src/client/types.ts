@@ -121,6 +121,11 @@ export interface CallResult<T = unknown> {
    */
   perItem?: true;
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * Of a paged operation: the whole body as answered, envelope and all, so the page
+   * reader sees a count or next link beside the records (`{"data": […], "total": 250}`).
+   */
+  body?: unknown;
 }
 
 /** One page, whatever shape (A or B) the service answered with. */
@@ -139,6 +144,8 @@ export interface PagingFacts {
   base?: 0 | 1;
   /** The most records the service answers a page. */
   cap?: number;
+  /** `links`: the service ignores page numbers; pages after the first are reached only by its next links or cursors. */
+  follow?: 'numbers' | 'links';
 }
 
 /** One walk over a listing (src/client/page-walk.ts). */
@@ -152,6 +159,8 @@ export interface PageWalker<T> {
 }
 
 export interface PlaClient {
+  /** The environment's wire profile this client reads answers by, when it has one. */
+  readonly wire?: WireProfile;
   /** Calls one operation of the contract by id. Throws an `ApiError` subclass on failure. */
   call<T = unknown>(operationId: OperationId, options?: CallOptions): Promise<CallResult<T>>;
   /** Reads one page of a paged operation (`paging.page` zero-based), normalised and checked (src/client/page-walk.ts). */

@@ -11,8 +11,8 @@
  * a count that is not the count sent, another id, or a 202 confirm nothing.
  */
 import type { CallResult } from '../client/types.js';
-import { failureWords, flag, RESULT_FIELDS, statedFailure, statesSuccess } from '../client/failure-signals.js';
-import { isObject } from '../client/objects.js';
+import { failureWords, flag, RESULT_FIELDS, resultView, statedFailure, statesSuccess } from '../client/failure-signals.js';
+import { fieldOf, isObject } from '../client/objects.js';
 import { type Operation, verbOf } from '../contract/operations.js';
 import { asRecord, changedFields } from '../plan/record-diff.js';
 import { itemId } from './read-back.js';
@@ -68,6 +68,11 @@ function withoutId(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([field]) => field !== 'id'));
 }
 
+/** A field of an answer element whatever its case (`Cancelled`, `Data`), its result fields read by pla's names (`IsSuccess`). */
+function said(element: Record<string, unknown>, name: string): unknown {
+  return fieldOf(resultView(element), name);
+}
+
 /** What one element of the answer (or a single write's whole answer) says of the item `sent`. */
 export function judgeElement(op: Operation, sent: unknown, element: unknown): ItemResult {
   const done = op.done ?? 'done';
@@ -79,27 +84,35 @@ export function judgeElement(op: Operation, sent: unknown, element: unknown): It
   if (!isObject(element))
     return !answersRecords(op) && !state && sent !== undefined && elementId(element) === elementId(sent) ? { kind: 'confirmed' } : MISSING;
   const sentRecord = asRecord(sent);
-  const record = Object.keys(element).some((field) => !RESULT_FIELDS.has(field) && field !== 'id' && field !== done && field !== 'data' && field !== 'record');
+  const own = (field: string) => {
+    const lower = field.toLowerCase();
+    return RESULT_FIELDS.has(field) || lower === 'id' || lower === done || lower === 'data' || lower === 'record';
+  };
+  const record = Object.keys(resultView(element)).some((field) => !own(field));
   const failure = statedFailure(element, { ...(sentRecord ? { sent: sentRecord } : {}), record, item: true });
   if (failure) return { kind: 'failed', reason: failure.message };
   // `cancelled: false`, `deleted: false`: the operation's own word for it.
-  if (flag(element[done]) === false) return { kind: 'failed', reason: failureWords(element) ?? `not ${done}` };
-  const wrapped = isObject(element.data) ? element.data : isObject(element.record) ? element.record : undefined;
+  if (flag(said(element, done)) === false) return { kind: 'failed', reason: failureWords(element) ?? `not ${done}` };
+  const data = said(element, 'data');
+  const inner = said(element, 'record');
+  const wrapped = isObject(data) ? data : isObject(inner) ? inner : undefined;
   const answer = wrapped ?? element;
   if (state) {
-    const status = typeof answer.status === 'string' ? answer.status.toUpperCase() : undefined;
-    if (flag(element[state.flag]) === true || status === state.status) return { kind: 'confirmed', answer };
+    const held = fieldOf(answer, 'status');
+    const status = typeof held === 'string' ? held.toUpperCase() : undefined;
+    if (flag(said(element, state.flag)) === true || status === state.status) return { kind: 'confirmed', answer };
+    // A per-item result's own status: a 2xx, a status line `HTTP/1.1 200 OK`, or OK.
     if (!wrapped && statesSuccess(element)) return { kind: 'confirmed' };
     if (status !== undefined) return { kind: 'failed', reason: failureWords(element) ?? `the ${op.resource === 'tasks' ? 'task' : 'record'} is ${status}` };
     // The answer does not show the state: reading it back does.
     return MISSING;
   }
   if (answersRecords(op)) return answeredAsSent(op, sentRecord, answer) ? { kind: 'confirmed', answer } : MISSING;
-  if (flag(element[done]) === true || statesSuccess(element)) return { kind: 'confirmed' };
+  if (flag(said(element, done)) === true || statesSuccess(element)) return { kind: 'confirmed' };
   // A record made through an operation answering no data (an upload) is confirmed by the new record's id.
   if (sentRecord && itemId(sentRecord) === undefined) return elementId(element) !== undefined ? { kind: 'confirmed', answer } : MISSING;
   // `{"id": 7}` or `{"id": 7, "message": …}`: the item's id listed as done.
-  const onlyId = Object.keys(element).every((field) => field === 'id' || RESULT_FIELDS.has(field));
+  const onlyId = Object.keys(resultView(element)).every((field) => field.toLowerCase() === 'id' || RESULT_FIELDS.has(field));
   return onlyId && sent !== undefined && elementId(element) === elementId(sent) ? { kind: 'confirmed' } : MISSING;
 }
 
@@ -170,12 +183,24 @@ function voidVerdict(op: Operation, sent: readonly unknown[], result: CallResult
  */
 function confirmedByMessage(op: Operation, sent: readonly unknown[], value: unknown, message: string | undefined): ItemResult {
   const word = op.done;
+  // A bulk write by ids that can be read back: only the ids its message names are confirmed, the rest read back.
+  const namesOnly = readsBackBulk(op);
   // A bulk write by ids only: a single write's message names its record ("Determination 5 deleted").
-  if (!message || word === undefined || op.body?.kind !== 'ids') return { kind: 'confirmed' };
+  if (!message || word === undefined || op.body?.kind !== 'ids') return namesOnly ? MISSING : { kind: 'confirmed' };
   const named = idsAfter(word, message).map(String);
   if (named.length > 0) return named.includes(String(itemId(value))) ? { kind: 'confirmed' } : MISSING;
   const count = countBefore(word, message);
-  return count === undefined || count === sent.length ? { kind: 'confirmed' } : MISSING;
+  return !namesOnly && (count === undefined || count === sent.length) ? { kind: 'confirmed' } : MISSING;
+}
+
+/**
+ * Whether `op` is a bulk write whose records can be read back: an answer that does
+ * not name its items (no body, `true`, `1`, a count, `{"success": true}`) confirms
+ * none of them there; each is read back. The notification side has no read: there
+ * such an answer still confirms the request as a whole.
+ */
+function readsBackBulk(op: Operation): boolean {
+  return op.read !== undefined && (op.body?.kind === 'ids' || op.body?.kind === 'records');
 }
 
 /**
@@ -198,8 +223,8 @@ export function itemResults(op: Operation, sent: readonly unknown[], result: Cal
     const verdict = voidVerdict(op, sent, result);
     results = sent.map((value) => (verdict.kind === 'confirmed' ? confirmedByMessage(op, sent, value, result.message) : verdict));
   } else {
-    // A records answer that is no list: an envelope saying success, without the records, confirms what was sent.
-    results = sent.map(() => (result.success === true ? { kind: 'confirmed' } : MISSING));
+    // A records answer that is no list: an envelope saying success, without the records, confirms what was sent (unless it can be read back).
+    results = sent.map(() => (result.success === true && !readsBackBulk(op) ? { kind: 'confirmed' } : MISSING));
   }
   return result.status === 202 ? results.map((r) => (r.kind === 'confirmed' ? MISSING : r)) : results;
 }

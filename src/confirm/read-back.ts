@@ -10,6 +10,8 @@ import { operation, verbOf, type OperationId } from '../contract/operations.js';
 import { NotFoundError, PlaError } from '../errors.js';
 import { parseId, type RecordId } from '../io/input/typed-ids.js';
 import { asRecord, changedFields } from '../plan/record-diff.js';
+import { fieldOf, idOf } from '../client/objects.js';
+import { decommissionState, NAME_DECOMMISSIONED_HINT, stateWords } from './decommissioned.js';
 
 /** What a change came to. */
 export type Verdict =
@@ -17,31 +19,41 @@ export type Verdict =
   | { kind: 'not-applied'; reason: string }
   | { kind: 'unknown'; reason: string };
 
-/** The id an item of a write names: the id itself, or a record's `id`. */
+/** The id an item of a write names: the id itself, or a record's `id` (any case: `Id`). */
 export function itemId(value: unknown): RecordId | undefined {
   const record = asRecord(value);
-  return parseId(record ? record.id : value);
+  return parseId(record ? idOf(record) : value);
 }
 
-/** The status field as read back, upper-cased, or undefined. */
+/** The status field as read back (any case: `Status`), upper-cased, or undefined. */
 function statusOf(record: Record<string, unknown>): string | undefined {
-  return typeof record.status === 'string' ? record.status.toUpperCase() : undefined;
+  const status = fieldOf(record, 'status');
+  return typeof status === 'string' ? status.toUpperCase() : undefined;
 }
 
-/** What `verb` leaves behind, judged on the record as read back (`undefined`: the record is gone). */
-function judge(verb: string, sent: unknown, current: Record<string, unknown> | undefined): Verdict {
+/**
+ * What `verb` leaves behind, judged on the record as read back (`undefined`: the
+ * record is gone). `decommissioned` is the profile's name for that state: a remove
+ * leaving the record there is confirmed only by it; a decommission goes by it, else
+ * by the verb's own word.
+ */
+function judge(verb: string, sent: unknown, current: Record<string, unknown> | undefined, decommissioned: string | undefined): Verdict {
   const gone = current === undefined;
   switch (verb) {
     case 'delete':
       return gone ? { kind: 'confirmed', how: 'read back: not found' } : { kind: 'not-applied', reason: 'read back: the record is still there' };
-    case 'remove':
+    case 'remove': {
       if (gone) return { kind: 'confirmed', how: 'read back: not found' };
-      return statusOf(current) === 'DECOMMISSIONED'
-        ? { kind: 'confirmed', record: current, how: 'read back: decommissioned' }
-        : { kind: 'not-applied', reason: `read back: the record is still there, ${statusOf(current) ?? 'without a status'}` };
+      const state = decommissionState(current, decommissioned);
+      if (state === 'decommissioned') return { kind: 'confirmed', record: current, how: 'read back: decommissioned' };
+      const still = `read back: the record is still there (${stateWords(current, decommissioned)})`;
+      return state === 'not'
+        ? { kind: 'not-applied', reason: `${still}, not ${decommissioned ?? ''}` }
+        : { kind: 'unknown', reason: `${still}; whether that is decommissioned is not known (${NAME_DECOMMISSIONED_HINT})` };
+    }
     case 'decommission':
       if (gone) return { kind: 'not-applied', reason: 'read back: the record is not found' };
-      return statusOf(current) === 'DECOMMISSIONED'
+      return decommissionState(current, decommissioned ?? 'DECOMMISSIONED') === 'decommissioned'
         ? { kind: 'confirmed', record: current, how: 'read back: decommissioned' }
         : { kind: 'not-applied', reason: `read back: the record is ${statusOf(current) ?? 'without a status'}` };
     case 'cancel':
@@ -76,9 +88,9 @@ export async function readBack(client: PlaClient, operationId: OperationId, sent
   if (verb === 'create') return { kind: 'unknown', reason: 'a create cannot be read back' };
   try {
     const { data } = await client.call(read, { params: { id }, ...(signal ? { signal } : {}) });
-    return judge(verb, sent, asRecord(data));
+    return judge(verb, sent, asRecord(data), client.wire?.decommissioned);
   } catch (error) {
-    if (error instanceof NotFoundError) return judge(verb, sent, undefined);
+    if (error instanceof NotFoundError) return judge(verb, sent, undefined, client.wire?.decommissioned);
     // The interrupt is the run's, not the item's.
     if (signal?.aborted) throw error;
     return { kind: 'unknown', reason: `reading it back failed: ${error instanceof PlaError ? error.message : String(error)}` };

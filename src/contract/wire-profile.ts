@@ -30,13 +30,28 @@ export const FAILURE_FORMS = ['problem', 'success-false', 'status-error', 'code-
 export type BulkItemsForm = 'all-or-nothing' | 'per-item';
 export const BULK_ITEMS_FORMS = ['all-or-nothing', 'per-item'] as const satisfies readonly BulkItemsForm[];
 
-/** How a page of records is wrapped: shape A (Spring's Page, flat), shape B (content + page{}), or a bare array. */
-export const PAGE_SHAPES = ['flat', 'nested', 'array'] as const;
+/**
+ * How a page of records is wrapped: shape A (Spring's Page, flat), shape B (content
+ * + page{}), a bare array; a bare array with `Link` rel=next and `X-Total-Count`
+ * headers (`link`); OData v4 (`odata`: value, @odata.count, @odata.nextLink) and v2
+ * (`odata-v2`: d.results, __count, __next); HAL (`hal`: _embedded, _links.next,
+ * page{}); `items` (items + totalCount, any case, ASP.NET's `Items`/`TotalCount`);
+ * `cursor` (items + nextCursor; the `page` parameter ignored).
+ */
+export const PAGE_SHAPES = ['flat', 'nested', 'array', 'link', 'odata', 'odata-v2', 'hal', 'items', 'cursor'] as const;
 export type PageShape = (typeof PAGE_SHAPES)[number];
 
 /** Whether a capped page's `size` says the size answered or echoes the size asked for. */
 export const SIZE_ECHOES = ['capped', 'requested'] as const;
 export type SizeEcho = (typeof SIZE_ECHOES)[number];
+
+/**
+ * How pages after the first are reached: by the `page` parameter (`numbers`), or
+ * only by the next links or cursors the service answers (`links`: it ignores page
+ * numbers, so `--page N` cannot be asked for).
+ */
+export const PAGE_FOLLOWS = ['numbers', 'links'] as const;
+export type PageFollow = (typeof PAGE_FOLLOWS)[number];
 
 /** How a service pages. Every field optional: what is not known is detected per run. */
 export interface PageProfile {
@@ -50,6 +65,8 @@ export interface PageProfile {
   maxSize?: number;
   /** What a capped page's `size` field says. */
   sizeEcho?: SizeEcho;
+  /** Whether the service honours `page` or only its own next links and cursors. */
+  follow?: PageFollow;
 }
 
 export interface WireProfile {
@@ -58,6 +75,13 @@ export interface WireProfile {
   bulkItems?: BulkItemsForm;
   /** A read of a missing id answers 200 with no record (`{"data": null}`) instead of 404. */
   softNotFound?: boolean;
+  /**
+   * What a decommissioned record looks like on this service: a value of its
+   * `status` (`RETIRED`), or `field:VALUE` (`lifecycle:ARCHIVED`). Without it a
+   * remove that leaves the record there is unconfirmed (the spec does not show
+   * decommission states).
+   */
+  decommissioned?: string;
   page?: PageProfile;
 }
 
@@ -90,6 +114,12 @@ function wholeNumber(min: number, max: number): Reader {
   };
 }
 
+/** `VALUE` or `field:VALUE`: what a decommissioned record's field holds. */
+const fieldValue: Reader = {
+  accepts: 'a status value (RETIRED) or field:VALUE',
+  read: (text) => (/^([A-Za-z_$][\w$-]*:)?[\w.-]+$/.test(text) ? text : undefined),
+};
+
 const fieldName: Reader = { accepts: 'a field name, or none', read: (text) => (/^[A-Za-z_$][\w$-]*$/.test(text) ? text : undefined) };
 
 /** A field of the page section. */
@@ -102,7 +132,7 @@ function pageField(field: keyof PageProfile, reader: Reader): Setting {
 }
 
 /** A top-level field. */
-function topField(field: 'failure' | 'bulkItems' | 'softNotFound', reader: Reader): Setting {
+function topField(field: 'failure' | 'bulkItems' | 'softNotFound' | 'decommissioned', reader: Reader): Setting {
   return { ...reader, get: (profile) => profile[field], set: (profile, value) => ({ ...profile, [field]: value }) };
 }
 
@@ -138,10 +168,12 @@ export const WIRE_SETTINGS: Readonly<Record<string, Setting>> = {
   failure: topField('failure', oneOf(FAILURE_FORMS)),
   bulkItems: topField('bulkItems', oneOf(BULK_ITEMS_FORMS)),
   softNotFound: topField('softNotFound', yesNo),
+  decommissioned: topField('decommissioned', fieldValue),
   'page.shape': pageField('shape', oneOf(PAGE_SHAPES)),
   'page.base': pageField('base', wholeNumber(0, 1)),
   'page.maxSize': pageField('maxSize', wholeNumber(1, 999_999_999)),
   'page.sizeEcho': pageField('sizeEcho', oneOf(SIZE_ECHOES)),
+  'page.follow': pageField('follow', oneOf(PAGE_FOLLOWS)),
 };
 
 const NAMES = Object.keys(WIRE_SETTINGS);
@@ -217,7 +249,7 @@ export function wireDifferences(stored: WireProfile | undefined, found: WireProf
 }
 
 /** Every field of a profile but the pages filled in (pages are detected per run when not said). */
-export type FullWireProfile = Required<Omit<WireProfile, 'page'>> & Pick<WireProfile, 'page'>;
+export type FullWireProfile = Required<Omit<WireProfile, 'page' | 'decommissioned'>> & Pick<WireProfile, 'page' | 'decommissioned'>;
 
 /** The local server's own form: `{success, message, data}`, problems with their status, bulk all or nothing. */
 const PLA: FullWireProfile = { envelope: { key: 'data', success: true, message: true }, failure: 'problem', bulkItems: 'all-or-nothing', softNotFound: false };

@@ -2,7 +2,7 @@
  * Paging: the query (`page`, `size`, `sort`) validated against the contract's
  * paging schema, and the two page shapes of spec 2.3 — shape B for accounting
  * pages, shape A (flat, with Spring's `sort` and `pageable` objects) for
- * notification pages.
+ * notification pages — or, under `--wire page.shape=…`, another stack's form.
  */
 import { pagingSchema } from '../contract/schemas.js';
 import type { PageProfile, PageShape } from '../contract/wire-profile.js';
@@ -73,7 +73,9 @@ const ANY_SIZE = 999_999_999;
 export function parsePaging(paging: PagingSpec, query: URLSearchParams, maxSize: number, wire?: PageProfile): PageRequest {
   const cap = wire?.maxSize;
   const read = readPaging(paging, query, cap === undefined ? maxSize : ANY_SIZE);
-  const page = wire?.base === 1 ? Math.max(read.page - 1, 0) : read.page;
+  // A cursor service ignores `page`: only its cursor moves on (a cursor not of ours is the first page's).
+  const cursor = query.get('cursor');
+  const page = wire?.shape === 'cursor' ? (cursor === null ? 0 : (pageOfCursor(cursor) ?? 0)) : wire?.base === 1 ? Math.max(read.page - 1, 0) : read.page;
   if (cap !== undefined && read.size > cap) return { ...read, page, size: cap, askedSize: read.size };
   return page === read.page ? read : { ...read, page };
 }
@@ -142,10 +144,36 @@ export function pageA<T>(content: T[], result: Pick<PageResult, 'total'>, reques
   };
 }
 
+/** What a listing answers: its body, and the headers of the forms that page by them (`Link`, `X-Total-Count`). */
+export interface PagedAnswer {
+  data: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The page after `request`'s as a relative link (`?page=2&size=20&sort=…`), the page numbered from the profile's base. */
+function nextLink(request: PageRequest, wire: PageProfile | undefined): string {
+  const query = new URLSearchParams({ page: String(request.page + 1 + (wire?.base ?? 0)), size: String(request.askedSize ?? request.size) });
+  for (const key of request.sort) query.append('sort', `${key.field},${key.direction}`);
+  return `?${query.toString()}`;
+}
+
+/** A cursor naming page `page` of a listing (`page.shape=cursor`): opaque to clients. */
+export function cursorFor(page: number): string {
+  return Buffer.from(`page:${page}`).toString('base64url');
+}
+
+/** The page a cursor names, or undefined when it is not one of ours. */
+function pageOfCursor(cursor: string): number | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  return /^page:\d{1,9}$/.test(text) ? Number(text.slice(5)) : undefined;
+}
+
 /**
  * A page as this run answers it: in the wire profile's shape when `--wire` names
  * one, else in the listing's own (`shape`: B for accounting, A for notifications).
  * Numbers in the answer stay zero-based under a one-based profile, as Spring's are.
+ * The other stacks' forms (`link`, `odata`, `odata-v2`, `hal`, `items`, `cursor`)
+ * name the next page by a link or cursor, so clients can rehearse following them.
  */
 export function shapedPage<T>(
   shape: PageShape,
@@ -154,13 +182,34 @@ export function shapedPage<T>(
   request: PageRequest,
   wire: PageProfile | undefined,
   sorted = false,
-) {
+): PagedAnswer {
+  const more = (request.page + 1) * request.size < result.total;
+  const next = more ? nextLink(request, wire) : undefined;
+  const size = sizeSaid(request, wire);
   switch (wire?.shape ?? shape) {
     case 'array':
-      return content;
+      return { data: content };
     case 'flat':
-      return pageA(content, result, request, sorted, wire);
+      return { data: pageA(content, result, request, sorted, wire) };
     case 'nested':
-      return pageB(content as StoredRecord[], result, request, wire);
+      return { data: pageB(content as StoredRecord[], result, request, wire) };
+    case 'link':
+      return { data: content, headers: { 'x-total-count': String(result.total), ...(next ? { link: `<${next}>; rel="next"` } : {}) } };
+    case 'odata':
+      return { data: { '@odata.context': '$metadata#Records', '@odata.count': result.total, value: content, ...(next ? { '@odata.nextLink': next } : {}) } };
+    case 'odata-v2':
+      return { data: { d: { results: content, __count: String(result.total), ...(next ? { __next: next } : {}) } } };
+    case 'hal':
+      return {
+        data: {
+          _embedded: { records: content },
+          _links: next ? { next: { href: next } } : {},
+          page: { size, totalElements: result.total, totalPages: Math.ceil(result.total / size), number: request.page },
+        },
+      };
+    case 'items':
+      return { data: { items: content, totalCount: result.total, pageNumber: request.page, pageSize: size, hasNextPage: more } };
+    case 'cursor':
+      return { data: { items: content, nextCursor: more ? cursorFor(request.page + 1) : null } };
   }
 }

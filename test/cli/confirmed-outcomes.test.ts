@@ -208,33 +208,36 @@ describe('soft 404s', () => {
     expect(result.stderr).toContain('determination 77 not found');
   });
 
-  it('remove of a record that is gone reports deleted, not "decommissioned (in use)"', async () => {
+  it('remove of a record that is gone reports deleted; one still there, with no profile naming decommissioned, is unconfirmed', async () => {
     const svc = await serve({ softNotFound: true });
-    const result = await run(['det', 'remove', '2', '1', '--yes', '-o', 'json']);
-    expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([
-      { id: 2, outcome: 'deleted' },
-      { id: 1, outcome: 'decommissioned (in use)' },
-    ]);
+    const gone = await run(['det', 'remove', '2', '--yes', '-o', 'json']);
+    expect(gone.exitCode, gone.stderr).toBe(0);
+    expect(JSON.parse(gone.stdout)).toEqual({ id: 2, outcome: 'deleted' });
     expect(svc.record('determinations', 2)).toBeUndefined();
+    // The service set its own word (DECOMMISSIONED): not pla's to take for it without the profile saying so.
+    const kept = await run(['det', 'remove', '1', '--yes', '-o', 'json']);
+    expect(kept.exitCode).toBe(11);
+    expect(JSON.parse(kept.stdout)).toEqual({ id: 1, outcome: 'unconfirmed' });
+    expect(kept.stderr).toContain('unconfirmed: 1 is still there after the remove');
+    expect(kept.stderr).toContain('pla config set-wire decommissioned=VALUE');
     expect(svc.record('determinations', 1)?.status).toBe('DECOMMISSIONED');
   });
 });
 
 describe('remove says only what reading back shows', () => {
-  it('a remove answered success that left the record ACTIVE is "not removed": exit 5, not in the receipt', async () => {
+  it('a remove answered success that left the record ACTIVE is unconfirmed without a profile naming decommissioned: exit 11, not in the receipt', async () => {
     const svc = await serve({ write: (request) => (request.verb === 'remove' ? { body: { success: true } } : plainAnswer(request)) });
     const result = await run(['det', 'remove', '3', '--yes', '-o', 'json']);
-    expect(result.exitCode).toBe(5);
-    expect(JSON.parse(result.stdout)).toEqual({ id: 3, outcome: 'not removed' });
-    expect(result.stderr).toContain('not removed: 3 is still there and not decommissioned');
+    expect(result.exitCode).toBe(11);
+    expect(JSON.parse(result.stdout)).toEqual({ id: 3, outcome: 'unconfirmed' });
+    expect(result.stderr).toContain('unconfirmed: 3 is still there');
     expect(svc.record('determinations', 3)?.status).toBe('ACTIVE');
     const lines = await receipt();
     expect(lines.filter((line) => line.type === 'record')).toEqual([]);
-    expect(lines.at(-1)).toMatchObject({ exitCode: 5 });
+    expect(lines.at(-1)).toMatchObject({ exitCode: 11 });
   });
 
-  it('a bulk remove that left some records ACTIVE exits 9 naming them; the receipt holds only what was removed', async () => {
+  it('a bulk remove that left a record ACTIVE exits 9 with it of unknown outcome; the receipt holds only what was removed', async () => {
     const svc = await serve({
       write: (request) => {
         if (request.verb !== 'removeBulk' || !request.items) return plainAnswer(request);
@@ -242,12 +245,13 @@ describe('remove says only what reading back shows', () => {
         return { body: { success: true, data: null } };
       },
     });
-    const result = await run(['det', 'remove', '2', '3', '--yes', '-o', 'json', '--rejects', join(dir.path, 'rejects.ndjson')]);
+    const unknown = join(dir.path, 'unknown.ndjson');
+    const result = await run(['det', 'remove', '2', '3', '--yes', '-o', 'json', '--unknown-outcome', unknown]);
     expect(result.exitCode).toBe(9);
     expect(JSON.parse(result.stdout)).toEqual([{ id: 2, outcome: 'deleted' }]);
-    expect(result.stderr).toContain('removed 1, failed 1');
-    expect(await ndjson(join(dir.path, 'rejects.ndjson'))).toEqual([
-      expect.objectContaining({ id: 3, _error: expect.stringContaining('read back: the record is still there, ACTIVE') as unknown }),
+    expect(result.stderr).toContain('removed 1, failed 0, outcome unknown 1');
+    expect(await ndjson(unknown)).toEqual([
+      expect.objectContaining({ id: 3, _error: expect.stringContaining('read back: the record is still there (status ACTIVE)') as unknown }),
     ]);
     expect(svc.record('determinations', 2)).toBeUndefined();
     expect(svc.record('determinations', 3)?.status).toBe('ACTIVE');

@@ -126,7 +126,7 @@ describe('printing: one or many, the same rules', () => {
     expect(one.stderr).toContain('removed 1 determination: deleted 1');
   });
 
-  it('remove against a service whose answer names no ids reads each id back', async () => {
+  it('remove against a service whose answer names no ids reads each id back (one still there, with no profile naming decommissioned: unknown)', async () => {
     const path = /\/api\/v1\/asset-transaction-type-determinations/;
     const service = await startFakeServer([
       { method: 'PUT', path: /\/remove\/bulk$/, reply: { body: { success: true, message: 'done', data: null } } },
@@ -136,11 +136,9 @@ describe('printing: one or many, the same rules', () => {
     const config = await tempDir();
     try {
       const result = await pla(['det', 'remove', '21', '22', '--yes', '-o', 'ndjson'], { server: service, configDir: config.path });
-      expect(result.exitCode, result.stderr).toBe(0);
-      expect(ndjson(result.stdout)).toEqual([
-        { id: 21, outcome: 'deleted' },
-        { id: 22, outcome: 'decommissioned (in use)' },
-      ]);
+      expect(result.exitCode, result.stderr).toBe(9);
+      expect(ndjson(result.stdout)).toEqual([{ id: 21, outcome: 'deleted' }]);
+      expect(result.stderr).toContain('outcome unknown 1');
       expect(service.requests.map((r) => `${r.method} ${r.path.replace(/.*determinations/, '')}`).sort()).toEqual(['GET /21', 'GET /22', 'PUT /remove/bulk']);
       expect(service.requests[0]?.headers['x-api-key']).toBe(TEST_KEY);
     } finally {

@@ -86,7 +86,7 @@ function pageReply(req: LoggedRequest, fields: Record<string, unknown> = {}): Fa
 
 /** A fake service answering every contract operation (404 problem for anything else). */
 export function startContractServer(): Promise<FakeServer> {
-  // Ids a remove was sent for read back as decommissioned: what the remove answered, the read confirms.
+  // Ids a remove was sent for read back as gone: what the remove answered, the read confirms.
   const removed = new Set<string>();
   return startFakeServer([
     {
@@ -96,8 +96,10 @@ export function startContractServer(): Promise<FakeServer> {
         if (op?.id === 'determinations.remove') removed.add(req.path.split('/').at(-1) ?? '');
         if (op?.id === 'determinations.removeBulk' && Array.isArray(req.body)) for (const id of req.body as unknown[]) removed.add(String(id));
         const id = req.path.split('/').at(-1) ?? '';
-        if (op?.id === 'determinations.get' && removed.has(id))
-          return { body: { success: true, message: 'ok', data: { ...RECORD, id: Number(id), status: 'DECOMMISSIONED' } } };
+        if (op?.id === 'determinations.get' && removed.has(id)) return { status: 404, body: { title: 'Not Found', status: 404 } };
+        // A bulk write by ids names the ids it did (an answer naming none is read back).
+        if (op?.body?.kind === 'ids' && op.done !== undefined && op.response !== 'list' && Array.isArray(req.body))
+          return { status: op.status, body: { success: true, message: `${op.done} ${(req.body as unknown[]).join(', ')}`, data: null } };
         // The search answers what its filter asks for (pla checks the records answered against it).
         if (op?.id === 'tasks.search') return pageReply(req, { status: 'PENDING' });
         if (op?.response === 'page') return pageReply(req);

@@ -97,6 +97,9 @@ describe.each(FORMS)('detect, then every command, against $wire: $title', ({ wir
     const show = await run(['config', 'show', '-o', 'json']);
     const stored = (JSON.parse(show.stdout) as Array<{ env: string; wire: string }>).find((row) => row.env === 'local')?.wire ?? '';
     for (const setting of shows) expect(stored.split(' ')).toContain(setting);
+    // No seeded record is decommissioned, so detect cannot see the state: the user names it (remove is confirmed by it).
+    expect(stored).not.toContain('decommissioned=');
+    expect((await run(['config', 'set-wire', 'decommissioned=DECOMMISSIONED'])).exitCode).toBe(0);
 
     const get = await run(['det', 'get', '1', '-o', 'json']);
     expect(get.exitCode, get.stderr).toBe(0);

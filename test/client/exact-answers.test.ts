@@ -36,7 +36,8 @@ beforeAll(async () => {
   server = await startFakeServer([
     { method: 'GET', path: `${DET}/9007199254740993`, reply: { body: `{"success":true,"message":"ok","data":${RECORD}}` } },
     { method: 'PUT', path: `${DET}/9007199254740993`, reply: (req) => ({ body: `{"success":true,"message":"updated","data":${req.bodyText}}` }) },
-    { method: 'DELETE', path: `${DET}/bulk`, reply: { body: '{"success":true,"message":"2 deleted","data":null}' } },
+    // The ids named, exactly: a bulk answer confirms only the items it names (a bare count is read back).
+    { method: 'DELETE', path: `${DET}/bulk`, reply: { body: '{"success":true,"message":"deleted 9007199254740993, 9007199254740995","data":null}' } },
     {
       method: 'GET',
       path: DET,

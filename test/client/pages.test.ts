@@ -169,8 +169,35 @@ describe('pages', () => {
     expect(seen).toEqual(records.slice(0, 10));
   });
 
+  it('reads a count and a next link beside the records of an envelope: a cut page is followed, never the end', async () => {
+    // `{"success": true, "data": [...], "total": 25, "next": …}`: cut at 10 whatever is asked.
+    fake.server().setRoutes([
+      {
+        path: DET,
+        reply: (req) => {
+          const from = Number(req.query.offset ?? 0);
+          const data = records.slice(from, from + 10);
+          return { body: { success: true, data, total: records.length, ...(from + 10 < records.length ? { next: `${DET}?offset=${from + 10}` } : {}) } };
+        },
+      },
+    ]);
+    const seen: unknown[] = [];
+    const before = fake.server().requests.length;
+    for await (const page of fake.client().pages('determinations.list', { paging: { size: 20 } })) seen.push(...page.items);
+    expect(seen).toEqual(records);
+    expect(
+      fake
+        .server()
+        .requests.slice(before)
+        .map((r) => r.query.offset ?? null),
+    ).toEqual([null, '10', '20']);
+  });
+
   it('refuses a body that is not a page', async () => {
     fake.server().setRoutes([{ path: DET, reply: { body: { success: true, message: 'ok', data: { id: 1 } } } }]);
-    await expect(fake.client().page('determinations.list')).rejects.toThrow(/expected a page/);
+    await expect(fake.client().page('determinations.list')).rejects.toMatchObject({
+      exitCode: 11,
+      message: expect.stringMatching(/holds no records in a form pla reads/),
+    });
   });
 });

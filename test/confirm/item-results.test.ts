@@ -105,7 +105,8 @@ describe('item results', () => {
   it('an answer that confirms nothing: a summary, another count, a bare number, a 202, an envelope saying nothing', () => {
     expect(results('determinations.deleteBulk', [1, 2], { processed: 2 })).toEqual(['missing', 'missing']);
     expect(results('determinations.deleteBulk', [1, 2], { deleted: 1 })).toEqual(['missing', 'missing']);
-    expect(results('determinations.deleteBulk', [1, 2], { deleted: 2 })).toEqual(['confirmed', 'confirmed']);
+    // The count sent names no item: each is read back.
+    expect(results('determinations.deleteBulk', [1, 2], { deleted: 2 })).toEqual(['missing', 'missing']);
     expect(results('determinations.deleteBulk', [1, 2], 2)).toEqual(['missing', 'missing']);
     expect(results('determinations.deleteBulk', [1, 2], [9])).toEqual(['missing', 'missing']);
     expect(results('determinations.deleteBulk', [1, 2], [2, 1])).toEqual(['confirmed', 'confirmed']);
@@ -114,11 +115,32 @@ describe('item results', () => {
     expect(results('tasks.cancelBulk', [10], [{ id: 10, status: 'SUCCESS', error: 0 }])).toEqual(['confirmed']);
   });
 
-  it('an answer without per-item results confirms all when it says so or has no body, else none', () => {
-    expect(results('determinations.deleteBulk', [1, 2], undefined, undefined, { empty: true })).toEqual(['confirmed', 'confirmed']);
-    expect(results('determinations.deleteBulk', [1, 2], null, true)).toEqual(['confirmed', 'confirmed']);
+  it('per-item statuses in the common forms: numbers, HTTP status lines (a 207), words; fields in any case', () => {
+    const lines = [
+      { id: 10, status: 'HTTP/1.1 200 OK' },
+      { id: 11, status: 'HTTP/1.1 423 Locked' },
+      { id: 12, status: 204 },
+      { id: 13, status: 409, message: 'already COMPLETED' },
+      { Id: 14, Status: 'Cancelled' },
+      { Id: 15, IsSuccess: false, Errors: ['task 15 is already COMPLETED'] },
+    ];
+    expect(results('tasks.cancelBulk', [10, 11, 12, 13, 14, 15], lines)).toEqual([
+      'confirmed',
+      'failed: HTTP/1.1 423 Locked',
+      'confirmed',
+      'failed: already COMPLETED',
+      'confirmed',
+      'failed: task 15 is already COMPLETED',
+    ]);
+  });
+
+  it('a bulk answer naming no items (no body, true, 1, a count, "success") confirms none of them: each is read back', () => {
+    expect(results('determinations.deleteBulk', [1, 2], undefined, undefined, { empty: true })).toEqual(['missing', 'missing']);
+    expect(results('determinations.deleteBulk', [1, 2], null, true)).toEqual(['missing', 'missing']);
     expect(results('determinations.deleteBulk', [1, 2], null)).toEqual(['missing', 'missing']);
-    expect(results('determinations.upsertBulk', [{ id: 1 }], undefined, true)).toEqual(['confirmed']);
+    expect(results('tasks.cancelBulk', [10, 11, 12], true)).toEqual(['missing', 'missing', 'missing']);
+    expect(results('tasks.cancelBulk', [10, 11], 1)).toEqual(['missing', 'missing']);
+    expect(results('determinations.upsertBulk', [{ id: 1 }], undefined, true)).toEqual(['missing']);
     expect(results('determinations.upsertBulk', [{ id: 1 }], undefined)).toEqual(['missing']);
     expect(results('determinations.deleteBulk', [1, 2], [true, false])).toEqual(['confirmed', 'failed: not deleted (the service answered false)']);
   });

@@ -12,7 +12,7 @@ const DET = '/api/v1/asset-transaction-type-determinations';
 const TASKS = '/api/v1/batch/mass-inter-company-transfer/tasks';
 
 export type Collection = 'determinations' | 'tasks';
-type StoredRecord = Record<string, unknown> & { id: number };
+export type StoredRecord = Record<string, unknown> & { id: number };
 
 /** One write the service received. */
 export interface WriteRequest {
@@ -52,6 +52,14 @@ export interface SpringStyleOptions {
   softNotFound?: boolean;
   /** The task search answers every task whatever its filter (a service that does not apply it). */
   ignoresFilters?: boolean;
+  /** Answers a listing (`GET` of a collection) of `records`; default a shape-B page of them all in `{"data"}`. */
+  listing?: (records: StoredRecord[], request: LoggedRequest) => FakeReply;
+  /** Answers a read by id (`record` undefined: there is none); default `{"data": record}`, else 404 (or the soft 404). */
+  read?: (record: StoredRecord | undefined, id: number) => FakeReply;
+  /** Determinations held at the start instead of the four of the default (ids 1–4). */
+  determinations?: StoredRecord[];
+  /** The status a remove gives a record in use (default `DECOMMISSIONED`). */
+  decommissionedAs?: string;
 }
 
 export interface SpringStyleService {
@@ -92,12 +100,14 @@ export function answering(verb: string, reply: FakeReply | ((request: WriteReque
 export async function startSpringStyleService(options: SpringStyleOptions = {}): Promise<SpringStyleService> {
   const held: Record<Collection, Map<number, StoredRecord>> = {
     determinations: new Map(
-      [
-        { id: 1, code: 'ATD-ACQ', status: 'ACTIVE', inUse: true },
-        { id: 2, code: 'ATD-RET', status: 'ACTIVE', inUse: false },
-        { id: 3, code: 'ATD-TRF', status: 'ACTIVE', inUse: false },
-        { id: 4, code: 'ATD-IMP', status: 'ACTIVE', inUse: false },
-      ].map((r) => [r.id, r]),
+      (
+        options.determinations ?? [
+          { id: 1, code: 'ATD-ACQ', status: 'ACTIVE', inUse: true },
+          { id: 2, code: 'ATD-RET', status: 'ACTIVE', inUse: false },
+          { id: 3, code: 'ATD-TRF', status: 'ACTIVE', inUse: false },
+          { id: 4, code: 'ATD-IMP', status: 'ACTIVE', inUse: false },
+        ]
+      ).map((r) => [r.id, r]),
     ),
     tasks: new Map(
       [
@@ -132,7 +142,7 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
     },
     remove: (id: number) => {
       const record = existing('determinations', id);
-      if (record.inUse === true) held.determinations.set(id, { ...record, status: 'DECOMMISSIONED' });
+      if (record.inUse === true) held.determinations.set(id, { ...record, status: options.decommissionedAs ?? 'DECOMMISSIONED' });
       else held.determinations.delete(id);
     },
     cancel: (id: number) => {
@@ -166,6 +176,7 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
       const one = /^\/(\d+)$/.exec(rest);
       if (method === 'GET' && one) {
         const record = held[collection].get(Number(one[1]));
+        if (options.read) return options.read(record, Number(one[1]));
         if (record) return { body: { data: record } };
         return options.softNotFound ? { body: { data: null } } : { status: 404, body: { message: 'not found' } };
       }
@@ -178,6 +189,7 @@ export async function startSpringStyleService(options: SpringStyleOptions = {}):
       }
       if (method === 'GET' && rest === '') {
         const content = [...held[collection].values()];
+        if (options.listing) return options.listing(content, req);
         return { body: { data: { content, page: { number: 0, size: 100, totalElements: content.length, totalPages: 1 } } } };
       }
       if (method === 'DELETE' && one) return write('delete', collection, undefined, () => verbs.delete(collection, Number(one[1])), Number(one[1]));

@@ -78,9 +78,8 @@ export function recordHandlers(resource: RecordResource) {
   };
 
   /** What a list answers: the page in the listing's shape (or the wire profile's). */
-  const listed = (result: PageResult, request: PageRequest, profile: PageProfile | undefined): OperationOutcome => ({
-    data: shapedPage('nested', result.items, result, request, profile),
-  });
+  const listed = (result: PageResult, request: PageRequest, profile: PageProfile | undefined): OperationOutcome =>
+    shapedPage('nested', result.items, result, request, profile);
 
   /** What a get by id answers: the record, or 404. */
   const answered = (record: StoredRecord | undefined, id: RecordId): OperationOutcome => {
@@ -170,7 +169,8 @@ export function recordHandlers(resource: RecordResource) {
       write(ctx, async (set) => {
         const records = new Set(await set.existing(body as (number | bigint)[], noun));
         for (const record of records) set.delete(record.id);
-        return { message: `${counted(records.size, noun)} deleted` };
+        // The ids named: a bulk answer confirms only the items it names (src/confirm/item-results.ts).
+        return { message: `${counted(records.size, noun)} deleted: ${[...records].map((record) => String(record.id)).join(', ')}` };
       }),
 
     meta: async (_call, { store }) => ({ data: describeRecords(resource.typeName, await store.find(collection), SERVER_OWNED) }),

@@ -60,7 +60,7 @@ async function listPage(call: OperationCall, ctx: ServerContext, ...more: Condit
     sort: NEWEST_FIRST,
     where: forUser(call.params.userName, ...more),
   });
-  return { data: shapedPage('flat', result.items.map(listItem), result, request, ctx.options.wire?.page, true) };
+  return shapedPage('flat', result.items.map(listItem), result, request, ctx.options.wire?.page, true);
 }
 
 /** The numeric id of a notification path parameter (the spec allows a string); 404 when it names nothing. */

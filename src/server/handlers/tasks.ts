@@ -6,7 +6,7 @@
  */
 import { RECORD_TYPE_NAMES } from '../../contract/schemas.js';
 import type { RecordId } from '../../contract/ids.js';
-import { NOUNS } from '../../contract/wording.js';
+import { counted, NOUNS } from '../../contract/wording.js';
 import type { Condition, StoredRecord } from '../../store/types.js';
 import { ChangeSet } from '../change-set.js';
 import type { OperationHandler, ServerContext } from '../context.js';
@@ -108,7 +108,7 @@ export const taskHandlers = {
     const sort = request.sort.length ? request.sort : [{ field: 'createdAt', direction: 'asc' as const }];
     const where = conditionsOf(call.body as Record<string, unknown> | undefined);
     const result = await store.page('tasks', { offset: request.offset, limit: request.limit, sort, where });
-    return { data: shapedPage('nested', result.items, result, request, options.wire?.page) };
+    return shapedPage('nested', result.items, result, request, options.wire?.page);
   },
 
   cancel: async ({ params, now }, ctx) => {
@@ -117,7 +117,9 @@ export const taskHandlers = {
   },
 
   cancelBulk: async ({ body, now }, ctx) => {
-    await cancel(ctx, [...new Set((body as (number | bigint)[] | undefined) ?? [])], now);
-    return {};
+    const ids = [...new Set((body as (number | bigint)[] | undefined) ?? [])];
+    await cancel(ctx, ids, now);
+    // The ids named: a bulk answer confirms only the items it names (src/confirm/item-results.ts).
+    return { message: `${counted(ids.length, NOUNS.tasks)} cancelled: ${ids.join(', ')}` };
   },
 } satisfies Record<string, OperationHandler>;
