@@ -65,6 +65,26 @@ export function planSummary(plan: Pick<Plan, 'counts'>): string {
   return `Plan: ${parts.length > 0 ? parts.join(', ') : 'nothing to do'}.`;
 }
 
+/**
+ * What a person should know before applying: columns whose types were guessed
+ * (the service declares none), columns left out (the service sets them), and rows
+ * naming no record, which every run of the same sheet creates again.
+ */
+export function planWarnings(plan: Plan): string[] {
+  const warnings: string[] = [];
+  if (plan.guessed && plan.guessed.length > 0)
+    warnings.push(`types guessed from the cells for ${plan.guessed.join(', ')}: the service declares no type for ${plan.guessed.length === 1 ? 'it' : 'them'}`);
+  if (plan.dropped && plan.dropped.length > 0)
+    warnings.push(`not sent: ${plan.dropped.join(', ')} (the service sets ${plan.dropped.length === 1 ? 'it' : 'them'})`);
+  const upsert = plan.operations.create !== undefined && plan.operations.update !== undefined;
+  const withoutId = plan.entries.filter((entry) => entry.action === 'create' && entry.id === undefined).length;
+  if (upsert && withoutId > 0 && plan.match === undefined)
+    warnings.push(
+      `${grouped.format(withoutId)} row(s) name no id: each run of this input creates them again (--match FIELD updates by a natural key, such as --match code)`,
+    );
+  return warnings;
+}
+
 /** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
 export function renderPlanText(plan: Plan, color: boolean): string {
   // Record values, field names and the service's reasons are shown, never obeyed, by the terminal.
@@ -96,6 +116,8 @@ export function renderPlanText(plan: Plan, color: boolean): string {
         `Warning: ${grouped.format(typeChanges)} field ${typeChanges === 1 ? 'value changes' : 'values change'} type (a stored string sent as a number, …): see the warnings above.`,
       ),
     );
+  const warnings = planWarnings(plan);
+  if (warnings.length > 0) lines.push('', ...warnings.map((warning) => paint('!', `Warning: ${warning}.`)));
   if (lines.length > 2) lines.push('');
   lines.push(planSummary(plan));
   return `${lines.join('\n')}\n`;
