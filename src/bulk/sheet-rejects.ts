@@ -5,6 +5,7 @@
  * (an exponent id stays `1.23E+15`, and stays refused), then the line, the reason
  * and, for a row that could not be read, its text.
  */
+import { guardFormula } from '../io/input/csv-cells.js';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
 import type { SheetForm } from '../io/input/types.js';
 import { jsonText } from '../json/json-text.js';
@@ -52,6 +53,8 @@ export class SheetRejectRows {
       const field = fieldOf(this.form.header[i] ?? '');
       return cellText(record && Object.hasOwn(record, field) ? record[field] : field === 'id' ? reject.value : undefined);
     });
-    return [...data, reject.line === undefined ? '' : String(reject.line), reject.error, reject.raw ?? ''];
+    // pla's own text is guarded as in its csv output (a row's text as read may start with `=`); the input's cells are its own.
+    const own = (text: string) => (this.form.format === 'csv' ? guardFormula(text) : text);
+    return [...data, reject.line === undefined ? '' : String(reject.line), own(reject.error), own(reject.raw ?? '')];
   }
 }

@@ -87,10 +87,10 @@ function settled(result: SendResult, onSettled: OnSettled | undefined): SendResu
  * Sends items through a bulk operation. Bulk requests are all-or-nothing, so when
  * the service refuses a batch it is split in halves and each half sent again:
  * the items that still fail alone are the bad ones, found in about
- * (bad items × log2 batch size) requests. When both halves of a refused part are
- * refused for the same reason as it, the whole part is refused with that reason
- * (a sheet refused for one reason costs 3 requests a batch, not 2 a row): its
- * items' errors say they were not tried alone. Any other error (auth, network,
+ * (bad items × log2 batch size) requests. When the halves and then the quarters
+ * of a refused part are all refused for the same reason as it, the rest of the
+ * part is refused with that reason (a sheet refused for one reason costs 7
+ * requests a batch, not 2 a row): its items' errors say they were not tried alone. Any other error (auth, network,
  * 5xx after the client's retries) is not about the items and is thrown.
  */
 export async function sendWithSplit(
@@ -126,7 +126,16 @@ async function sendWhole(client: PlaClient, operationId: OperationId, items: Sou
   }
 }
 
-/** Finds the bad items of a part refused whole (see `sendWithSplit`). */
+/**
+ * Levels of halving whose parts must all be refused for one reason before the rest
+ * is refused with it: halves, then quarters. One level alone would refuse a batch
+ * holding two bad rows, one in each half; with two, a part is refused untried only
+ * when each of its quarters held a bad row. A sheet refused for one reason then
+ * costs 1 + 2 + 4 requests a batch.
+ */
+const LEVELS_AGREEING = 2;
+
+/** Finds the bad items of a part refused whole (see `sendWithSplit`); `agreeing`: levels above whose parts all failed for its reason. */
 async function refine(
   client: PlaClient,
   operationId: OperationId,
@@ -134,14 +143,16 @@ async function refine(
   refusal: Refusal,
   key: RequestKeys | undefined,
   onSettled: OnSettled | undefined,
+  agreeing = 0,
 ): Promise<SendResult> {
   const middle = Math.ceil(items.length / 2);
   const parts = [items.slice(0, middle), items.slice(middle)];
   const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
   const attempts: Attempt[] = [];
   for (const [n, part] of parts.entries()) attempts.push(await sendWhole(client, operationId, part, half(n)));
-  if (attempts.every((attempt) => 'refusal' in attempt && attempt.refusal.reason === refusal.reason)) {
-    const error = `${refusal.error.message} (refused with its batch: both halves were refused for this reason, so its rows were not tried one by one)`;
+  const agree = attempts.every((attempt) => 'refusal' in attempt && attempt.refusal.reason === refusal.reason);
+  if (agree && agreeing + 1 >= LEVELS_AGREEING) {
+    const error = `${refusal.error.message} (refused with its batch: every part of it tried was refused for this reason, so its rows were not tried one by one)`;
     const rejected = items.map((item) => ({ ...rejectOf(item), error, reason: refusal.reason }));
     return settled({ accepted: [], answers: [], rejected, unknown: [] }, onSettled);
   }
@@ -150,7 +161,7 @@ async function refine(
     results.push(
       'result' in attempt
         ? settled(attempt.result, onSettled)
-        : await refine(client, operationId, parts[n] as SourceItem[], attempt.refusal, half(n), onSettled),
+        : await refine(client, operationId, parts[n] as SourceItem[], attempt.refusal, half(n), onSettled, agree ? agreeing + 1 : 0),
     );
   return {
     accepted: results.flatMap((result) => result.accepted),
