@@ -1,5 +1,5 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
-import { type Accepted, rejectOf } from '../../bulk/split.js';
+import type { Accepted } from '../../bulk/split.js';
 import type { Reject } from '../../bulk/rejects.js';
 import type { FieldTypes } from '../../plan/field-types.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
@@ -83,12 +83,24 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
   const resource = operation(operationId).resource;
   // The resource's declared field types, read once, when the first sheet row is screened.
   let fieldTypes: Promise<FieldTypes> | undefined;
+  // Columns left out or typed by guess: said once each.
+  const said = new Set<string>();
+  const sayOnce = (fields: readonly string[], words: (field: string) => string) => {
+    for (const field of fields) {
+      const line = words(field);
+      if (said.has(line)) continue;
+      said.add(line);
+      ctx.warn(line);
+    }
+  };
   const declaredTypes = async () => {
     const { readFieldTypes } = await import('../../plan/declared-types.js');
     return readFieldTypes(await ctx.client(), resource, ctx.signal);
   };
   return {
     screen: async (items: SourceItem[]) => {
+      // Loaded with the bulk runner, which has it already: a list through this module does not pay for it.
+      const { rejectOf } = await import('../../bulk/split.js');
       // A create naming an id is refused (to the rejects), never sent: the service assigns ids.
       const namingIds = verb === 'create' ? items.filter((item) => namedId(item) !== undefined && namedId(item) !== null) : [];
       const creatable = namingIds.length > 0 ? items.filter((item) => !namingIds.includes(item)) : items;
@@ -119,6 +131,8 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
           if (!record || !item.cells) continue;
           const typing = typeSheetRow(record, item.cells, types, befores.get(item));
           if (typing.refusal) typingRefusals.push({ ...rejectOf(item), error: typing.refusal });
+          sayOnce(typing.dropped, (field) => `not sent: ${field} (the service sets it)`);
+          sayOnce(typing.guessed, (field) => `type of ${field} guessed from its cells: the service declares none`);
         }
       }
       if (typingRefusals.length > 0) {
