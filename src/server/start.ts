@@ -20,11 +20,13 @@ export interface StartFlags {
   host?: string;
   data?: string;
   seed?: boolean;
+  dropJournalFrom?: string;
   lenient?: boolean;
   /** The global `--quiet`: no line per request. */
   quiet?: boolean;
   logFormat?: 'text' | 'json';
   maxPageSize?: string;
+  maxBulkItems?: string;
   maxBody?: string;
   maxImage?: string;
   rateLimit?: string;
@@ -35,6 +37,8 @@ export interface StartFlags {
   store?: string;
   storePoolSize?: string;
   maxConnections?: string;
+  maxConnectionsPerAddress?: string;
+  headerTimeout?: string;
   requestTimeout?: string;
   writeTimeout?: string;
   wire?: string;
@@ -81,9 +85,13 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     host: flags.host ?? d.host,
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
+    ...(flags.dropJournalFrom === undefined
+      ? {}
+      : { dropJournalFrom: wholeNumber('drop-journal-from', flags.dropJournalFrom, 0, (n) => n >= 1, 'a line number of the journal (1 or more)') }),
     lenient: flags.lenient ?? d.lenient,
     requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
+    maxBulkItems: wholeNumber('max-bulk-items', flags.maxBulkItems, d.maxBulkItems, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
     rateLimit: number('rate-limit', flags.rateLimit, d.rateLimit, (n) => n >= 0, 'requests per second (0 = off)'),
@@ -100,6 +108,14 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
       `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`,
     ),
     maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
+    maxConnectionsPerAddress: wholeNumber(
+      'max-connections-per-address',
+      flags.maxConnectionsPerAddress,
+      d.maxConnectionsPerAddress,
+      (n) => n >= 1,
+      'a whole number of at least 1',
+    ),
+    headerTimeoutMs: seconds('header-timeout', flags.headerTimeout, d.headerTimeoutMs),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
     wire: loadWireProfile(flags.wire),

@@ -13,14 +13,24 @@ export interface OpenStoreOptions {
   dir: string;
   /** Equality indexes of the JSON-file store (PostgreSQL has its own, in the schema). */
   indexes?: Partial<Record<CollectionName, readonly string[]>>;
+  /** The damaged journal line the JSON-file store starts before (`FileStoreOptions.dropJournalFrom`). */
+  dropJournalFrom?: number;
   /** Connections at most to PostgreSQL. */
   maxConnections?: number;
   warn?: (message: string) => void;
+  /** JSON-file store: called once if the data folder's lock is lost; what the store holds may be stale from then on. */
+  onLockLost?: (problem: string) => void;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.url === undefined)
-    return openJsonStore({ dir: options.dir, ...(options.indexes ? { indexes: options.indexes } : {}), ...(options.warn ? { warn: options.warn } : {}) });
+    return openJsonStore({
+      dir: options.dir,
+      ...(options.indexes ? { indexes: options.indexes } : {}),
+      ...(options.warn ? { warn: options.warn } : {}),
+      ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
+      ...(options.dropJournalFrom ? { dropJournalFrom: options.dropJournalFrom } : {}),
+    });
   const { openPostgresStore } = await import('./postgres/postgres-store.js');
   return openPostgresStore({
     url: options.url,
