@@ -45,14 +45,15 @@ export function addFilterOptions<A extends unknown[], O extends OptionValues, G 
   return command;
 }
 
-/** `--data`, `--file`, `--format`, `--raw`, `--delimiter`, `--strict`. */
+/** `--data`, `--file`, `--format`, `--raw`, `--delimiter`, `--sheet`, `--strict`. */
 export function addRecordInputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
     .option('--data <json>', 'the record (or a JSON array of records)')
-    .option('--file <path>', 'records from a file: json, ndjson or csv (- for stdin)')
+    .option('--file <path>', 'records from a file: json, ndjson, csv or an .xlsx workbook (- for stdin)')
     .addOption(new Option('--format <format>', 'input format when the extension does not say').choices(INPUT_FORMATS))
     .option('--raw', 'keep csv cells as strings')
     .option('--delimiter <char>', 'csv cell separator: , ; or tab (default: detected from the header)')
+    .option('--sheet <name>', 'the sheet of an .xlsx workbook to read (default: its first)')
     .option('--strict', 'stop at the first bad input row instead of skipping it');
 }
 
@@ -87,6 +88,14 @@ export function addPlanOptions<A extends unknown[], O extends OptionValues, G ex
 /** `--skip-unchanged` on updates and upserts (after the plan options). */
 export function addSkipUnchangedOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command.option('--skip-unchanged', 'leave out records identical to the stored ones (reads the current state first)');
+}
+
+/** `--match FIELD` on updates and upserts: rows find their record by a natural key instead of its id. */
+export function addMatchOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
+  return command.option(
+    '--match <field>',
+    "find each row's record by this field (a natural key such as code): one match updates it, none creates one, several refuse the row",
+  );
 }
 
 /** `-y/--yes`, `--dry-run` on destructive commands. */

@@ -23,6 +23,7 @@ import {
   addRecordInputOptions,
   addSafetyOptions,
   addSkipUnchangedOption,
+  addMatchOption,
   examples,
 } from './options.js';
 
@@ -68,7 +69,7 @@ export function addWriteVerb(tree: Tree, name: string, single: WritingOperationI
   const command = addRecordInputOptions(tree.command(takesId ? `${name} [id]` : name).description(description));
   if (op.bulk) addBulkOptions(command);
   if (op.bulk) addPlanOptions(command);
-  if (op.bulk && name !== 'create') addSkipUnchangedOption(command);
+  if (op.bulk && name !== 'create') addMatchOption(addSkipUnchangedOption(command));
   examples(command, example);
   const spec = { single, bulk: op.bulk, done: pastTense(single) };
   return runs(command, async () => {

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import { readFile, rm, truncate } from 'node:fs/promises';
 import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
-import type { BadRow, CsvDelimiter, InputFormat } from '../io/input/types.js';
+import type { BadRow, CsvDelimiter, InputFormat, SheetForm } from '../io/input/types.js';
+import { cellText, type SheetReject, SheetRejectRows } from './sheet-rejects.js';
 import { jsonText } from '../json/json-text.js';
 import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/private-files.js';
 import { ownField } from '../contract/own-fields.js';
@@ -23,6 +24,8 @@ export interface Reject {
   reason?: string;
   /** The input line it came from (`_line` in the rejects file). */
   line?: number;
+  /** Of a sheet row: its cells' text as read, written back exactly (sheet-rejects.ts). */
+  row?: readonly string[];
 }
 
 /** A rejected item as a row: the record plus `_error`; a bare id becomes `{ id, _error }`. */
@@ -69,7 +72,21 @@ export class RejectsFile {
     readonly what = 'rejects file',
     /** The input's csv separator once known (asked at each write: the input is read after the file is made). */
     private readonly inputDelimiter: () => CsvDelimiter | undefined = () => undefined,
+    /** The input's sheet form once known: a csv's or a workbook's rejects are written in it. */
+    private readonly sheetForm: () => SheetForm | undefined = () => undefined,
   ) {}
+
+  /** Rows laid out in the input's sheet form, once its form is known (and this file is a sheet too). */
+  private sheetRows: SheetRejectRows | undefined;
+  /** A workbook's rows so far: written whole when the file closes. */
+  private workbookRows: string[][] | undefined;
+
+  private sheetLayout(): SheetRejectRows | undefined {
+    if (this.sheetRows || (this.format !== 'csv' && this.format !== 'xlsx')) return this.sheetRows;
+    const form = this.sheetForm();
+    if (form) this.sheetRows = new SheetRejectRows(form);
+    return this.sheetRows;
+  }
 
   /** The separator csv rows are written with: the earlier file's, else the input's, else a comma. */
   private get delimiter(): CsvDelimiter {
@@ -80,6 +97,7 @@ export class RejectsFile {
   async open(resume: boolean): Promise<void> {
     refuseSymlink(this.path, this.what);
     if (!resume) return rm(this.path, { force: true });
+    if (this.format === 'xlsx') return this.reopenWorkbook();
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
@@ -106,28 +124,75 @@ export class RejectsFile {
     }
   }
 
-  /** Appends the rejects of one batch. */
+  /** Takes an earlier run's workbook of rejects back in, to be written again with this run's added. */
+  private async reopenWorkbook(): Promise<void> {
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.Workbook();
+    try {
+      await workbook.xlsx.readFile(this.path);
+    } catch {
+      return;
+    }
+    const rows: string[][] = [];
+    workbook.worksheets[0]?.eachRow((row) => rows.push(Array.from({ length: row.cellCount }, (_, i) => row.getCell(i + 1).text)));
+    const [header, ...earlier] = rows;
+    if (!header) return;
+    this.started = true;
+    this.columns = header;
+    this.workbookRows = earlier;
+  }
+
   /**
    * Appends an input row that could not be read: its line, its text as read
    * (`_raw`) and why (`_error`), to be fixed in place and fed back.
    */
   writeUnreadable(row: BadRow): Promise<void> {
+    const raw = row.raw.replace(/(?:\r\n|\r|\n)$/, '');
     this.chain = this.chain.then(() =>
-      this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), [ERROR_FIELD]: row.message }]),
+      this.sheetLayout()
+        ? this.appendSheet([{ line: row.line, raw, error: row.message }])
+        : this.append([{ [LINE_FIELD]: row.line, [RAW_FIELD]: raw, [ERROR_FIELD]: row.message }]),
     );
     return this.chain;
   }
 
   write(rejects: Reject[]): Promise<void> {
     if (rejects.length === 0) return this.chain;
-    this.chain = this.chain.then(() => this.append(rejects.map(toRow)));
+    this.chain = this.chain.then(() => (this.sheetLayout() ? this.appendSheet(rejects) : this.append(rejects.map(toRow))));
     return this.chain;
+  }
+
+  /** Adds rows in the input's sheet form: a csv with a UTF-8 byte order mark (Excel reads it as UTF-8), or a workbook's rows. */
+  private async appendSheet(rejects: SheetReject[]): Promise<void> {
+    const layout = this.sheetLayout() as SheetRejectRows;
+    const rows = rejects.map((reject) => layout.cells(reject));
+    const first = !this.started;
+    this.started = true;
+    if (this.format === 'xlsx') {
+      (this.workbookRows ??= []).push(...rows);
+      return;
+    }
+    const { stringify } = await import('csv-stringify/sync');
+    const delimiter = layout.form.format === 'csv' ? layout.form.delimiter : this.delimiter;
+    const lines = { delimiter, record_delimiter: layout.form.format === 'csv' && layout.form.crlf ? ('windows' as const) : ('unix' as const) };
+    if (first) {
+      this.columns = layout.header;
+      this.earlierDelimiter = delimiter;
+      return this.writeText(`\uFEFF${stringify([layout.header, ...rows], lines)}`, false);
+    }
+    return this.writeText(stringify(rows, lines), true);
   }
 
   /** Finishes the file (closes the json array); resolves once everything is written. */
   async close(): Promise<void> {
     await this.chain;
     if (this.format === 'json' && this.started) await this.writeText('\n]\n', true);
+    if (this.format === 'xlsx' && this.workbookRows) {
+      const { writeWorkbook } = await import('../io/output/xlsx-workbook.js');
+      const form = this.sheetForm();
+      const header = this.sheetRows?.header ?? this.columns ?? [];
+      await writeWorkbook(this.path, form?.format === 'xlsx' ? form.sheet : 'rejects', header, this.workbookRows, this.what);
+    }
   }
 
   /** Whether the file holds any rejects (from this run or a resumed one). */
@@ -166,6 +231,13 @@ export class RejectsFile {
       case 'json': {
         const elements = rows.map((row) => `  ${jsonText(row)}`).join(',\n');
         return first ? this.writeText(`[\n${elements}`, false) : this.writeText(`,\n${elements}`, true);
+      }
+      case 'xlsx': {
+        // Records without a sheet form (a json run's rejects named .xlsx): their fields are the columns.
+        const columns = (this.columns ??= []);
+        for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+        (this.workbookRows ??= []).push(...rows.map((row) => columns.map((column) => cellText(row[column]))));
+        return;
       }
       case 'csv': {
         const names = new Set<string>();

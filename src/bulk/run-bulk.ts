@@ -3,7 +3,7 @@ import { recordIdOf } from '../contract/ids.js';
 import { operation } from '../contract/operations.js';
 import { InterruptedError, ReceiptError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
-import type { CsvDelimiter, SourceItem } from '../io/input/types.js';
+import type { CsvDelimiter, SheetForm, SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { newRunId } from '../runs/run-id.js';
@@ -108,7 +108,8 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const rejectsPath = options.rejectsPath ?? defaultPath;
   // A csv's rejects are cut by the input's separator, once the reader has found it.
   const inputDelimiter = (options.items as { csvDelimiter?: () => CsvDelimiter | undefined }).csvDelimiter ?? (() => undefined);
-  const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat, 'rejects file', inputDelimiter) : undefined;
+  const sheetForm = (options.items as { sheetForm?: () => SheetForm | undefined }).sheetForm ?? (() => undefined);
+  const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat, 'rejects file', inputDelimiter, sheetForm) : undefined;
   await rejects?.open(checkpoint?.resumed ?? false);
   // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
   // (under the keys they had); then the file starts afresh, as they all go again.
@@ -116,7 +117,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
   const beside = options.checkpointPath ?? options.rejectsPath;
   const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : (options.folder ?? '.'), `unknown-outcome-${runId}.${rejectsFormat}`);
-  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file', inputDelimiter);
+  const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file', inputDelimiter, sheetForm);
   await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
   let bar: Progress | undefined;
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
@@ -146,7 +147,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       warn(`refused line ${row.line}: ${row.message}`);
       summary.failed += 1;
       countReason(`refused by pla: ${row.message.replace(/'[^']*'|\d+/g, '#')}`);
-      void rejects?.write([{ value: row.record, line: row.line, error: row.message }]);
+      void rejects?.write([{ value: row.record, line: row.line, error: row.message, ...(row.row ? { row: row.row } : {}) }]);
       return;
     }
     warn(`skipped line ${row.line}: ${row.message}`);
@@ -155,7 +156,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
 
   let fatal: { error: unknown } | undefined;
   const stopping = () => fatal !== undefined || options.signal?.aborted === true;
-  const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped);
+  // Items of batches still in flight that have settled already (a refused batch being split): the bar moves with them.
+  let settling = 0;
+  const tick = () => bar?.update(summary.succeeded + summary.failed + summary.skipped + settling);
   const { onAnswers } = options;
   const answers = onAnswers ? new InOrder(onAnswers) : undefined;
   // Answers held behind a slow batch are bounded: no new batch starts past this many.
@@ -169,10 +172,18 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       // Recorded before it is sent (the receipt): a failure to record it stops the run with nothing of this batch sent.
       if (screened.send.length > 0) await options.onSending?.(batch.index, screened.send);
       if (stopping()) return;
+      let settledEarly = 0;
+      const onSettled = (items: number) => {
+        settledEarly += items;
+        settling += items;
+        tick();
+      };
+      const keys = { part: String(batch.index), keyOf: (part: string, values: unknown[]) => requestKey(runId, part, values) };
       const sent =
         screened.send.length > 0
-          ? await sendWithSplit(options.client, op.id, screened.send, { part: String(batch.index), keyOf: (part, values) => requestKey(runId, part, values) })
+          ? await sendWithSplit(options.client, op.id, screened.send, keys, onSettled)
           : { accepted: [], answers: [], rejected: [], unknown: [] };
+      settling -= settledEarly;
       // A create answered with an id another record of this run was answered with confirms nothing.
       const once = op.body?.kind === 'records' ? withoutRepeatedCreates(sent.answers, createdIds, (item, result) => !updatedOne(item, result)) : undefined;
       const answered = once ? once.answers : sent.answers;

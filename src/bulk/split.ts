@@ -55,47 +55,119 @@ export interface SendResult {
   unknown: Array<Reject & { line: number }>;
 }
 
-/**
- * Sends items through a bulk operation. Bulk requests are all-or-nothing, so when
- * the service refuses a batch it is split in halves and each half sent again,
- * down to single items: the items that still fail alone are the bad ones, found in
- * about (bad items × log2 batch size) requests. Any other error (auth, network,
- * 5xx after the client's retries) is not about the items and is thrown.
- */
+/** An item as the start of its reject: its value, line and (of a sheet row) its cells as read. */
+export function rejectOf(item: SourceItem): { value: unknown; line: number; row?: string[] } {
+  return { value: item.value, line: item.line, ...(item.row ? { row: item.row } : {}) };
+}
+
 /** Names the `Idempotency-Key` of one request: `part` is the batch, then which half of which half once split. */
 export interface RequestKeys {
   part: string;
   keyOf: (part: string, values: unknown[]) => string;
 }
 
-export async function sendWithSplit(client: PlaClient, operationId: OperationId, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
+/** Told how many items of a batch have settled (accepted, refused, of unknown outcome) as parts of it do: the progress bar. */
+export type OnSettled = (items: number) => void;
+
+/** A refusal of a whole request of several items, not naming which: why, in the words that group (`reasonOf`). */
+interface Refusal {
+  error: ApiError;
+  reason: string;
+}
+
+/** One request's outcome: settled (a result per item), or refused whole. */
+type Attempt = { result: SendResult } | { refusal: Refusal };
+
+function settled(result: SendResult, onSettled: OnSettled | undefined): SendResult {
+  onSettled?.(result.accepted.length + result.rejected.length + result.unknown.length);
+  return result;
+}
+
+/**
+ * Sends items through a bulk operation. Bulk requests are all-or-nothing, so when
+ * the service refuses a batch it is split in halves and each half sent again:
+ * the items that still fail alone are the bad ones, found in about
+ * (bad items × log2 batch size) requests. When the halves and then the quarters
+ * of a refused part are all refused for the same reason as it, the rest of the
+ * part is refused with that reason (a sheet refused for one reason costs 7
+ * requests a batch, not 2 a row): its items' errors say they were not tried alone. Any other error (auth, network,
+ * 5xx after the client's retries) is not about the items and is thrown.
+ */
+export async function sendWithSplit(
+  client: PlaClient,
+  operationId: OperationId,
+  items: SourceItem[],
+  key?: RequestKeys,
+  onSettled?: OnSettled,
+): Promise<SendResult> {
+  const attempt = await sendWhole(client, operationId, items, key);
+  if ('result' in attempt) return settled(attempt.result, onSettled);
+  return refine(client, operationId, items, attempt.refusal, key, onSettled);
+}
+
+/** Sends `items` in one request: what the service confirmed item by item, or its refusal of them all. */
+async function sendWhole(client: PlaClient, operationId: OperationId, items: SourceItem[], key: RequestKeys | undefined): Promise<Attempt> {
   const body = items.map((item) => item.value);
-  const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
+  const asFailed = (error: unknown) => items.map((item) => ({ ...rejectOf(item), error: (error as Error).message }));
   try {
     const result = await client.call(operationId, { body, ...(key ? { idempotencyKey: key.keyOf(key.part, body) } : {}) });
-    return await confirmed(client, operationId, items, result);
+    return { result: await confirmed(client, operationId, items, result) };
   } catch (error) {
     // An answer pla cannot read (an HTML page answered 200) confirms nothing: each item is read back.
-    if (error instanceof UnreadableAnswerError) return confirmed(client, operationId, items, error);
-    if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
+    if (error instanceof UnreadableAnswerError) return { result: await confirmed(client, operationId, items, error) };
+    if (error instanceof PlaError && error.outcomeUnknown) return { result: { accepted: [], answers: [], rejected: [], unknown: asFailed(error) } };
     if (!isRecordRejection(error)) throw error;
     // A refusal naming the items it refused (a partial success): those fail, the others are read back, never sent again.
     const named = namedRefusals(error as ApiError, items);
-    if (named) return confirmed(client, operationId, items, named);
-    if (items.length === 1) {
-      const reason = reasonOf(error as ApiError);
-      return { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] };
-    }
+    if (named) return { result: await confirmed(client, operationId, items, named) };
+    const reason = reasonOf(error as ApiError);
+    if (items.length > 1) return { refusal: { error: error as ApiError, reason } };
+    return { result: { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] } };
   }
+}
+
+/**
+ * Levels of halving whose parts must all be refused for one reason before the rest
+ * is refused with it: halves, then quarters. One level alone would refuse a batch
+ * holding two bad rows, one in each half; with two, a part is refused untried only
+ * when each of its quarters held a bad row. A sheet refused for one reason then
+ * costs 1 + 2 + 4 requests a batch.
+ */
+const LEVELS_AGREEING = 2;
+
+/** Finds the bad items of a part refused whole (see `sendWithSplit`); `agreeing`: levels above whose parts all failed for its reason. */
+async function refine(
+  client: PlaClient,
+  operationId: OperationId,
+  items: SourceItem[],
+  refusal: Refusal,
+  key: RequestKeys | undefined,
+  onSettled: OnSettled | undefined,
+  agreeing = 0,
+): Promise<SendResult> {
   const middle = Math.ceil(items.length / 2);
+  const parts = [items.slice(0, middle), items.slice(middle)];
   const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
-  const first = await sendWithSplit(client, operationId, items.slice(0, middle), half(0));
-  const second = await sendWithSplit(client, operationId, items.slice(middle), half(1));
+  const attempts: Attempt[] = [];
+  for (const [n, part] of parts.entries()) attempts.push(await sendWhole(client, operationId, part, half(n)));
+  const agree = attempts.every((attempt) => 'refusal' in attempt && attempt.refusal.reason === refusal.reason);
+  if (agree && agreeing + 1 >= LEVELS_AGREEING) {
+    const error = `${refusal.error.message} (refused with its batch: every part of it tried was refused for this reason, so its rows were not tried one by one)`;
+    const rejected = items.map((item) => ({ ...rejectOf(item), error, reason: refusal.reason }));
+    return settled({ accepted: [], answers: [], rejected, unknown: [] }, onSettled);
+  }
+  const results: SendResult[] = [];
+  for (const [n, attempt] of attempts.entries())
+    results.push(
+      'result' in attempt
+        ? settled(attempt.result, onSettled)
+        : await refine(client, operationId, parts[n] as SourceItem[], attempt.refusal, half(n), onSettled, agree ? agreeing + 1 : 0),
+    );
   return {
-    accepted: [...first.accepted, ...second.accepted],
-    answers: [...first.answers, ...second.answers],
-    rejected: [...first.rejected, ...second.rejected],
-    unknown: [...first.unknown, ...second.unknown],
+    accepted: results.flatMap((result) => result.accepted),
+    answers: results.flatMap((result) => result.answers),
+    rejected: results.flatMap((result) => result.rejected),
+    unknown: results.flatMap((result) => result.unknown),
   };
 }
 
@@ -144,8 +216,7 @@ async function confirmed(client: PlaClient, operationId: OperationId, items: Sou
     data: answersRecords ? sorted.confirmed.map(({ answer: value }) => value) : Array.isArray(result.data) ? null : result.data,
   };
   const withReason = ({ item, reason }: { item: SourceItem; reason: string }) => ({
-    value: item.value,
-    line: item.line,
+    ...rejectOf(item),
     error: reason,
     reason: reason.replace(/\d+/g, '#'),
   });

@@ -157,6 +157,7 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
       ...(io.stdoutIsTTY && io.terminalColumns !== undefined ? { width: io.terminalColumns } : {}),
       wide: opts.wide === true,
       csvRaw: opts.csvRaw === true,
+      ...(opts.out !== undefined ? { out: opts.out } : {}),
       warn: human,
       ...(opts.query ? { query: opts.query } : {}),
     },

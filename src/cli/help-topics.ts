@@ -34,14 +34,16 @@ local-server). Details: docs/client.md.
 `,
   },
   'bulk-files': {
-    summary: 'json, ndjson and csv input for create, update, upsert and ids',
+    summary: 'json, ndjson, csv and .xlsx input for create, update, upsert and ids',
     text: () => `Bulk files
 
 create, update and upsert take records from --data, --file FILE or stdin
-(--file -): a JSON array, ndjson (one record a line) or csv with a header row;
---format says which when the extension does not. In csv an unquoted 12 is a
-number and true/false are booleans; quote a cell ("1000") to keep it text, or
-pass --raw. Ids for delete, decommission and cancel come as arguments, --ids,
+(--file -): a JSON array, ndjson (one record a line), csv with a header row or
+an .xlsx workbook (--sheet NAME, else its first); --format says which when the
+extension does not. Sheet cells take the types the service declares for their
+fields (1000 stays text in a text field, WAHR/TRUE is a boolean); a cell that is
+none of its type refuses its row. --match code finds records by a natural key.
+Ids for delete, decommission and cancel come as arguments, --ids,
 or --ids-file (one a line, or a column named by --id-field).
 
   pla det upsert --file records.csv --rejects rejects.csv --checkpoint run.ckpt

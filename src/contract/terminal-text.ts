@@ -50,7 +50,7 @@ export function jsonTerminalSafe(text: string): string {
  * reading them), tables not at all (their cells are made safe as they are laid out,
  * and their colours are pla's own escapes).
  */
-export function terminalShield(format: 'table' | 'json' | 'ndjson' | 'csv', quiet: boolean): ((text: string) => string) | undefined {
+export function terminalShield(format: 'table' | 'json' | 'ndjson' | 'csv' | 'xlsx', quiet: boolean): ((text: string) => string) | undefined {
   if (quiet || format === 'csv') return terminalSafe;
   if (format === 'json' || format === 'ndjson') return jsonTerminalSafe;
   return undefined;

@@ -55,7 +55,7 @@ export function makePrivateDir(dir: string, what: string): void {
 }
 
 /** Writes (or with `append`, adds to) a private file, never through a link. A new file is 0600. */
-export async function writePrivateFile(path: string, data: string, options: { what: string; append?: boolean }): Promise<void> {
+export async function writePrivateFile(path: string, data: string | Uint8Array, options: { what: string; append?: boolean }): Promise<void> {
   const flag = O_WRONLY | O_CREAT | O_NOFOLLOW | (options.append ? O_APPEND : O_TRUNC);
   try {
     await fsPromises().writeFile(path, data, { flag, mode: PRIVATE_FILE_MODE });

@@ -8,7 +8,7 @@
 import { toRecordId } from '../contract/ids.js';
 import type { PlaClient } from '../client/types.js';
 import type { OperationId } from '../contract/operations.js';
-import { answerPerItem } from '../bulk/split.js';
+import { answerPerItem, rejectOf } from '../bulk/split.js';
 import type { BulkOptions, BulkSummary } from '../bulk/types.js';
 import type { SourceItem } from '../io/input/types.js';
 import type { ReceiptWriter } from '../runs/receipt-writer.js';
@@ -85,9 +85,12 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
     const entryByLine = new Map(group.entries.map((entry, i) => [lineOf(entry, i), entry]));
     const entryOf = (item: SourceItem) => entryByLine.get(item.line) as PlanEntry;
     const entryIndex = (item: SourceItem) => indexOf.get(entryOf(item)) as number;
-    const items = (async function* () {
-      for (const [i, entry] of group.entries.entries()) yield { value: payloadOf(entry), line: lineOf(entry, i) };
-    })();
+    const generate = async function* () {
+      for (const [i, entry] of group.entries.entries()) yield { value: payloadOf(entry), line: lineOf(entry, i), ...(entry.row ? { row: entry.row } : {}) };
+    };
+    // A sheet's rejects are written in its form (its header, separator), as a run of the sheet writes them.
+    const form = plan.input;
+    const items = Object.assign(generate(), { sheetForm: () => form, csvDelimiter: () => (form?.format === 'csv' ? form.delimiter : undefined) });
     const summary = await runBulk({
       ...options.bulk,
       rejectsPath: numbered(options.bulk.rejectsPath, index),
@@ -105,9 +108,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
               const held = new Map(conflicts.map((conflict) => [conflict.entry, conflict.reason]));
               return {
                 send: batch.filter((item) => !held.has(entryOf(item))),
-                refused: batch
-                  .filter((item) => held.has(entryOf(item)))
-                  .map((item) => ({ value: item.value, line: item.line, error: held.get(entryOf(item)) as string })),
+                refused: batch.filter((item) => held.has(entryOf(item))).map((item) => ({ ...rejectOf(item), error: held.get(entryOf(item)) as string })),
               };
             },
           }

@@ -6,6 +6,8 @@
 import { isDecommissioned, removeKeeps } from '../contract/decommission.js';
 import { type RecordId, toRecordId } from '../contract/ids.js';
 import type { BadRow, RepeatedRow } from '../io/input/types.js';
+import { type FieldTypes, typeSheetRow } from './field-types.js';
+import type { NaturalKeyIndex } from './match.js';
 import { changedFields } from './record-diff.js';
 import { followStoredTypes } from './stored-types.js';
 import type { PlanEntry, StoredRecordLike } from './types.js';
@@ -21,8 +23,25 @@ const FINISHED_TASK = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 export interface RecordInputItem {
   value: StoredRecordLike;
   line: number;
-  /** Csv cells as written, typed here as the stored record has them (stored-types.ts). */
+  /** Of a sheet row: cells as written, typed here as the service declares their fields (field-types.ts). */
   cells?: Record<string, string>;
+  /** Of a sheet row: every cell's text as read (its reject holds it). */
+  row?: string[];
+}
+
+/**
+ * How sheet rows are read for a plan: the field types the service declares, and
+ * with `--match` the index of existing records by the natural key; what the rows'
+ * typing guessed or left out is gathered here for the plan to say.
+ */
+export class SheetReading {
+  readonly guessed = new Set<string>();
+  readonly dropped = new Set<string>();
+
+  constructor(
+    readonly types: FieldTypes,
+    readonly match?: NaturalKeyIndex,
+  ) {}
 }
 
 const recordId = (record: StoredRecordLike): RecordId | undefined => toRecordId(record.id);
@@ -37,30 +56,60 @@ export function idsOfRecords(items: readonly RecordInputItem[]): RecordId[] {
   return ids;
 }
 
-/** The entry of one record sent by `verb`, given the stored record it names (if any). */
-function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<RecordId, StoredRecordLike>): PlanEntry {
-  const record = item.value;
-  const id = recordId(record);
+/** The record a row names by its natural key (`--match`): its id and record, or why the row is refused. */
+function matched(item: RecordInputItem, record: StoredRecordLike, index: NaturalKeyIndex): { id?: RecordId; before?: StoredRecordLike } | { refusal: string } {
+  const found = index.match(record, item.cells);
+  const key = `${index.field} ${JSON.stringify(item.cells?.[index.field] ?? record[index.field])}`;
+  switch (found.kind) {
+    case 'no key':
+      return { refusal: `no ${index.field} to match by (--match ${index.field})` };
+    case 'several':
+      return { refusal: `${key} matches ${found.ids.length} records (ids ${found.ids.join(', ')}): ambiguous, not sent` };
+    case 'none':
+      // A create: the service assigns the id (a sheet's id from another system is not one of its own).
+      delete record.id;
+      return {};
+    case 'one':
+      record.id = found.id;
+      return { id: found.id, before: found.record };
+  }
+}
+
+/** The entry of one record sent by `verb`, given the stored record it names (if any); sheet rows typed by `sheet`. */
+function recordEntry(verb: RecordVerb, item: RecordInputItem, current: ReadonlyMap<RecordId, StoredRecordLike>, sheet?: SheetReading): PlanEntry {
+  const record = { ...item.value };
+  const row = item.row ? { row: item.row } : {};
+  let id = recordId(record);
+  let before = id === undefined ? undefined : current.get(id);
+  if (sheet?.match) {
+    const found = matched(item, record, sheet.match);
+    if ('refusal' in found) return { action: 'refused', line: item.line, record, reason: found.refusal, ...row };
+    ({ id, before } = found);
+  }
+  let warnings: string[] = [];
+  if (item.cells && sheet) {
+    const typing = typeSheetRow(record, item.cells, sheet.types, before);
+    for (const field of typing.guessed) sheet.guessed.add(field);
+    for (const field of typing.dropped) sheet.dropped.add(field);
+    if (typing.refusal) return { action: 'refused', ...(id !== undefined ? { id } : {}), line: item.line, record: item.value, reason: typing.refusal, ...row };
+  } else if (before) warnings = followStoredTypes(record, item.cells, before);
   if (verb === 'create' || id === undefined) {
-    if (verb === 'update') return { action: 'refused', line: item.line, record, reason: 'no id: an update needs the record\'s "id"' };
-    return { action: 'create', line: item.line, record };
+    if (verb === 'update') return { action: 'refused', line: item.line, record, reason: 'no id: an update needs the record\'s "id"', ...row };
+    return { action: 'create', line: item.line, record, ...row };
   }
-  const before = current.get(id);
   if (!before) {
-    if (verb === 'update') return { action: 'refused', id, line: item.line, record, reason: `unknown id ${id}` };
-    return { action: 'create', id, line: item.line, record, reason: `id ${id} names no record: the service creates a new one (with its own id)` };
+    if (verb === 'update') return { action: 'refused', id, line: item.line, record, reason: `unknown id ${id}`, ...row };
+    return { action: 'create', id, line: item.line, record, reason: `id ${id} names no record: the service creates a new one (with its own id)`, ...row };
   }
-  const typed = { ...record };
-  const warnings = followStoredTypes(typed, item.cells, before);
-  const changes = changedFields(before, typed);
+  const changes = changedFields(before, record);
   if (changes.length === 0) return { action: 'unchanged', id, line: item.line };
-  return { action: 'update', id, line: item.line, record: typed, before, changes, ...(warnings.length > 0 ? { warnings } : {}) };
+  return { action: 'update', id, line: item.line, record, before, changes, ...(warnings.length > 0 ? { warnings } : {}), ...row };
 }
 
 /** The entry of an input row not sent: unreadable, or refused before sending (its record kept, to fix and feed back). */
 export function problemEntry(row: BadRow): PlanEntry {
   return row.record
-    ? { action: 'refused', line: row.line, record: row.record, reason: row.message }
+    ? { action: 'refused', line: row.line, record: row.record, reason: row.message, ...(row.row ? { row: row.row } : {}) }
     : { action: 'unreadable', line: row.line, raw: row.raw.replace(/(?:\r\n|\r|\n)$/, ''), reason: row.message };
 }
 
@@ -71,13 +120,14 @@ export function planRecords(
   current: ReadonlyMap<RecordId, StoredRecordLike>,
   problems: readonly BadRow[] = [],
   repeats: readonly RepeatedRow[] = [],
+  sheet?: SheetReading,
 ): PlanEntry[] {
   const repeated = repeats.map((row): PlanEntry => ({
     action: 'repeat',
     line: row.line,
     reason: `repeats line ${row.of} (id ${row.id}, the same values): sent once`,
   }));
-  const entries = [...items.map((item) => recordEntry(verb, item, current)), ...problems.map(problemEntry), ...repeated];
+  const entries = [...items.map((item) => recordEntry(verb, item, current, sheet)), ...problems.map(problemEntry), ...repeated];
   return entries.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordId } from '../contract/ids.js';
 import { bulkOperation } from '../contract/operations.js';
-import type { BadRow, RepeatedRow } from '../io/input/types.js';
+import type { BadRow, RepeatedRow, SheetForm } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
-import { type IdInputItem, type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
+import { type IdInputItem, type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords, SheetReading } from './build.js';
 import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
 import { withDigest } from './plan-digest.js';
 import { countActions, type Plan, type PlanEntry, type Watermark } from './types.js';
@@ -67,6 +67,25 @@ async function readForPlan(target: PlanTarget, ids: RecordId[]) {
   return { createdAt, watermark, current };
 }
 
+/** Of a record plan: the natural key rows find their records by, and the form of the sheet read. */
+export interface RecordPlanOptions {
+  match?: string;
+  sheetForm?: SheetForm;
+}
+
+/** How the plan reads sheet rows: the declared field types (when any row is a sheet's) and the natural-key index (`--match`). */
+async function sheetReading(target: PlanTarget, items: readonly RecordInputItem[], match: string | undefined): Promise<SheetReading | undefined> {
+  if (match === undefined && !items.some((item) => item.cells !== undefined)) return undefined;
+  const [{ readFieldTypes }, { NO_TYPES }, { NaturalKeyIndex }] = await Promise.all([
+    import('./declared-types.js'),
+    import('./field-types.js'),
+    import('./match.js'),
+  ]);
+  const types = items.some((item) => item.cells !== undefined) ? await readFieldTypes(target.client, target.resource, target.signal) : NO_TYPES;
+  const index = match === undefined ? undefined : await NaturalKeyIndex.read(target.client, stateOf(target.resource).list, match, target.signal);
+  return new SheetReading(types, index);
+}
+
 /** The plan of a create, update or upsert of `items`. */
 export async function planRecordWrite(
   target: PlanTarget,
@@ -74,9 +93,23 @@ export async function planRecordWrite(
   items: RecordInputItem[],
   problems: readonly BadRow[] = [],
   repeats: readonly RepeatedRow[] = [],
+  options: RecordPlanOptions = {},
 ): Promise<Plan> {
-  const { createdAt, watermark, current } = await readForPlan(target, verb === 'create' ? [] : idsOfRecords(items));
-  return assemblePlan(target, recordOperations(target.resource, verb), planRecords(verb, items, current, problems, repeats), watermark, createdAt);
+  const createdAt = new Date().toISOString();
+  // With --match every record may be named: the watermark comes first, as for ids.
+  const ids = verb === 'create' || options.match !== undefined ? [] : idsOfRecords(items);
+  const read = await readForPlan(target, ids);
+  const watermark = options.match !== undefined ? await probeWatermark(target.client, stateOf(target.resource).list, target.signal) : read.watermark;
+  const sheet = await sheetReading(target, items, options.match);
+  const entries = planRecords(verb, items, read.current, problems, repeats, sheet);
+  const plan = assemblePlan(target, recordOperations(target.resource, verb), entries, watermark, options.match !== undefined ? createdAt : read.createdAt);
+  return {
+    ...plan,
+    ...(options.sheetForm ? { input: options.sheetForm } : {}),
+    ...(sheet && sheet.guessed.size > 0 ? { guessed: [...sheet.guessed] } : {}),
+    ...(sheet && sheet.dropped.size > 0 ? { dropped: [...sheet.dropped] } : {}),
+    ...(options.match !== undefined ? { match: options.match } : {}),
+  };
 }
 
 /** The plan of a delete, remove, decommission or cancel of `items`' ids; the ids file's rows that name none are listed as refused. */

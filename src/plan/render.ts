@@ -85,6 +85,26 @@ function planHeadline(plan: Pick<Plan, 'command' | 'env' | 'baseUrl' | 'createdA
   return terminalSafe(`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`);
 }
 
+/**
+ * What a person should know before applying: columns whose types were guessed
+ * (the service declares none), columns left out (the service sets them), and rows
+ * naming no record, which every run of the same sheet creates again.
+ */
+export function planWarnings(plan: Pick<Plan, 'guessed' | 'dropped' | 'operations' | 'entries' | 'match'>): string[] {
+  const warnings: string[] = [];
+  if (plan.guessed && plan.guessed.length > 0)
+    warnings.push(`types guessed from the cells for ${plan.guessed.join(', ')}: the service declares no type for ${plan.guessed.length === 1 ? 'it' : 'them'}`);
+  if (plan.dropped && plan.dropped.length > 0)
+    warnings.push(`not sent: ${plan.dropped.join(', ')} (the service sets ${plan.dropped.length === 1 ? 'it' : 'them'})`);
+  const upsert = plan.operations.create !== undefined && plan.operations.update !== undefined;
+  const withoutId = plan.entries.filter((entry) => entry.action === 'create' && entry.id === undefined).length;
+  if (upsert && withoutId > 0 && plan.match === undefined)
+    warnings.push(
+      `${grouped.format(withoutId)} row(s) name no id: each run of this input creates them again (--match FIELD updates by a natural key, such as --match code)`,
+    );
+  return warnings;
+}
+
 /** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
 export function renderPlanText(plan: Omit<Plan, 'digest'>, color: boolean): string {
   const paint = painter(color);
@@ -112,6 +132,8 @@ export function renderPlanText(plan: Omit<Plan, 'digest'>, color: boolean): stri
         `Warning: ${grouped.format(typeChanges)} field ${typeChanges === 1 ? 'value changes' : 'values change'} type (a stored string sent as a number, …): see the warnings above.`,
       ),
     );
+  const warnings = planWarnings(plan);
+  if (warnings.length > 0) lines.push('', ...warnings.map((warning) => paint('!', `Warning: ${warning}.`)));
   if (lines.length > 2) lines.push('');
   lines.push(planSummary(plan));
   return `${lines.join('\n')}\n`;

@@ -5,6 +5,7 @@
  */
 import type { RecordId } from '../contract/ids.js';
 import type { OperationId } from '../contract/operations.js';
+import type { SheetForm } from '../io/input/types.js';
 
 /** What a plan does with one record (or says it will not). */
 export type PlanAction =
@@ -54,6 +55,8 @@ export interface PlanEntry {
   raw?: string;
   /** Fields whose type the write changes (a stored string sent as a number): shown as warnings. */
   warnings?: string[];
+  /** Of a sheet row: every cell's text as read, so its reject holds it exactly. */
+  row?: string[];
 }
 
 /**
@@ -89,6 +92,14 @@ export interface Plan {
   watermark?: Watermark;
   /** Entries per action. */
   counts: Partial<Record<PlanAction, number>>;
+  /** Of a sheet: its form (header as written, separator), so `pla apply` writes rejects in it. */
+  input?: SheetForm;
+  /** Of a sheet: columns whose types were guessed from their cells (the service declares none). */
+  guessed?: string[];
+  /** Of a sheet: columns not sent because the service sets them (its stamps). */
+  dropped?: string[];
+  /** `--match FIELD`: the natural key rows found their records by. */
+  match?: string;
   entries: PlanEntry[];
   /** What was reviewed (plan-digest.ts): `pla apply` refuses a plan that no longer matches it (absent only in plans of older versions, which apply refuses). */
   digest?: PlanDigest;

@@ -2,7 +2,8 @@
  * The inline schema of the metadata endpoints. The spec does not show it; the
  * local server describes the resource as its stored records show it: a JSON
  * Schema object whose `properties` list every field seen, the JSON types seen for
- * it and in how many records (`x-seenIn`), plus `x-records` and `x-serverOwned`.
+ * it and in how many records (`x-seenIn`), plus `x-records` and `x-serverOwned`; a
+ * string field whose every value is an ISO 8601 stamp is `format: date-time`.
  */
 
 import { isLosslessNumber } from '../json/exact-number.js';
@@ -20,24 +21,30 @@ function jsonType(value: unknown): JsonType {
   return typeof value as JsonType;
 }
 
+/** An ISO 8601 date-time as the server stamps them. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
 /** The JSON Schema of a resource's metadata endpoint, described from its stored records. */
 export function describeRecords(title: string, records: Iterable<Record<string, unknown>>, serverOwned: readonly string[]) {
-  const fields = new Map<string, { types: Set<JsonType>; seenIn: number }>();
+  const fields = new Map<string, { types: Set<JsonType>; seenIn: number; stamps: boolean }>();
   let count = 0;
   for (const record of records) {
     count += 1;
     for (const [name, value] of Object.entries(record)) {
-      const field = fields.get(name) ?? { types: new Set<JsonType>(), seenIn: 0 };
+      const field = fields.get(name) ?? { types: new Set<JsonType>(), seenIn: 0, stamps: true };
       field.types.add(jsonType(value));
       field.seenIn += 1;
+      if (typeof value === 'string' && !DATE_TIME.test(value)) field.stamps = false;
       fields.set(name, field);
     }
   }
-  for (const owned of serverOwned) if (!fields.has(owned)) fields.set(owned, { types: new Set([owned === 'id' ? 'integer' : 'string']), seenIn: 0 });
+  for (const owned of serverOwned)
+    if (!fields.has(owned)) fields.set(owned, { types: new Set([owned === 'id' ? 'integer' : 'string']), seenIn: 0, stamps: owned !== 'id' });
   const properties = Object.fromEntries(
     [...fields].map(([name, field]) => {
       const types = [...field.types];
-      return [name, { type: types.length === 1 ? types[0] : types, 'x-seenIn': field.seenIn }];
+      const format = field.stamps && field.types.has('string') ? { format: 'date-time' } : {};
+      return [name, { type: types.length === 1 ? types[0] : types, ...format, 'x-seenIn': field.seenIn }];
     }),
   );
   return {

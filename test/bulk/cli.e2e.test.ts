@@ -79,7 +79,7 @@ describe('pla determinations upsert --file (bulk)', () => {
     expect(run.exitCode, String(run.stderr)).toBe(9);
     const text = await readFile(rejects, 'utf8');
     const lines = text.trim().split('\n');
-    expect(lines[0]).toBe('ref,status,amount,_line,_error');
+    expect(lines[0]).toBe('ref,status,amount,_line,_error,_raw');
     expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['pf-2,BOGUS,2', 'pf-4,WRONG,4']);
     expect(lines[1]).toMatch(/status/);
     expect([...(await refCounts('pf-')).keys()].sort()).toEqual(['pf-1', 'pf-3', 'pf-5']);
@@ -133,7 +133,7 @@ describe('rejects file format', () => {
     const rejects = temp.path('rg-rejects.txt');
     const run = await server.pla(['determinations', 'upsert', '--file', file, '--batch-size', '5', '--rejects', rejects]);
     expect(run.exitCode, String(run.stderr)).toBe(9);
-    expect((await readFile(rejects, 'utf8')).split('\n')[0]).toBe('ref,status,_line,_error');
+    expect((await readFile(rejects, 'utf8')).split('\n')[0]).toBe('\uFEFFref,status,_line,_error,_raw');
   });
 });
 

@@ -36,11 +36,12 @@ describe('unreadable rows', () => {
     expect(rejects).toMatch(/rejects-\d{8}-\d{6}-\d{3}-[0-9a-f]{4}\.csv$/);
     expect((await readdir(files.temp().dir)).filter((name) => name.startsWith('rejects-'))).toHaveLength(1);
     const rows = (await readFile(rejects, 'utf8')).trim().split(/\r?\n/);
-    expect(rows[0]).toBe('_raw,_line,_error');
+    // In the input's form: its header, then the line, the reason and the row's text as read.
+    expect(rows[0]).toBe('ref,name,_line,_error,_raw');
     expect(rows).toHaveLength(3);
     expect(rows.slice(1).sort()).toEqual([
+      expect.stringMatching(/^,,4,"expected 2 cells.*",bad-4$/),
       expect.stringContaining(',5,a quote opened on this line is never closed'),
-      expect.stringMatching(/^bad-4,4,"expected 2 cells/),
     ]);
     expect(run.stderr).toContain('upserted 3 (created 3, updated 0), failed 0, skipped 2');
   });
@@ -48,7 +49,8 @@ describe('unreadable rows', () => {
   it('are listed by --plan with their lines before anything is sent, and a CRLF file’s entries keep their own lines', async () => {
     const csv = await file('plan-crlf.csv', 'ref,amount\r\nplanl-1,1\r\nplanl-2,"oops\r\nplanl-3,3\r\n');
     const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--plan', '-o', 'json']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    // A plan with an unreadable row exits 9 after showing it: `plan && apply` stops there.
+    expect(plan.exitCode, String(plan.stderr)).toBe(9);
     const entries = (JSON.parse(String(plan.stdout)) as { entries: Row[] }).entries;
     expect(entries.map((entry) => [entry.action, entry.line])).toEqual([
       ['create', 2],
@@ -131,7 +133,7 @@ describe('csv as spreadsheets write it', () => {
     const csv = await file('raw.csv', `id,ref,amount\n${first},raw-1,10\n${second},raw-2,20\n,raw-new,30\nabc,raw-abc,40\n12.5,raw-dec,50\n`);
     const planFile = files.temp().path('raw-plan.json');
     const plan = await inTemp(['determinations', 'upsert', '--file', csv, '--raw', '--plan-out', planFile, '-o', 'json']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    expect(plan.exitCode, String(plan.stderr)).toBe(9);
     expect((JSON.parse(String(plan.stdout)) as { counts: Row }).counts).toEqual({ update: 2, create: 1, refused: 2 });
     const applied = await inTemp(['apply', planFile, '--yes', '--rejects', files.temp().path('raw-apply-rejects.ndjson')]);
     expect(applied.exitCode, String(applied.stderr)).toBe(9);
@@ -253,7 +255,7 @@ describe('rows as spreadsheets end them', () => {
     expect((await files.determinations()).length).toBe(before + 2);
     const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
     // A `;` file's rejects are cut by `;` too.
-    expect(rows.slice(1)).toEqual([expect.stringMatching(/^empty-3;5;expected 2 cells/)]);
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^;;5;expected 2 cells.*;empty-3$/)]);
     expect(run.stderr).toContain('upserted 2 (created 2, updated 0), failed 0, skipped 1');
   });
 
@@ -277,7 +279,7 @@ describe('rows as spreadsheets end them', () => {
       ['mix-5', 'Five'],
     ]);
     const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split(/\r?\n/);
-    expect(rows.slice(1)).toEqual([expect.stringMatching(/^mix-4,6,"expected 2 cells/)]);
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^,,6,"expected 2 cells.*",mix-4$/)]);
   });
 });
 

@@ -33,7 +33,7 @@ describe('bad ids in an ids file', () => {
     const expectedLines = [2, 3, 4, 5, 6];
 
     const plan = await pla(['determinations', 'decommission', '--ids-file', idsFile, '--plan', '-o', 'json']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    expect(plan.exitCode, String(plan.stderr)).toBe(9);
     const entries = (JSON.parse(String(plan.stdout)) as { entries: Row[] }).entries;
     expect(entries.map((entry) => [entry.action, entry.line])).toEqual([
       ['decommission', 1],
@@ -43,7 +43,7 @@ describe('bad ids in an ids file', () => {
     expect(entries[5]?.reason).toContain('exponent notation');
 
     const dry = await pla(['determinations', 'decommission', '--ids-file', idsFile, '--dry-run', '-o', 'json']);
-    expect(dry.exitCode, String(dry.stderr)).toBe(0);
+    expect(dry.exitCode, String(dry.stderr)).toBe(9);
     const notes = (JSON.parse(String(dry.stdout)) as Row[]).filter((row) => row.note !== undefined).map((row) => String(row.note));
     expect(notes.map((note) => Number(/^line (\d+)/.exec(note)?.[1]))).toEqual(expectedLines);
     expect(dry.stderr).toContain(
@@ -52,7 +52,7 @@ describe('bad ids in an ids file', () => {
     expect((await all('badid-')).every((row) => row.status === 'ACTIVE')).toBe(true);
 
     const planFile = files.temp().path('bad-ids-plan.json');
-    expect((await pla(['determinations', 'decommission', '--ids-file', idsFile, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
+    expect((await pla(['determinations', 'decommission', '--ids-file', idsFile, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(9);
     const applyRejects = files.temp().path('bad-ids-apply.ndjson');
     const applied = await pla(['apply', planFile, '--yes', '--rejects', applyRejects]);
     expect(applied.exitCode, String(applied.stderr)).toBe(9);
@@ -113,7 +113,7 @@ describe('csv rows', () => {
     expect((await all('sq-')).map((row) => [row.ref, row.name])).toEqual([['sq-3', 'ok']]);
     const rows = (await readFile(rejectsNamed(String(run.stderr)), 'utf8')).trim().split('\n');
     expect(rows.slice(1)).toEqual([
-      expect.stringMatching(/^"sq-1,""open",2,a quote opened on this line is never closed$/),
+      expect.stringMatching(/^,,2,a quote opened on this line is never closed,"sq-1,""open"$/),
       expect.stringMatching(/,3,"expected 2 cells/),
     ]);
   });
@@ -163,8 +163,8 @@ describe('csv rows', () => {
     expect((await all('semi-')).map((row) => [row.ref, row.name])).toEqual([['semi-ok', 'a,b']]);
     const text = await readFile(rejectsNamed(String(run.stderr)), 'utf8');
     const lines = text.trim().split('\n');
-    expect(lines[0]).toBe('_raw;_line;_error');
-    expect(lines[1]).toMatch(/^"'=HYPERLINK\(""x""\);y;2;extra";3;expected 3 cells/);
+    expect(lines[0]).toBe('ref;name;amount;_line;_error;_raw');
+    expect(lines[1]).toMatch(/^;;;3;expected 3 cells.*;"'=HYPERLINK\(""x""\);y;2;extra"$/);
     expect((await readdir(files.temp().dir)).some((name) => name.startsWith('unknown-outcome'))).toBe(false);
   });
 });

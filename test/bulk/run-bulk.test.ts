@@ -87,6 +87,26 @@ describe('batches and concurrency', () => {
     expect(finished).toBe(1);
   });
 
+  it('moves the bar as parts of a refused batch settle, before the batch ends', async () => {
+    serve(allOrNothing);
+    const seen: number[] = [];
+    const progress = { update: (done: number) => void seen.push(done), above() {}, aboveOn() {}, finish() {} };
+    const bad = new Set([0, 15]);
+    const input = records(16, (i) => (bad.has(i) ? { bad: true } : {}));
+    const summary = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(input),
+      batchSize: 16,
+      total: 16,
+      progress: async () => progress,
+    });
+    expect(summary).toMatchObject({ succeeded: 14, failed: 2 });
+    // One batch: on a bar that moved only per batch, 16 would be all it saw.
+    expect(seen.some((done) => done > 0 && done < 16)).toBe(true);
+    expect(seen.at(-1)).toBe(16);
+  });
+
   it('fits the progress text to the terminal: the bar shrinks, then goes', () => {
     for (const columns of [12, 20, 40, 60, 80, 120, 200]) {
       expect(progressText(500, 1000, 2000, columns).length).toBeLessThanOrEqual(columns - 3);

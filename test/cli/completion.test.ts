@@ -77,7 +77,7 @@ describe('bash completion', () => {
 
   it('completes flags, the choices of enum flags, and file paths for --file', async () => {
     expect(await complete('pla det list --so')).toEqual(['--sort']);
-    expect(await complete('pla det list -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(await complete('pla det list -o ')).toEqual(['csv', 'json', 'ndjson', 'table', 'xlsx']);
     expect(await complete('pla det upsert --file rec')).toEqual(['records.csv']);
     expect(await complete('pla det upsert --file records.csv --rejects re')).toEqual(['records.csv', 'rejects.ndjson']);
     expect(await complete('pla completion ')).toEqual(['bash', 'fish', 'zsh']);

@@ -46,11 +46,11 @@ describe('stdin (--file -, --ids-file -)', () => {
       { value: { ref: 'b' }, line: 2 },
     ]);
     expect(await read('[\n{"ref":"a"}\n]', 'records')).toEqual([{ value: { ref: 'a' }, line: 2 }]);
-    expect(await read('ref,n\nc,3\n', 'records')).toEqual([{ value: { ref: 'c', n: 3 }, line: 2, cells: { n: '3' } }]);
+    expect(await read('ref,n\nc,3\n', 'records')).toEqual([{ value: { ref: 'c', n: 3 }, line: 2, cells: { n: '3' }, row: ['c', '3'] }]);
   });
 
   it('honours --format for stdin', async () => {
-    expect(await read('ref\n12\n', 'records', 'csv')).toEqual([{ value: { ref: 12 }, line: 2, cells: { ref: '12' } }]);
+    expect(await read('ref\n12\n', 'records', 'csv')).toEqual([{ value: { ref: 12 }, line: 2, cells: { ref: '12' }, row: ['12'] }]);
   });
 
   it('reads ids one a line, as `pla tasks search -q` prints them', async () => {

@@ -185,7 +185,7 @@ describe('pla apply', () => {
     const [a, b, c] = rows.map((row) => Number(row.id));
     expect((await pla(['determinations', 'decommission', String(a), '--yes'])).exitCode).toBe(0);
     const plan = await pla(['determinations', 'decommission', String(a), String(b), '987654', '--plan', '-o', 'json']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    expect(plan.exitCode, String(plan.stderr)).toBe(9);
     const parsed = JSON.parse(String(plan.stdout)) as { counts: Row; entries: Row[] };
     expect(parsed.counts).toEqual({ refused: 2, decommission: 1 });
     expect(parsed.entries).toEqual(
@@ -207,7 +207,7 @@ describe('pla apply', () => {
     expect((await pla(['determinations', 'update', String(kept), '--data', '{"inUse": true}'])).exitCode).toBe(0);
     expect((await pla(['determinations', 'decommission', String(kept), '--yes'])).exitCode).toBe(0);
     const plan = await pla(['determinations', 'remove', String(kept), String(loose), '--plan', '-o', 'json']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    expect(plan.exitCode, String(plan.stderr)).toBe(9);
     const parsed = JSON.parse(String(plan.stdout)) as { counts: Row; entries: Row[] };
     expect(parsed.counts).toEqual({ refused: 1, remove: 1 });
     expect(parsed.entries).toEqual(
@@ -226,7 +226,7 @@ describe('pla apply', () => {
     expect((await pla(['tasks', 'update', String(b), '--data', '{"status": "RUNNING"}'])).exitCode).toBe(0);
     expect((await pla(['tasks', 'update', String(b), '--data', '{"status": "COMPLETED"}'])).exitCode).toBe(0);
     const plan = await pla(['tasks', 'cancel', String(a), String(b), '--plan', '-o', 'table']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(0);
+    expect(plan.exitCode, String(plan.stderr)).toBe(9);
     expect(plan.stdout).toContain(`- cancel ${a}`);
     expect(plan.stdout).toContain(`! refused ${b}: task already finished (COMPLETED)`);
     expect(plan.stdout).toContain('Plan: 1 to cancel, 1 would be refused.');
@@ -265,7 +265,7 @@ describe('--skip-unchanged and --dry-run', () => {
 
     const logBefore = ((await server.http('GET', '/_admin/requests?limit=500')).body as { data: unknown[] }).data.length;
     const dry = await pla(['determinations', 'decommission', '--ids-file', idsFile, '--dry-run', '-o', 'json']);
-    expect(dry.exitCode, String(dry.stderr)).toBe(0);
+    expect(dry.exitCode, String(dry.stderr)).toBe(9);
     const log = ((await server.http('GET', '/_admin/requests?limit=500')).body as { data: Array<{ method: string; path: string }> }).data;
     const reads = log.slice(Math.max(0, logBefore - 500)).filter((request) => request.method === 'GET' && /determinations\/\d+$/.test(request.path));
     expect(reads.length).toBeLessThan(10);

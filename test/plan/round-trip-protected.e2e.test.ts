@@ -1,8 +1,8 @@
 /**
  * Issue 17's round trip on a protected environment, through the built CLI against
  * the real local server: a spreadsheet with creates from unknown ids, duplicate
- * ids (identical and not), an id that is no id, an unreadable row and a type
- * change is planned, applied, applied again and undone. Every input row is
+ * ids (identical and not), an id that is no id, an unreadable row and a cell
+ * that is not of its field's type is planned, applied, applied again and undone. Every input row is
  * accounted for in exactly one place, and the data ends as it began (but for
  * `updatedAt`, which only the service sets).
  */
@@ -32,7 +32,7 @@ describe('plan → apply → apply again → undo on a protected environment', (
     const rows = [
       'id,ref,costCentre,qty',
       `${id('rt-1')},rt-1,1000,11`, //  2: update qty; costCentre stays the string "1000"
-      `${id('rt-2')},rt-2,1001,n/a`, //  3: update, qty number → text: a type change
+      `${id('rt-2')},rt-2,1001,n/a`, //  3: qty is stored a number, n/a is none → refused
       '999999,rt-new-a,2000,5', //          4: unknown id → a create, under the service's id
       ',rt-new-b,2001,6', //                5: no id → a create
       `${id('rt-3')},rt-3,1002,33`, //  6: update
@@ -48,33 +48,34 @@ describe('plan → apply → apply again → undo on a protected environment', (
 
     const planFile = files.temp().path('plan.json');
     const made = await pla(['determinations', 'upsert', '--file', sheet, '--plan-out', planFile, '-o', 'json']);
-    expect(made.exitCode, String(made.stderr)).toBe(0);
+    // Rows refused or unreadable: the plan exits 9 after showing them.
+    expect(made.exitCode, String(made.stderr)).toBe(9);
     const plan = JSON.parse(await readFile(planFile, 'utf8')) as { id: string; counts: Row; entries: Row[] };
-    expect(plan.counts).toEqual({ update: 3, create: 2, repeat: 1, refused: 3, unchanged: 1, unreadable: 1 });
+    expect(plan.counts).toEqual({ update: 2, create: 2, repeat: 1, refused: 4, unchanged: 1, unreadable: 1 });
     // Every data row is one entry, on its own line of the file.
     expect(plan.entries.map((entry) => entry.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(plan.entries[0]).toMatchObject({ action: 'update', record: { costCentre: '1000', qty: 11 }, changes: [{ field: 'qty', old: 1, new: 11 }] });
-    expect(plan.entries[1]).toMatchObject({ action: 'update', warnings: ['qty: stored as number 2, sent as string "n/a"'] });
+    expect(plan.entries[1]).toMatchObject({ action: 'refused', reason: "qty: 'n/a' is not a number" });
     expect(withoutStamps(await exportAll())).toEqual(withoutStamps(before));
 
     const rejects = files.temp().path('rejects.ndjson');
     const applied = await pla(['apply', planFile, '--yes', '--rejects', rejects]);
     expect(applied.exitCode, String(applied.stderr)).toBe(9);
-    expect(applied.stderr).toContain('upserted 5 (created 2, updated 3)');
-    expect(applied.stderr).toContain('not sent: 1 unchanged, 1 repeating an earlier row exactly (sent once, as it), 4 refused or unreadable');
+    expect(applied.stderr).toContain('upserted 4 (created 2, updated 2)');
+    expect(applied.stderr).toContain('not sent: 1 unchanged, 1 repeating an earlier row exactly (sent once, as it), 5 refused or unreadable');
     const after = await exportAll();
-    // Every record as the apply left it: three updated, two created under the service's ids, two untouched.
+    // Every record as the apply left it: two updated, two created under the service's ids, three untouched.
     const fields = (row: Row | undefined) => (row ? [row.ref, row.costCentre, row.qty] : undefined);
     expect(after.map(fields).sort()).toEqual(
       [
         ['rt-1', '1000', 11],
-        ['rt-2', '1001', 'n/a'],
+        ['rt-2', '1001', 2],
         ['rt-3', '1002', 33],
         ['rt-4', '1003', 4],
         ['rt-5', '1004', 5],
-        // No stored record to follow: a new record's cells are typed as before (2000 a number).
-        ['rt-new-a', 2000, 5],
-        ['rt-new-b', 2001, 6],
+        // No stored record to follow: a new record's cells take the types the service's meta declares (costCentre a string).
+        ['rt-new-a', '2000', 5],
+        ['rt-new-b', '2001', 6],
       ].sort(),
     );
     const untouched = (ref: string) => withoutStamps(after.filter((row) => row.ref === ref));
@@ -90,6 +91,7 @@ describe('plan → apply → apply again → undo on a protected environment', (
     expect(
       rejected.map((row) => [row._line, row.ref ?? row._raw, String(row._error).replace(/id \d+/, 'id #')]).sort((a, b) => Number(a[0]) - Number(b[0])),
     ).toEqual([
+      [3, 'rt-2', expect.stringContaining("'n/a' is not a number")],
       [8, 'rt-4', expect.stringContaining('ambiguous')],
       [9, 'rt-4', expect.stringContaining('ambiguous')],
       [10, 'rt-x', expect.stringContaining('is not an id')],
@@ -114,7 +116,6 @@ describe('plan → apply → apply again → undo on a protected environment', (
     expect(places).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(receipt.records.map((line) => [line.line, line.action]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
       [2, 'update'],
-      [3, 'update'],
       [4, 'create'],
       [5, 'create'],
       [6, 'update'],

@@ -1,5 +1,7 @@
 /** Hands a stream of records or ids to the bulk runner with the command's bulk options, and keeps the run's receipt. */
 import type { Accepted } from '../../bulk/split.js';
+import type { Reject } from '../../bulk/rejects.js';
+import type { FieldTypes } from '../../plan/field-types.js';
 import type { InputFormat, SourceItem } from '../../io/input/types.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import type { CommandContext } from '../context.js';
@@ -79,39 +81,70 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
   const verb = verbOf(operationId) ?? 'done';
   const befores = new WeakMap<SourceItem, AnyRecord>();
   const resource = operation(operationId).resource;
+  // The resource's declared field types, read once, when the first sheet row is screened.
+  let fieldTypes: Promise<FieldTypes> | undefined;
+  // Columns left out or typed by guess: said once each.
+  const said = new Set<string>();
+  const sayOnce = (fields: readonly string[], words: (field: string) => string) => {
+    for (const field of fields) {
+      const line = words(field);
+      if (said.has(line)) continue;
+      said.add(line);
+      ctx.warn(line);
+    }
+  };
+  const declaredTypes = async () => {
+    const { readFieldTypes } = await import('../../plan/declared-types.js');
+    return readFieldTypes(await ctx.client(), resource, ctx.signal);
+  };
   return {
     screen: async (items: SourceItem[]) => {
+      // Loaded with the bulk runner, which has it already: a list through this module does not pay for it.
+      const { rejectOf } = await import('../../bulk/split.js');
       // A create naming an id is refused (to the rejects), never sent: the service assigns ids.
       const namingIds = verb === 'create' ? items.filter((item) => namedId(item) !== undefined && namedId(item) !== null) : [];
       const creatable = namingIds.length > 0 ? items.filter((item) => !namingIds.includes(item)) : items;
-      const createRefusals = namingIds.map((item) => ({ value: item.value, line: item.line, error: createWithId(namedId(item)).message }));
+      const createRefusals: Array<Reject & { line: number }> = namingIds.map((item) => ({ ...rejectOf(item), error: createWithId(namedId(item)).message }));
       // On a protected environment an item whose id cannot be read is refused (to the rejects), never sent without its record before.
       const unreadable = receipt.protected ? creatable.filter((item) => idToRead(namedId(item)) === 'unreadable') : [];
-      const send = unreadable.length > 0 ? creatable.filter((item) => !unreadable.includes(item)) : creatable;
+      let send = unreadable.length > 0 ? creatable.filter((item) => !unreadable.includes(item)) : creatable;
       const toRead = receipt.protected ? send : send.filter((item) => item.cells !== undefined && itemId(item) !== undefined);
       if (toRead.length > 0) {
-        const [current, { followStoredTypes }] = await Promise.all([
-          readBefores(
-            ctx,
-            resource,
-            toRead.map(itemId).filter((id): id is RecordId => id !== undefined),
-          ),
-          import('../../plan/stored-types.js'),
-        ]);
+        const current = await readBefores(
+          ctx,
+          resource,
+          toRead.map(itemId).filter((id): id is RecordId => id !== undefined),
+        );
         for (const item of toRead) {
           const id = itemId(item);
           const before = id === undefined ? undefined : current.get(String(id));
-          if (!before) continue;
-          befores.set(item, before);
-          const record = asRecord(item.value);
-          if (record && item.cells) for (const warning of followStoredTypes(record, item.cells, before)) ctx.warn(`line ${item.line}: type change, ${warning}`);
+          if (before) befores.set(item, before);
         }
+      }
+      // Sheet rows: each cell as the service declares its field (the stored record's type first); a cell that cannot be is a refused row.
+      const typingRefusals: Array<Reject & { line: number }> = [];
+      const sheetRows = send.filter((item) => item.cells !== undefined);
+      if (sheetRows.length > 0) {
+        const [types, { typeSheetRow }] = await Promise.all([(fieldTypes ??= declaredTypes()), import('../../plan/field-types.js')]);
+        for (const item of sheetRows) {
+          const record = asRecord(item.value);
+          if (!record || !item.cells) continue;
+          const typing = typeSheetRow(record, item.cells, types, befores.get(item));
+          if (typing.refusal) typingRefusals.push({ ...rejectOf(item), error: typing.refusal });
+          sayOnce(typing.dropped, (field) => `not sent: ${field} (the service sets it)`);
+          sayOnce(typing.guessed, (field) => `type of ${field} guessed from its cells: the service declares none`);
+        }
+      }
+      if (typingRefusals.length > 0) {
+        const refusedLines = new Set(typingRefusals.map((reject) => reject.line));
+        send = send.filter((item) => !refusedLines.has(item.line));
+        createRefusals.push(...typingRefusals);
       }
       if (unreadable.length === 0) return { send, refused: createRefusals };
       const { env } = await ctx.connection();
       return {
         send,
-        refused: [...createRefusals, ...unreadable.map((item) => ({ value: item.value, line: item.line, error: unreadableIdReason(namedId(item), env) }))],
+        refused: [...createRefusals, ...unreadable.map((item) => ({ ...rejectOf(item), error: unreadableIdReason(namedId(item), env) }))],
       };
     },
     ...sendingHooks(receipt.writer, { idOf: (item) => receiptId(itemId(item)) }),

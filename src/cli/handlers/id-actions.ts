@@ -24,7 +24,7 @@ import { forEachItem } from './per-item.js';
 import { refuseRows } from './refused-rows.js';
 import { present } from './present.js';
 import { type SafetyOptions, confirmDestructive, requestLine } from './safety.js';
-import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
+import { type PlanOptions, planTarget, showPlan, wantsPlan, wouldRefuse } from './plan.js';
 import { callWithReceipt } from './receipts.js';
 import { confirmedWrite } from './single-write.js';
 
@@ -92,6 +92,7 @@ async function dryRunById(ctx: CommandContext, client: PlaClient, spec: IdAction
   ctx.note(
     `dry run: would ${spec.verb.toLowerCase()} ${counted(ids.length, spec.noun)} on ${env}${via}${refusedNote(input.problems.length)}; nothing was changed`,
   );
+  if (input.problems.length > 0) throw wouldRefuse(input.problems.length, 'the note column');
 }
 
 /** The plan verb of an id action (`determinations.decommission` → `decommission`), when plans cover it. */
@@ -127,6 +128,7 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, inp
   const via = entries.length > 1 ? ` (${requestLine(spec.bulk as OperationId)})` : '';
   const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
   ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${refusals}; nothing was changed`);
+  if (refused > 0) throw wouldRefuse(refused, 'the note column');
 }
 
 /** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */

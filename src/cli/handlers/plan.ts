@@ -41,7 +41,10 @@ export async function planTarget(ctx: CommandContext, resource: string): Promise
  * plan as JSON otherwise; saves it with `--plan-out`. Changes nothing.
  */
 export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Promise<void> {
-  const [{ renderPlanText, planSummary }, { writeOut }] = await Promise.all([import('../../plan/render.js'), import('../../io/output/write-out.js')]);
+  const [{ renderPlanText, planSummary, planWarnings }, { writeOut }] = await Promise.all([
+    import('../../plan/render.js'),
+    import('../../io/output/write-out.js'),
+  ]);
   const format = ctx.output.format;
   if (format === 'json') await writeOut(ctx.output.stdout, `${jsonText(plan, 2)}\n`);
   else if (format === 'ndjson') await writeOut(ctx.output.stdout, plan.entries.map((entry) => `${jsonText(entry)}\n`).join(''));
@@ -53,7 +56,20 @@ export async function showPlan(ctx: CommandContext<PlanOptions>, plan: Plan): Pr
     await savePlan(out, plan);
     ctx.note(`saved the plan to ${out}; send exactly this with: pla apply ${out}`);
   }
+  if (format !== 'table') for (const warning of planWarnings(plan)) ctx.warn(warning);
   if (format !== 'table' || out !== undefined) ctx.note(`${planSummary(plan)} Nothing was changed.`);
+  const notSent = (plan.counts.refused ?? 0) + (plan.counts.unreadable ?? 0);
+  if (notSent > 0) throw wouldRefuse(notSent, 'the plan');
+}
+
+/**
+ * The exit 9 of a plan or dry run showing rows that would be refused or cannot
+ * be read: `plan && apply` in a script stops there, as a run would have.
+ */
+export function wouldRefuse(rows: number, where: string): PartialFailureError {
+  return new PartialFailureError(`${rows} row(s) would be refused or are unreadable (see ${where}); nothing was changed`, {
+    hint: 'fix them in the input and plan again; the other rows go through with pla apply or the command without --plan',
+  });
 }
 
 /**
@@ -76,7 +92,8 @@ export async function applyWithSummary(
   const { opts } = ctx;
   // By default beside the checkpoint, else beside the input file (--skip-unchanged), else here.
   const inputFile = opts.file !== undefined && opts.file !== '-' ? opts.file : undefined;
-  const rejectsPath = opts.rejects ?? defaultRejectsPath(receipt.writer.run, 'ndjson', opts.checkpoint ?? inputFile, ctx.cwd);
+  // A sheet's rejects are a sheet of its own form (a csv's, a workbook's); others ndjson.
+  const rejectsPath = opts.rejects ?? defaultRejectsPath(receipt.writer.run, plan.input?.format ?? 'ndjson', opts.checkpoint ?? inputFile, ctx.cwd);
   const result = await applyPlan({
     client: await ctx.client({ finishInFlight: true }),
     plan,
@@ -131,12 +148,22 @@ async function rejectPlanRefusals(plan: Plan, path: string): Promise<number> {
   const rows = plan.entries.filter((entry) => entry.action === 'refused' || entry.action === 'unreadable');
   if (rows.length === 0) return 0;
   const [{ RejectsFile }, { formatFromPath }] = await Promise.all([import('../../bulk/rejects.js'), import('../../io/input/format.js')]);
-  const rejects = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
+  const form = plan.input;
+  const rejects = new RejectsFile(
+    path,
+    formatFromPath(path) ?? 'ndjson',
+    'rejects file',
+    () => (form?.format === 'csv' ? form.delimiter : undefined),
+    () => form,
+  );
   await rejects.open(true);
   for (const entry of rows) {
     const reason = entry.reason ?? entry.action;
     if (entry.action === 'unreadable') await rejects.writeUnreadable({ line: entry.line ?? 0, raw: entry.raw ?? '', message: reason });
-    else await rejects.write([{ value: entry.record ?? entry.id, error: reason, ...(entry.line !== undefined ? { line: entry.line } : {}) }]);
+    else
+      await rejects.write([
+        { value: entry.record ?? entry.id, error: reason, ...(entry.line !== undefined ? { line: entry.line } : {}), ...(entry.row ? { row: entry.row } : {}) },
+      ]);
   }
   await rejects.close();
   return rows.length;

@@ -1,5 +1,5 @@
 /** Records from `--data JSON` or `--file F|-`, and whether there is one or several. */
-import type { CsvDelimiter, InputFormat, RepeatedRow, SourceItem } from '../../io/input/types.js';
+import type { CsvDelimiter, InputFormat, RepeatedRow, SheetForm, SourceItem } from '../../io/input/types.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 
@@ -13,6 +13,8 @@ export interface RecordInputOptions {
   raw?: boolean;
   /** `--delimiter`: , ; or tab (parsed by io/input/csv-delimiter.ts). */
   delimiter?: string;
+  /** `--sheet`: the workbook's sheet to read (else its first). */
+  sheet?: string;
   strict?: boolean;
 }
 
@@ -21,10 +23,14 @@ export type RecordInput =
   | {
       single: Record<string, unknown>;
       cells?: Record<string, string>;
+      /** Of a sheet row: its cells as read (its reject holds them). */
+      row?: string[];
       /** The line it was read from (1 for `--data`). */
       line: number;
       /** Read from `--file`: a file's one record goes the way its many would (the bulk runner), with its line. */
       fromFile: boolean;
+      /** Of a sheet: its form (its rejects are written in it). */
+      sheetForm?: SheetForm;
     }
   | { many: AsyncIterable<RecordItem> };
 
@@ -51,6 +57,8 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   const repeats: RepeatedRow[] = [];
   // The separator a csv is read with: its rejects are written with it.
   let csvDelimiter: CsvDelimiter | undefined;
+  // The sheet's header and separator as written: its rejects are written in that form.
+  let sheetForm: SheetForm | undefined;
   const records = readRecords(
     { data, file },
     {
@@ -60,6 +68,8 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
       ...(typeof ctx.opts.delimiter === 'string' ? { delimiter: parseDelimiter(ctx.opts.delimiter) } : {}),
       ...(options.recordIds ? { recordIds: true } : {}),
       onCsvDelimiter: (delimiter) => (csvDelimiter = delimiter),
+      onSheetForm: (form) => (sheetForm = form),
+      ...(ctx.opts.sheet !== undefined ? { sheet: ctx.opts.sheet } : {}),
       onRepeat: (repeat) => {
         repeats.push(repeat);
         ctx.warn(`line ${repeat.line} repeats line ${repeat.of} (id ${repeat.id}, the same values): sent once`);
@@ -79,7 +89,14 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
   // repeated beside it, it goes through the bulk runner, which keeps them in the
   // rejects file and the summary (and a plan lists them).
   if (second.done && records.stats.badRows + records.stats.refused + records.stats.repeats === 0)
-    return { single: first.value.value, ...(first.value.cells ? { cells: first.value.cells } : {}), line: first.value.line, fromFile: file !== undefined };
+    return {
+      single: first.value.value,
+      ...(first.value.cells ? { cells: first.value.cells } : {}),
+      ...(first.value.row ? { row: first.value.row } : {}),
+      line: first.value.line,
+      fromFile: file !== undefined,
+      sheetForm,
+    };
   const many = (async function* () {
     try {
       if (first.done) return;
@@ -94,5 +111,5 @@ export async function readRecordInput(ctx: CommandContext<RecordInputOptions>, o
     }
   })();
   // The bulk runner reads the reader's counters from `stats` and takes its bad rows from `badRows`.
-  return { many: Object.assign(many, { stats: records.stats, badRows, repeats, csvDelimiter: () => csvDelimiter }) };
+  return { many: Object.assign(many, { stats: records.stats, badRows, repeats, csvDelimiter: () => csvDelimiter, sheetForm: () => sheetForm }) };
 }

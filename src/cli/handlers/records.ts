@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { operation, verbOf, type OperationId } from '../../contract/operations.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
-import type { BadRow, RepeatedRow, SourceItem } from '../../io/input/types.js';
+import type { BadRow, RepeatedRow, SheetForm, SourceItem } from '../../io/input/types.js';
 import type { BadRowRelay } from '../../io/input/bad-rows.js';
 import { type RecordId, typedIds } from '../../io/input/typed-ids.js';
 import { type CommandContext, withContext } from '../context.js';
@@ -34,7 +34,7 @@ export interface WriteSpec {
 }
 
 /** The options a write verb reads; bulk and plan ones only where its operation has a bulk counterpart. */
-export type WriteOptions = RecordInputOptions & BulkOptions & PlanOptions & { skipUnchanged?: boolean };
+export type WriteOptions = RecordInputOptions & BulkOptions & PlanOptions & { skipUnchanged?: boolean; match?: string };
 
 /** A paged list (`list`, with `--all` streaming). */
 export function list(invocation: Invocation<[], PagingOptions & FilterOptions>, operationId: OperationId): Promise<void> {
@@ -90,7 +90,8 @@ export function write(invocation: Invocation<[id?: string], WriteOptions>, spec:
     const verbName = verbOf(spec.single);
     // Updates and upserts of records name ids: the one id rule, duplicates decided first.
     const input = await readRecordInput(ctx, { recordIds: spec.bulk !== undefined && (verbName === 'update' || verbName === 'upsert') });
-    if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true) {
+    // --match finds each row's record by its natural key: a plan of the whole sheet, then its changes sent.
+    if (wantsPlan(ctx) || ctx.opts.skipUnchanged === true || ctx.opts.match !== undefined) {
       return planWrite(ctx, spec, input, positionalId);
     }
     const callFor = async (record: Record<string, unknown>) => {
@@ -169,6 +170,7 @@ async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, inp
       value: positionalId === undefined ? input.single : { ...input.single, id: positionalId },
       line: input.line,
       ...(input.cells ? { cells: input.cells } : {}),
+      ...(input.row ? { row: input.row } : {}),
     });
   else {
     if (positionalId !== undefined) throw new UsageError('an id argument goes with one record; several records must carry their own "id"');
@@ -177,7 +179,11 @@ async function planWrite(ctx: CommandContext<WriteOptions>, spec: WriteSpec, inp
   }
   const { planRecordWrite } = await import('../../plan/make-plan.js');
   const repeats = 'many' in input ? ((input.many as { repeats?: RepeatedRow[] }).repeats ?? []) : [];
-  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems, repeats);
+  const sheetForm = 'single' in input ? input.sheetForm : (input.many as { sheetForm?: () => SheetForm | undefined }).sheetForm?.();
+  const plan = await planRecordWrite(await planTarget(ctx, operation(spec.single).resource), verb, items, problems, repeats, {
+    ...(ctx.opts.match !== undefined ? { match: ctx.opts.match } : {}),
+    ...(sheetForm ? { sheetForm } : {}),
+  });
   if (wantsPlan(ctx)) return showPlan(ctx, plan);
   const notSent = (plan.counts.refused ?? 0) + (plan.counts.unreadable ?? 0);
   if ((plan.counts.create ?? 0) + (plan.counts.update ?? 0) + notSent === 0) {

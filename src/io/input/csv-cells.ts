@@ -108,6 +108,33 @@ function quotedCells(raw: string, delimiter: string): boolean[] {
   return quoted;
 }
 
+/**
+ * Whether a quoted cell of one raw csv record has text after its closing quote
+ * (`B31,"q"x`): csv-parse's `relax_quotes` would keep `"q"x` as the cell's text,
+ * quotes and all, which is never what a spreadsheet meant.
+ */
+export function hasStrayQuote(raw: string, delimiter: string): boolean {
+  const text = raw.replace(/^[\r\n]+/, '');
+  let atStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (atStart && char === '"') {
+      // Walk to the closing quote ("" is a quote inside the cell).
+      for (i += 1; i < text.length; i++) {
+        if (text[i] !== '"') continue;
+        if (text[i + 1] === '"') i += 1;
+        else break;
+      }
+      const next = text[i + 1];
+      if (next !== undefined && next !== delimiter && next !== '\r' && next !== '\n') return true;
+      atStart = false;
+      continue;
+    }
+    atStart = char === delimiter;
+  }
+  return false;
+}
+
 /** The typed values of a parsed row's cells (quoted ones stay text unless JSON); `guarded` as in `typeCell`. */
 export function typeCells(cells: readonly string[], raw: string, delimiter = ',', guarded = true): unknown[] {
   const quoted = raw.includes('"') ? quotedCells(raw.replace(/^[\r\n]+/, ''), delimiter) : undefined;

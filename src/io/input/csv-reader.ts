@@ -2,12 +2,12 @@ import { Readable } from 'node:stream';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { InputError } from '../../errors.js';
 import type { BadRowHandler } from './bad-rows.js';
-import { typeCells, unguardFormula } from './csv-cells.js';
+import { hasStrayQuote, typeCells, unguardFormula } from './csv-cells.js';
 import { chooseDelimiter, firstLine } from './csv-delimiter.js';
 import { LINE_END, RECORD_DELIMITERS, lineBreaks, leadingLineBreaks, withoutFirstLine } from './line-breaks.js';
 import { parse as parseStrict } from 'csv-parse/sync';
 import { peek } from './source.js';
-import type { CsvDelimiter, SourceItem } from './types.js';
+import type { CsvDelimiter, SheetForm, SourceItem } from './types.js';
 import { setField } from '../../contract/own-fields.js';
 
 /** Cell text a spreadsheet may mean as a number or a boolean. */
@@ -35,6 +35,8 @@ export interface CsvReadOptions {
   delimiter?: CsvDelimiter;
   /** Told the separator the file is read with (rejects of a `;` file are written with `;`). */
   onCsvDelimiter?: (delimiter: CsvDelimiter) => void;
+  /** Told the file's header as written, separator and byte order mark (its rejects are written in that form). */
+  onSheetForm?: (form: SheetForm) => void;
 }
 
 /**
@@ -197,7 +199,14 @@ async function* parseRows(source: Readable, lines: LineCounter, context: ParseCo
   if (rest !== undefined) yield* parseRows(Readable.from([rest]), lines, context);
 }
 
+/** Whether the first line of `head` ends with CRLF, as Windows (and Excel) writes lines. */
+function endsLinesWithCrlf(head: string): boolean {
+  const end = head.search(/[\r\n]/);
+  return end !== -1 && head.startsWith('\r\n', end);
+}
+
 const UNCLOSED = 'a quote opened on this line is never closed';
+const STRAY_QUOTE = 'a quoted cell has text after its closing quote (like "q"x): quote the whole cell, doubling its quotes, or drop them';
 
 /**
  * A header cell as the field it names: spaces around it dropped (a spreadsheet's
@@ -228,12 +237,17 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
     if (!header) {
       header = (guarded ? row.cells.map(unguardFormula) : row.cells).map(headerField);
       context.columns = header.length;
+      options.onSheetForm?.({ format: 'csv', header: row.cells, delimiter, bom: peeked.head.startsWith('\uFEFF'), crlf: endsLinesWithCrlf(peeked.head) });
       continue;
     }
     // A spreadsheet's empty rows (`;;`, Excel's trailing ones) are blank lines: nothing to send.
     if (row.cells.every((cell) => cell === '')) continue;
     if (row.cells.length !== header.length) {
       badRow({ line: row.line, message: `expected ${header.length} cells (the header's), got ${row.cells.length}`, raw: row.raw.replace(/^[\r\n]+/, '') });
+      continue;
+    }
+    if (row.raw.includes('"') && hasStrayQuote(row.raw, delimiter)) {
+      badRow({ line: row.line, message: STRAY_QUOTE, raw: row.raw.replace(/^[\r\n]+/, '') });
       continue;
     }
     let values: unknown[];
@@ -246,8 +260,8 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
     }
     const record: Record<string, unknown> = {};
     // The text of cells that read as numbers or booleans, or could (`007`, a quoted
-    // "123"): a stored record's types decide them in a plan (plan/stored-types.ts).
-    let cells: Record<string, string> | undefined;
+    // "123"): the field's declared type decides them (plan/field-types.ts).
+    const cells: Record<string, string> = Object.create(null) as Record<string, string>;
     for (let i = 0; i < header.length; i++) {
       const name = header[i] as string;
       const value = values[i];
@@ -255,8 +269,8 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
       // A header is a field name like any other (`__proto__` included): set as the record's own.
       setField(record, name, value);
       if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string))
-        setField((cells ??= {}), name, row.cells[i] as string);
+        setField(cells, name, row.cells[i] as string);
     }
-    yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
+    yield { value: record, line: row.line, cells, row: row.cells };
   }
 }

@@ -6,6 +6,7 @@ const BY_EXTENSION: Record<string, InputFormat> = {
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
   '.csv': 'csv',
+  '.xlsx': 'xlsx',
 };
 
 /** The format a file's extension names, if it names one. */

@@ -50,7 +50,7 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
       const id = text !== undefined && isExponentNotation(text) ? 'unreadable' : recordIdOf(value.id);
       if (id === 'unreadable') {
         const message = text !== undefined && isExponentNotation(text) ? notAnIdReason(text) : `${describe(value.id)} is not an id: ids are positive integers`;
-        badRow({ line, message, raw: jsonText(value) ?? '', record: value });
+        badRow({ line, message, raw: jsonText(value) ?? '', record: value, ...(item.row ? { row: item.row } : {}) });
         continue;
       }
       if (value.id === '') delete value.id;
@@ -110,6 +110,7 @@ export function readRecords(source: { data?: string; file?: string }, options: R
             message: `id ${String(item.value.id)} is also named on line${others.length > 1 ? 's' : ''} ${others.join(', ')} with other values: ambiguous, none of them is sent`,
             raw: jsonText(item.value) ?? '',
             record: item.value,
+            ...(item.row ? { row: item.row } : {}),
           });
           continue;
         }

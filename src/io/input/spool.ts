@@ -15,6 +15,7 @@ interface SpoolLine {
   v: Record<string, unknown>;
   l: number;
   c?: Record<string, string>;
+  r?: string[];
 }
 
 /**
@@ -41,7 +42,7 @@ export class ParsedSpool {
 
   /** Adds one item, waiting when the disk is behind. */
   async write(item: RecordItem): Promise<void> {
-    const line: SpoolLine = item.cells ? { v: item.value, l: item.line, c: item.cells } : { v: item.value, l: item.line };
+    const line: SpoolLine = { v: item.value, l: item.line, ...(item.cells ? { c: item.cells } : {}), ...(item.row ? { r: item.row } : {}) };
     const out = this.out as WriteStream;
     if (!out.write(`${jsonText(line)}\n`)) await once(out, 'drain');
   }
@@ -60,7 +61,7 @@ export class ParsedSpool {
     try {
       for await (const { text } of readLines(stream)) {
         const line = parseJson(text) as SpoolLine;
-        yield line.c ? { value: line.v, line: line.l, cells: line.c } : { value: line.v, line: line.l };
+        yield { value: line.v, line: line.l, ...(line.c ? { cells: line.c } : {}), ...(line.r ? { row: line.r } : {}) };
       }
     } finally {
       stream.destroy();

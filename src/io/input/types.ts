@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 
 /** The formats record and id input comes in. */
-export const INPUT_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export const INPUT_FORMATS = ['json', 'ndjson', 'csv', 'xlsx'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /** What separates csv cells: a comma, a semicolon (European spreadsheets) or a tab. */
@@ -15,14 +15,25 @@ export type CsvDelimiter = ',' | ';' | '\t';
 
 export interface SourceItem<T = unknown> {
   value: T;
-  /** 1-based line of the input where the item starts. */
+  /** 1-based line of the input where the item starts (a workbook's row number). */
   line: number;
   /**
-   * Of a typed csv row: each cell as written, so a plan can read it as the stored
-   * record types the field (`1000` stays the text "1000" where a string is stored).
+   * Of a sheet row (csv, workbook): the text as written of each cell read as a
+   * number or a boolean, so the field's declared type decides it (`1000` stays the
+   * text "1000" where the service declares a string; plan/field-types.ts). Present,
+   * perhaps empty, on every sheet row: it marks the row as one whose types are guesses.
    */
   cells?: Record<string, string>;
+  /** Of a sheet row: every cell's text as read, in the input's column order (its rejects hold it exactly). */
+  row?: string[];
 }
+
+/**
+ * The form of a sheet input, so that its rejects are written in it: the header as
+ * written (names and order), and for a csv its separator, byte order mark and line ends.
+ */
+export type SheetForm =
+  { format: 'csv'; header: string[]; delimiter: CsvDelimiter; bom: boolean; crlf: boolean } | { format: 'xlsx'; header: string[]; sheet: string };
 
 export interface BadRow {
   line: number;
@@ -35,6 +46,8 @@ export interface BadRow {
    * to hold as a record to fix and feed back.
    */
   record?: Record<string, unknown>;
+  /** Of a sheet row: every cell's text as read, in column order (see `SourceItem.row`). */
+  row?: string[];
 }
 
 export interface ReadOptions {
@@ -46,6 +59,10 @@ export interface ReadOptions {
   delimiter?: CsvDelimiter;
   /** CSV: told the separator the file is read with (detected or `--delimiter`). */
   onCsvDelimiter?: (delimiter: CsvDelimiter) => void;
+  /** Sheets (csv, xlsx): told the input's form once its header is read (rejects are written in it). */
+  onSheetForm?: (form: SheetForm) => void;
+  /** Workbooks: the sheet to read (`--sheet`), else the first. */
+  sheet?: string;
   /** CSV: cells as they are, a leading `'` before `=`, `+`, `-`, `@` kept (`--csv-raw`; src/io/input/csv-cells.ts). */
   csvRaw?: boolean;
   /** Stop at the first bad row (throw `InputError` with its line) instead of skipping it. */

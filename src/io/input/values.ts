@@ -55,6 +55,9 @@ export async function* readFileValues(
       case 'csv':
         yield* readCsvRecords(stream, options, badRow);
         break;
+      case 'xlsx':
+        yield* (await import('./xlsx-reader.js')).readXlsxRecords(stream, options, badRow);
+        break;
       case 'lines':
         for await (const { text, line } of readLines(stream, { blanks: true })) yield { value: text, line };
         break;

@@ -79,6 +79,7 @@ async function renderQueried(result: unknown, options: OutputOptions): Promise<v
 
 /** A writer for a stream of rows (lists, pages, `--all`) in the chosen format. */
 export async function createRowWriter(options: OutputOptions): Promise<RowWriter> {
+  if (options.out !== undefined && options.format !== 'xlsx') throw new UsageError('--out goes with -o xlsx (other formats go to stdout: redirect it)');
   if (options.query) return querying({ ...options, query: options.query });
   return options.fields ? fieldChecking(options, await formatWriter(options)) : formatWriter(options);
 }
@@ -94,6 +95,8 @@ async function formatWriter(options: OutputOptions): Promise<RowWriter> {
       return (await import('./csv-writer.js')).createCsvWriter(options);
     case 'table':
       return (await import('./table-writer.js')).createTableWriter(options);
+    case 'xlsx':
+      return (await import('./xlsx-writer.js')).createXlsxWriter(options);
   }
 }
 

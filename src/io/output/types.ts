@@ -3,9 +3,9 @@
  * for human eyes (footers, confirmations) is the caller's business on stderr.
  */
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'xlsx';
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'xlsx'];
 
 export type Row = Record<string, unknown>;
 
@@ -24,6 +24,8 @@ export interface OutputOptions {
   wide?: boolean;
   /** CSV cells as they are: no `'` guarding a cell a spreadsheet would run as a formula (`--csv-raw`). */
   csvRaw?: boolean;
+  /** `--out FILE`: where `-o xlsx` writes its workbook. */
+  out?: string;
   /** Human-only warnings (stderr); none when absent. */
   warn?: (line: string) => void;
   /** `--query`: a JMESPath expression the output is passed through before it is rendered. */
