@@ -214,6 +214,13 @@ export class PartialFailureError extends PlaError {
 export class ReceiptError extends PartialFailureError {}
 
 /**
+ * Thrown when a bulk run's checkpoint cannot be written (a full disk, a folder made
+ * read-only): the run stops before its next batch, as for a receipt (exit 9); when
+ * it cannot be written at the start, nothing was sent.
+ */
+export class CheckpointError extends PartialFailureError {}
+
+/**
  * Thrown when a page walk saw the records change under it (exit 9, a partial
  * result): the listing may miss records added or removed meanwhile.
  */

@@ -51,7 +51,7 @@ async function csvLines(rows: Array<Record<string, unknown>>, columns: string[],
  * The rejects file: refused records in the input's format, each with the service's
  * error beside it (`_error` field or column), ready to fix and feed back. Nothing
  * is created until the first reject; batches are written as they finish, in turn.
- * When resuming from a checkpoint the earlier run's rejects are kept and added to.
+ * Rows already in the file (an earlier attempt of the run, another run) are kept and added to.
  */
 export class RejectsFile {
   private started = false;
@@ -75,17 +75,20 @@ export class RejectsFile {
     return this.earlierDelimiter ?? this.inputDelimiter() ?? ',';
   }
 
-  /** Starts a fresh file (an earlier run's rejects are gone) or continues an earlier one; never a link. */
-  async open(resume: boolean): Promise<void> {
+  /**
+   * Continues the file where it is (never a link): rows already there, of an
+   * earlier attempt of the run or of another run, are kept and added to, never
+   * deleted or replaced. Resolves to whether it held rows.
+   */
+  async open(): Promise<boolean> {
     refuseSymlink(this.path, this.what);
-    if (!resume) return rm(this.path, { force: true });
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch {
-      return;
+      return false;
     }
-    if (text.trim() === '') return;
+    if (text.trim() === '') return false;
     this.started = true;
     if (this.format === 'json') {
       // Reopen the array: cut its closing bracket so elements can be appended.
@@ -93,6 +96,7 @@ export class RejectsFile {
       await truncate(this.path, Buffer.byteLength(body));
       this.started = !body.endsWith('[');
       if (!this.started) await rm(this.path, { force: true });
+      return this.started;
     } else if (this.format === 'csv') {
       const [{ parse }, { unguardFormula }, { chooseDelimiter, firstLine }] = await Promise.all([
         import('csv-parse/sync'),
@@ -103,6 +107,7 @@ export class RejectsFile {
       this.earlierDelimiter = chooseDelimiter(header);
       this.columns = (parse(header, { bom: true, delimiter: this.earlierDelimiter }) as string[][])[0]?.map(unguardFormula);
     }
+    return true;
   }
 
   /** Appends the rejects of one batch. */

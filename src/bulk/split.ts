@@ -34,6 +34,16 @@ export function reasonOf(error: ApiError): string {
   return `${error.status} ${withoutIds(general)}`;
 }
 
+/**
+ * Whether the service answered a request again under its Idempotency-Key rather
+ * than carrying it out (`Idempotent-Replayed: true`, as pla server and Stripe-style
+ * services say): done by an earlier attempt.
+ */
+export function isReplayed(result: CallResult): boolean {
+  const said = result.headers['idempotent-replayed'];
+  return (Array.isArray(said) ? said[0] : said)?.trim().toLowerCase() === 'true';
+}
+
 /** One request the service accepted: the items it carried and what it answered. */
 export interface Accepted {
   items: SourceItem[];

@@ -240,8 +240,27 @@ describe('errors that are not about the records stop the run', () => {
     const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 3, checkpointPath });
     expect(summary).toMatchObject({ succeeded: 20, skipped: 10 });
     expect(appliedRefs().sort()).toEqual(input.map((i) => i.value.ref).sort());
-    // A finished run leaves no checkpoint behind: the next run starts afresh.
-    await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
+    // A finished run stays finished: its checkpoint says so, and a rerun with it is refused, sending nothing.
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ done: { counts: { upserted: 20, skipped: 10 } } });
+    const sentBefore = server.requests.length;
+    const again = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 3, checkpointPath }).catch(
+      (e: unknown) => e,
+    );
+    expect(again).toBeInstanceOf(UsageError);
+    expect((again as UsageError).message).toMatch(/went through its whole input at .*\(upserted 20, skipped 10\); nothing was sent/);
+    expect((again as UsageError).hint).toMatch(/--force/);
+    expect(server.requests.length).toBe(sentBefore);
+    // Forced: a new run, under new keys.
+    const forced = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(input),
+      batchSize: 5,
+      concurrency: 3,
+      checkpointPath,
+      force: true,
+    });
+    expect(forced).toMatchObject({ succeeded: 30, skipped: 0 });
   });
 
   for (const format of ['json', 'csv', 'ndjson'] as const) {
@@ -369,7 +388,9 @@ describe('batches whose outcome is unknown', () => {
     const sends = server.requests.filter((r) => refsOf(r).includes('r7'));
     expect(sends).toHaveLength(2);
     expect(sends[1]!.headers['idempotency-key']).toBe(sends[0]!.headers['idempotency-key']);
-    await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ done: { counts: { upserted: 5, skipped: 15 } }, unknown: [], sending: [] });
+    // The unknown-outcome file is kept, as it was: never deleted nor replaced.
+    expect((await readFile(unknownPath, 'utf8')).trim().split('\n')).toHaveLength(5);
   });
 
   it('a run with refused records and records of unknown outcome names both, the unknown ones first', async () => {

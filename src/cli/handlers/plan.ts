@@ -132,7 +132,7 @@ async function rejectPlanRefusals(plan: Plan, path: string): Promise<number> {
   if (rows.length === 0) return 0;
   const [{ RejectsFile }, { formatFromPath }] = await Promise.all([import('../../bulk/rejects.js'), import('../../io/input/format.js')]);
   const rejects = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
-  await rejects.open(true);
+  await rejects.open();
   for (const entry of rows) {
     const reason = entry.reason ?? entry.action;
     if (entry.action === 'unreadable') await rejects.writeUnreadable({ line: entry.line ?? 0, raw: entry.raw ?? '', message: reason });
