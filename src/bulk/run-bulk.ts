@@ -78,6 +78,12 @@ function finishedCounts(summary: BulkSummary): Record<string, number> {
   return counts;
 }
 
+/** A checkpoint that cannot be written before the first request: the run stops there. */
+function nothingSent(error: unknown): never {
+  if (!(error instanceof CheckpointError)) throw error;
+  throw new CheckpointError(`${error.message}; nothing was sent`, { cause: error, hint: 'free some space or make the folder writable, then run again' });
+}
+
 /** A rejects or unknown-outcome file that is the input itself would be read while written to: refused. */
 function refuseInputAsOutput(file: RejectsFile, inputPath: string | undefined): void {
   if (inputPath !== undefined && resolve(inputPath) === resolve(file.path))
@@ -118,7 +124,9 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   // Idempotency-Key derives from it) survives any stop, kill -9 included.
   const checkpointPath = options.checkpointPath ?? options.autoCheckpointPath;
   const checkpoint = checkpointPath
-    ? await Checkpoint.open(checkpointPath, { operationId: op.id, batchSize, runId: options.runId ?? newRunId(), force: options.force === true })
+    ? await Checkpoint.open(checkpointPath, { operationId: op.id, batchSize, runId: options.runId ?? newRunId(), force: options.force === true }).catch(
+        nothingSent,
+      )
     : undefined;
   // A rerun keeps the id it had: its batches go again under the keys they had.
   const runId = checkpoint?.runId ?? options.runId ?? newRunId();
@@ -152,7 +160,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     const earlierRows = await file?.open();
     if (file && earlierRows && !checkpoint?.resumed) warn(`adding to the ${file.what} ${file.path}: it holds rows of an earlier run, kept`);
   }
-  await checkpoint?.keepFiles({ ...(rejectsPath ? { rejects: rejectsPath } : {}), unknown: unknownPath });
+  await checkpoint?.keepFiles({ ...(rejectsPath ? { rejects: rejectsPath } : {}), unknown: unknownPath }).catch(nothingSent);
   // Unreadable input rows: said as they are found, and kept in the rejects file.
   const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
   const summary: BulkSummary = {
@@ -307,11 +315,16 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       if (stopping()) break;
       pool.start(() => runBatch(batch));
     }
+  } catch (error) {
+    // A checkpoint that cannot be written between batches stops the run like a receipt: said with what was done.
+    if (!(error instanceof CheckpointError)) throw error;
+    fatal ??= { error };
   } finally {
     // However the loop ended (done, stopped, bad input), let in-flight batches land.
     await pool.drain();
     await answers?.flush().catch((error: unknown) => void (fatal ??= { error }));
-    await checkpoint?.save();
+    // A failure here (a full disk) is the run's error unless an earlier one stopped it.
+    await checkpoint?.save().catch((error: unknown) => void (fatal ??= { error }));
     await rejects?.close();
     await unknownFile.close();
     bar?.finish();
