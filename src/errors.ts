@@ -285,5 +285,5 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
     EXIT_CODES.invalidAnswer,
     "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape): its fault, not the request's; check what it did before sending again",
   ],
-  [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
+  [EXIT_CODES.interrupted, 'interrupted (Ctrl-C; SIGTERM exits 143, SIGHUP 129); the rerun the hint names finishes the job'],
 ];

@@ -100,6 +100,8 @@ export async function pruneRuns(before: Date | undefined, dir: string): Promise<
   for (const run of await listRuns(dir)) {
     if (before && Date.parse(run.header.startedAt) >= before.getTime()) continue;
     await rm(run.path, { force: true });
+    // The checkpoint a bulk run got beside its receipt (no --checkpoint given) goes with it.
+    await rm(run.path.replace(/\.ndjson$/, '.checkpoint.json'), { force: true });
     removed += 1;
   }
   return removed;
