@@ -283,6 +283,35 @@ describe('errors that are not about the records stop the run', () => {
     });
   }
 
+  for (const format of ['json', 'csv', 'ndjson'] as const) {
+    it(`adds to a rejects file a new run names again, never replacing it (${format})`, async () => {
+      const rejectsPath = temp.path(`kept-rejects.${format}`);
+      serve(allOrNothing);
+      const first = records(5, (i) => ({ id: 2000 + i, bad: i === 2 }));
+      await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(first), batchSize: 5, rejectsPath });
+      const warnings: string[] = [];
+      const second = records(5, (i) => ({ id: 3000 + i, bad: i === 4 }));
+      await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(second), batchSize: 5, rejectsPath, warn: (line) => warnings.push(line) });
+      expect(warnings).toEqual([`adding to the rejects file ${rejectsPath}: it holds rows of an earlier run, kept`]);
+      const kept: unknown[] = [];
+      for await (const item of readRecords({ file: rejectsPath })) kept.push(item.value);
+      expect(kept).toEqual([
+        { ref: 'r2', id: 2002, bad: true },
+        { ref: 'r4', id: 3004, bad: true },
+      ]);
+    });
+  }
+
+  it('refuses a rejects file that is the input itself (it would be read while written to)', async () => {
+    const file = temp.path('own-input.ndjson');
+    await writeFile(file, '{"ref":"x"}\n');
+    serve(allOrNothing);
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(1)), rejectsPath: file, inputPath: file })).rejects.toThrow(
+      /is the input file/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('refuses a checkpoint written for other input or another batch size', async () => {
     const checkpointPath = temp.path('other.checkpoint.json');
     serve((request) => (refsOf(request).includes('r7') ? { status: 500 } : allOrNothing(request)));
