@@ -90,6 +90,8 @@ export async function applyWithSummary(
       runName: receipt.writer.run,
       folder: ctx.cwd,
       checkpointPath: opts.checkpoint,
+      // --force: a checkpoint whose run finished starts a new one (apply's --force sends only what no receipt confirms).
+      force: opts.force === true,
       runId: receipt.writer.run,
       signal: ctx.signal,
       progress: ctx.startProgress,
