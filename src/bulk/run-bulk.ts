@@ -103,8 +103,12 @@ export function summaryOfStoppedRun(error: unknown): BulkSummary | undefined {
 /**
  * Runs a bulk operation over a stream of records or ids: cuts it into batches,
  * sends up to `concurrency` at once, splits refused batches to find the bad items
- * (written to `rejectsPath` with their errors), records finished batches in
- * `checkpointPath` so a re-run skips them, and draws progress on a terminal.
+ * (written to `rejectsPath` with their errors), and draws progress on a terminal.
+ * Its checkpoint (`checkpointPath`, else `autoCheckpointPath`) is on disk before the
+ * first request and names each batch as sending before it is sent, finished or
+ * unknown once settled, so a rerun after any stop skips what is done, sends again
+ * only what is harmless to repeat (or `retryUnsafe`), and lists the rest as of
+ * unknown outcome; a run that went through its input is refused unless `force`.
  *
  * Partial failure is not an error here: the summary says how many failed and the
  * caller decides (see `partialFailure`). Errors that are not about the items
