@@ -30,6 +30,7 @@ function addStartCommand(tree: Tree): void {
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
     .option('--lenient', 'accept any type in the declared record fields (name, inUse, …); by default a wrong type is a 400, as the service would refuse it')
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
+    .option('--max-bulk-items <n>', `records or ids one bulk request may carry; more is a 413 (default ${D.maxBulkItems})`)
     .option('--max-body <size>', `largest request body, e.g. 10mb (default ${formatByteSize(D.maxBodyBytes)})`)
     .option('--max-image <size>', `largest image upload, e.g. 5mb (default ${formatByteSize(D.maxImageBytes)})`)
     .option('--rate-limit <n>', `requests per second per key, 0 = off; on PostgreSQL one limit shared by every server on the database (default ${D.rateLimit})`)
@@ -38,6 +39,11 @@ function addStartCommand(tree: Tree): void {
     .option('--simulate-tasks [seconds]', `advance transfer tasks by themselves every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`)
     .option('--smtp <url>', 'send e-mail through this SMTP server instead of <data>/outbox/')
     .option('--max-connections <n>', `open connections at most; more are answered 503 (default ${D.maxConnections})`)
+    .option(
+      '--max-connections-per-address <n>',
+      `open connections at most from one client address; more are answered 503 (default ${D.maxConnectionsPerAddress})`,
+    )
+    .option('--header-timeout <s>', `seconds to receive a request's headers; a slower one is cut with 408 (default ${D.headerTimeoutMs / 1000})`)
     .option('--request-timeout <s>', `seconds to receive a whole request; a slower one is cut with 408 (default ${D.requestTimeoutMs / 1000})`)
     .option('--write-timeout <s>', `seconds a client may take to read a response before it is disconnected (default ${D.writeTimeoutMs / 1000})`)
     .option(

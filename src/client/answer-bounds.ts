@@ -3,8 +3,9 @@
  * deadline that counts the whole attempt, headers and body. A per-chunk timeout
  * let a service sending a byte every two seconds keep a `--timeout 3` waiting
  * forever, and one that never stops sending grew the CLI's memory without end.
- * Kept apart from the transport, which calls these hooks for each attempt:
- * `attempt` when it is sent, `started`, `data` and `done` while its answer arrives.
+ * undici's own `bodyTimeout` is per chunk, hence this deadline. Kept apart from
+ * the transport, which calls these hooks for each attempt: `sent` when it is
+ * handed to a connection, `started`, `data` and `done` while its answer arrives.
  * Also the errors of an answer that arrived broken (cut short, undecodable, not
  * HTTP), which are the transport's to raise and the error mapping's to word.
  */
@@ -56,14 +57,22 @@ export interface AnswerBoundsOptions {
   deadlineMs: number;
 }
 
-/** The hooks of one attempt; `abort` ends the attempt with the error given. */
+/**
+ * The hooks of one attempt; `abort` ends the attempt with the error given (undici's
+ * `DispatchController.abort`, which also closes the connection).
+ */
 export interface AnswerBounds {
-  /** The attempt was sent: arms the deadline (`beforeAnswer` makes the error while no answer has begun). */
-  attempt(abort: (error: Error) => void, beforeAnswer: () => Error): void;
-  /** The answer's headers arrived: false (and the attempt aborted) when a declared Content-Length passes the cap. */
-  started(headers: Record<string, string | string[] | undefined>): boolean;
+  /** The attempt was handed to a connection: its deadline starts. */
+  sent(): void;
+  /**
+   * The answer's headers arrived: false (and the attempt aborted) when a declared
+   * Content-Length passes the cap; else the deadline is armed for what is left of
+   * the attempt's time (undici's headers timeout covers the wait for headers, so
+   * that its failure goes through the retry rules).
+   */
+  started(abort: (error: Error) => void, headers: Record<string, string | string[] | undefined>): boolean;
   /** A chunk of the body arrived: false (and the attempt aborted) once the total passes the cap. */
-  data(chunk: Buffer): boolean;
+  data(abort: (error: Error) => void, chunk: Buffer): boolean;
   /** The attempt ended, failed or was abandoned: disarms the deadline. */
   done(): void;
   /** The error of an answer over the cap (also for a body that decodes to more). */
@@ -84,34 +93,29 @@ export function formatBytes(bytes: number): string {
 
 /** Creates the bounds of one attempt. */
 export function createAnswerBounds(options: AnswerBoundsOptions): AnswerBounds {
+  let sentAt = performance.now();
   let received = 0;
-  let answering = false;
   let timer: NodeJS.Timeout | undefined;
-  let abort: (error: Error) => void = () => {};
   const tooLarge = () => new AnswerBoundError(ANSWER_TOO_LARGE, options.maxBytes, `the answer is larger than ${formatBytes(options.maxBytes)}`);
 
   return {
-    attempt(abortAttempt, beforeAnswer) {
-      abort = abortAttempt;
-      timer = setTimeout(() => {
-        timer = undefined;
-        abort(
-          answering
-            ? new AnswerBoundError(ANSWER_DEADLINE, options.deadlineMs, `the answer did not end within ${options.deadlineMs / 1000} s`)
-            : beforeAnswer(),
-        );
-      }, options.deadlineMs);
+    sent() {
+      sentAt = performance.now();
     },
-    started(headers) {
-      answering = true;
+    started(abort, headers) {
       const declared = Number(headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
         abort(tooLarge());
         return false;
       }
+      const left = Math.max(0, sentAt + options.deadlineMs - performance.now());
+      timer = setTimeout(() => {
+        timer = undefined;
+        abort(new AnswerBoundError(ANSWER_DEADLINE, options.deadlineMs, `the answer did not end within ${options.deadlineMs / 1000} s`));
+      }, left);
       return true;
     },
-    data(chunk) {
+    data(abort, chunk) {
       received += chunk.length;
       if (received <= options.maxBytes) return true;
       abort(tooLarge());

@@ -13,11 +13,11 @@ import { httpError, statedFailureError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
 import { readPage } from './page-shapes.js';
 import { type FetchPage, PageWalk } from './page-walk.js';
-import { chooseProxy, type ProxyChoice } from './proxy.js';
+import { chooseProxy } from './proxy.js';
 import { redactSecret } from './redact.js';
 import { longWait, safeToRepeat } from './retry-policy.js';
 import { createStreamedBody, type StreamedBody } from './streamed-body.js';
-import { createTransport, type OutgoingRequest, type RawResponse } from './transport.js';
+import { createTransport, type OutgoingRequest, type RawResponse, type TransportOptions } from './transport.js';
 import type { CallOptions, CallResult, ClientOptions, Page, PageRequest, PagesOptions, PagingFacts, PlaClient, WalkCallOptions } from './types.js';
 import { defaultUserAgent } from './user-agent.js';
 
@@ -44,11 +44,14 @@ function requestTarget(path: string): string {
   return url.pathname + url.search;
 }
 
-/** Proxy and trusted CAs for a client that makes its own agent. */
-function connectionSettings(options: ClientOptions): { proxy?: ProxyChoice; ca?: string; caFile?: string } {
-  const proxy = chooseProxy(options.baseUrl, options.proxy, options.variables ?? {});
+/** Proxy and trusted CAs for a client that makes its own dispatcher. */
+function connectionSettings(options: ClientOptions): Partial<Pick<TransportOptions, 'proxy' | 'configuredProxy' | 'variables' | 'ca' | 'caFile'>> {
+  const variables = options.variables ?? {};
+  const proxy = chooseProxy(options.baseUrl, options.proxy, variables);
   return {
+    variables,
     ...(proxy ? { proxy } : {}),
+    ...(options.proxy ? { configuredProxy: options.proxy } : {}),
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
     ...(options.caFile ? { caFile: options.caFile } : {}),
   };
@@ -65,7 +68,7 @@ export function createClient(options: ClientOptions): PlaClient {
     retries: options.retries ?? CLIENT_DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutSeconds * 1000,
     maxAnswerBytes: options.maxAnswerBytes ?? CLIENT_DEFAULTS.maxAnswerBytes,
-    ...(options.agent !== undefined ? { agent: options.agent } : { ...connectionSettings(options) }),
+    ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : connectionSettings(options)),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
@@ -119,7 +122,7 @@ export function createClient(options: ClientOptions): PlaClient {
     const contentType = response.headers['content-type'];
     // Read leniently: a success that is not JSON (an HTML page, even one labelled JSON) is the
     // operation's reader's to name (answer.ts), as an answer that confirms nothing.
-    const parsed = streamed ? streamed.end() : parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
+    const parsed = streamed ? await streamed.end() : parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
       const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.

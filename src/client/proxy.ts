@@ -4,9 +4,9 @@
  * `HTTPS_PROXY` for an https base URL and `http_proxy` / `HTTP_PROXY` for an http
  * one (lower case first, as curl reads them); `no_proxy` / `NO_PROXY` (host names,
  * `.suffix` or `*.suffix`, optional `:port`, or `*`) sends matching hosts direct.
- * The client talks to one origin, so the choice is made once and the client's
- * agent tunnels through it (src/client/agent.ts); doctor and error messages show
- * the same choice.
+ * The client talks to one origin, so the choice is made once: undici's proxy
+ * agents route by the same variables (src/client/dispatcher.ts), and doctor and
+ * error messages show this choice.
  */
 
 /** The proxy in effect and where it was set, for messages (the URL may hold a password: mask it). */
@@ -19,7 +19,7 @@ export interface ProxyChoice {
 type Env = Record<string, string | undefined>;
 
 /** The first non-empty variable of `names`, with its name. */
-function variable(env: Env, names: readonly string[]): ProxyChoice | undefined {
+export function variable(env: Env, names: readonly string[]): ProxyChoice | undefined {
   for (const name of names) {
     const value = env[name]?.trim();
     if (value) return { url: value, source: name };
@@ -58,8 +58,20 @@ export function chooseProxy(baseUrl: string, configured: string | undefined, env
 /** The proxy answered the CONNECT with another status than 200 (407: it wants credentials). */
 export class ProxyRefusal extends Error {
   readonly code = 'PLA_PROXY_REFUSED';
-  constructor(readonly status: number) {
-    super(`the proxy answered the CONNECT with ${status}`);
+  constructor(
+    readonly status: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`the proxy answered the CONNECT with ${status}`, options);
     this.name = 'ProxyRefusal';
   }
+}
+
+/**
+ * The status of a CONNECT the proxy refused, from undici's error for it: undici
+ * says it only in the message (`Proxy response (407) !== 200 when HTTP Tunneling`).
+ */
+export function proxyRefusal(error: Error): ProxyRefusal | undefined {
+  const status = /^Proxy response \((\d{3})\)/.exec(error.message)?.[1];
+  return status === undefined ? undefined : new ProxyRefusal(Number(status), { cause: error });
 }

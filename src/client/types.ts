@@ -3,8 +3,8 @@
  * JSON, envelopes, pages, retries and the connection pool; commands call it and
  * never speak HTTP themselves.
  */
-import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import type { OperationId } from '../contract/operations.js';
 import type { WireProfile } from '../contract/wire-profile.js';
 
@@ -20,8 +20,8 @@ export interface ClientOptions {
   maxAnswerBytes?: number;
   /** Request trace on this function (stderr in the CLI), key redacted. */
   trace?: (line: string) => void;
-  /** `http.Agent` (or `https.Agent`) to send through; tests may inject one (proxy and CA are then its business). */
-  agent?: Agent;
+  /** The undici dispatcher to send through; tests may inject one (proxy and CA are then its business). */
+  dispatcher?: Dispatcher;
   /**
    * The environment's configured proxy URL. Without one, HTTPS_PROXY/HTTP_PROXY
    * apply as curl reads them; NO_PROXY applies to both (src/client/proxy.ts).

@@ -16,6 +16,7 @@ import {
   typedRecord,
   type RecordResource,
 } from './schemas.js';
+import { DEFAULT_MAX_BULK_ITEMS, ITEM_LIST_BODIES } from './limits.js';
 import type { BodyKind, PagingSpec, PathParamType, ResponseKind } from './types.js';
 
 declare const __PLA_VERSION__: string | undefined;
@@ -235,7 +236,7 @@ function pagingParameters(paging: PagingSpec): Json[] {
   return params;
 }
 
-function requestBody(op: Operation): Json | undefined {
+function requestBody(op: Operation, maxBulkItems: number): Json | undefined {
   if (!op.body) return undefined;
   if (op.body.kind === 'image-upload') {
     return {
@@ -250,7 +251,8 @@ function requestBody(op: Operation): Json | undefined {
   }
   const { kind } = op.body;
   const record = () => ref(recordName(op.resource));
-  const schema = kind === 'record' ? record() : kind === 'records' ? { type: 'array', minItems: 1, items: record() } : ref(BODY_NAMES[kind]);
+  const schema =
+    kind === 'record' ? record() : kind === 'records' ? { type: 'array', minItems: 1, maxItems: maxBulkItems, items: record() } : ref(BODY_NAMES[kind]);
   return { required: op.body.required, content: { 'application/json': { schema } } };
 }
 
@@ -268,7 +270,7 @@ function documentPath(op: Operation, rename: ReadonlyMap<string, string>): strin
   return op.path.replace(/\{(\w+)\}/g, (_whole, name: string) => `{${rename.get(name) ?? name}}`);
 }
 
-function operationObject(op: Operation, rename: ReadonlyMap<string, string>): Json {
+function operationObject(op: Operation, rename: ReadonlyMap<string, string>, maxBulkItems: number): Json {
   const pathParameter = (p: Operation['pathParams'][number]): Json => {
     const name = rename.get(p.name) ?? p.name;
     return {
@@ -292,7 +294,13 @@ function operationObject(op: Operation, rename: ReadonlyMap<string, string>): Js
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
     responses[status] = { description, content: { 'application/problem+json': { schema: ref('Problem') } } };
   }
-  const body = requestBody(op);
+  if (op.body && ITEM_LIST_BODIES.has(op.body.kind)) {
+    responses['413'] = {
+      description: `more than ${maxBulkItems} items (maxItems), or a body larger than the server's limit`,
+      content: { 'application/problem+json': { schema: ref('Problem') } },
+    };
+  }
+  const body = requestBody(op, maxBulkItems);
   return {
     operationId: op.id,
     summary: op.summary,
@@ -308,21 +316,27 @@ function operationObject(op: Operation, rename: ReadonlyMap<string, string>): Js
 export interface OpenApiOptions {
   /** Base URL to list under `servers`. */
   serverUrl?: string;
+  /** Items one bulk request may carry (`maxItems`); default the local server's default. */
+  maxBulkItems?: number;
 }
 
 /** Builds the whole document; cheap enough to build per request. */
 export function createOpenApiDocument(options: OpenApiOptions = {}): Json {
   const paths: Record<string, Json> = {};
+  const maxBulkItems = options.maxBulkItems ?? DEFAULT_MAX_BULK_ITEMS;
   const renames = documentNames(OPERATIONS);
   for (const op of OPERATIONS) {
     const rename = renames.get(shapeOf(op.path)) ?? new Map<string, string>();
     const path = documentPath(op, rename);
     paths[path] ??= {};
-    (paths[path] as Json)[op.method.toLowerCase()] = operationObject(op, rename);
+    (paths[path] as Json)[op.method.toLowerCase()] = operationObject(op, rename, maxBulkItems);
   }
   const records = Object.fromEntries(RECORD_RESOURCES.map((resource) => [RECORD_TYPE_NAMES[resource], jsonSchema(typedRecord(resource))]));
   const bodySchemas = Object.fromEntries(
-    (Object.keys(BODY_NAMES) as Array<keyof typeof BODY_NAMES>).map((kind) => [BODY_NAMES[kind], jsonSchema(BODY_SCHEMAS[kind])]),
+    (Object.keys(BODY_NAMES) as Array<keyof typeof BODY_NAMES>).map((kind) => [
+      BODY_NAMES[kind],
+      ITEM_LIST_BODIES.has(kind) ? { ...jsonSchema(BODY_SCHEMAS[kind]), maxItems: maxBulkItems } : jsonSchema(BODY_SCHEMAS[kind]),
+    ]),
   );
   return {
     openapi: '3.1.0',

@@ -1,6 +1,6 @@
 /**
  * The bytes of JSON's structure, for the scanners that follow strings and brackets
- * over raw bytes without parsing (src/json/json-chunks.ts, src/io/input/json-lines.ts).
+ * over raw bytes without parsing (src/io/input/json-lines.ts).
  * Every one is below 0x80, so none falls inside a multi-byte UTF-8 character.
  */
 export const QUOTE = 0x22;

@@ -24,6 +24,12 @@ export interface AdminRuntime {
   options: ServerOptions;
   log: RequestLog;
   startedAt: number;
+  /**
+   * Why the store can no longer be trusted, once it cannot (the JSON-file store lost its
+   * folder's lock: another process may be writing it, so what memory holds may be stale).
+   * Every request but the index and the OpenAPI document is then answered 503.
+   */
+  storeLost(): string | undefined;
   /** Keys accepted recently; forgotten on a revoke. */
   keys: Pick<KeyRing, 'forget'>;
   /** Clears the store (keys survive), images and outbox, re-seeds unless `--no-seed`, forgets replays. */
@@ -100,7 +106,8 @@ export async function runAdmin(
   switch (name) {
     case 'health': {
       const uptimeSeconds = Math.round((Date.now() - runtime.startedAt) / 1000);
-      const health = await store.health();
+      const lost = runtime.storeLost();
+      const health = lost === undefined ? await store.health() : { backend: store.backend, state: 'unavailable' as const, problem: lost };
       // Unreachable store: say so (503, so load balancers take this process out) rather than fail to count.
       if (health.state !== 'ok') return jsonReply(503, { status: 'unavailable', uptimeSeconds, store: health }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
       return jsonReply(200, {

@@ -6,6 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../json/json-parse.js';
 import { HttpProblem, clientAborted } from './problem.js';
+import { arrayItems } from './item-count.js';
+import { tooManyItems } from './limits.js';
 import { keepBody } from './request-log.js';
 
 /** The request's media type without parameters, lower case ('' when none). */
@@ -18,6 +20,37 @@ export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   if (length !== undefined) return Number(length) > 0;
   return req.headers['transfer-encoding'] !== undefined;
+}
+
+/** A header's comma-separated list, lower case, empty members dropped. */
+function codingsOf(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/**
+ * Refuses a body in a coding the server would not undo. node's parser undoes
+ * `chunked` only: a body sent `Transfer-Encoding: gzip, chunked` arrives still
+ * compressed and would be stored as if plain. Such a body is a 400 (RFC 9112 allows
+ * a 501, but a client retries a 5xx, and sending the same again cannot succeed); a
+ * `Content-Encoding` other than `identity` is a 415 naming what is taken (RFC 7694).
+ */
+export function refuseUnsupportedCodings(req: IncomingMessage): void {
+  const transfer = codingsOf(req.headers['transfer-encoding']).filter((coding) => coding !== 'chunked');
+  if (transfer.length) {
+    throw new HttpProblem(400, `transfer coding ${transfer.join(', ')} is not supported; send the body as is (Content-Length) or chunked only`, {
+      slug: 'unsupported-transfer-coding',
+    });
+  }
+  const content = codingsOf(req.headers['content-encoding']).filter((coding) => coding !== 'identity');
+  if (content.length) {
+    throw new HttpProblem(415, `content coding ${content.join(', ')} is not supported; send the body uncompressed`, {
+      slug: 'unsupported-content-coding',
+      headers: { 'accept-encoding': 'identity' },
+    });
+  }
 }
 
 /** 413 problem for a body over `limit` bytes. */
@@ -34,6 +67,9 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
 /** First allocation for a body of unknown length; it doubles as bytes come, up to the limit. */
 const INITIAL_BODY_BYTES = 16 * 1024;
 
+/** The body before its first bytes came. */
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Reads the whole body, at most `limit` bytes, into one buffer: sized from a declared
  * Content-Length, else doubled as bytes come. Chunks are copied in, never listed, so a
@@ -41,8 +77,15 @@ const INITIAL_BODY_BYTES = 16 * 1024;
  */
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   checkDeclaredLength(req, limit);
+  // The client may have gone while the request waited its turn (--latency, a key's
+  // lookup on PostgreSQL): its 'close' has been and gone, and listening for it now
+  // would wait forever, holding the request (and its Idempotency-Key) with it.
+  if (req.destroyed) throw clientAborted('request body');
   const declared = Number(req.headers['content-length']);
-  let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit));
+  // Allocated when the first bytes come: a client that declares 10 MB and sends
+  // nothing holds no 10 MB meanwhile.
+  let buffer = EMPTY;
+  const firstSize = Number.isSafeInteger(declared) && declared > 0 ? declared : Math.min(INITIAL_BODY_BYTES, limit);
   let size = 0;
   // Listened to rather than iterated: leaving a `for await` early destroys the
   // request, and with it the socket the 413 is to be answered on (the rest of a
@@ -80,6 +123,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       req.pause();
       throw tooLarge('request body', limit);
     }
+    if (buffer === EMPTY) buffer = Buffer.allocUnsafe(Math.max(firstSize, bytes.length));
     if (size + bytes.length > buffer.length) {
       const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(buffer.length * 2, size + bytes.length)));
       buffer.copy(grown, 0, 0, size);
@@ -115,11 +159,13 @@ export function refuseDeepJson(value: unknown, path: string): void {
 
 /**
  * Reads and parses a JSON body; `undefined` when there is none. 415 / 400 / 413
- * otherwise. Every number is kept exact (json/json-text.ts): ids past 2^53 as
+ * otherwise; 413 too for an array of more than `maxItems` items, found before it is
+ * parsed. Every number is kept exact (json/json-text.ts): ids past 2^53 as
  * BigInts, amounts a double would round as `ExactDecimal`s.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number, maxItems?: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
+  refuseUnsupportedCodings(req);
   const type = mediaType(req);
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpProblem(415, `expected a body of type application/json, got ${type || 'none'}`, { slug: 'unsupported-media-type' });
@@ -127,6 +173,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const raw = await readBody(req, limit);
   if (raw.length === 0) return undefined;
   keepBody(req, raw);
+  // An array of more items needs at least two bytes per item (`0,`): a shorter body needs no count.
+  if (maxItems !== undefined && raw.length > 2 * maxItems) {
+    const items = arrayItems(raw);
+    if (items !== undefined && items > maxItems) throw tooManyItems(maxItems, items);
+  }
   let value: unknown;
   try {
     value = parseJson(raw.toString('utf8'));

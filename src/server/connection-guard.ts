@@ -1,51 +1,87 @@
 /**
- * What keeps slow and greedy clients from tying the server up (issue 9 item 11):
- * a cap on open connections (one more gets a plain 503 problem and is closed, not
- * silently dropped as `server.maxConnections` would), node's whole-request timeout
- * for slow bodies (408), and a timeout for a response the client does not read.
+ * What keeps slow and greedy clients from tying the server up (issue 9 item 11,
+ * issue 26): a cap on open connections and a smaller one per client address (one
+ * more gets a plain 503 problem and is closed, not silently dropped as
+ * `server.maxConnections` would), node's timeouts for slow headers and slow bodies
+ * (408), and a timeout for a response the client does not read. Without the
+ * per-address cap and the header timeout, 300 connections trickling header bytes
+ * held every slot for 60 s at a time and everyone else got 503s.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface ConnectionLimits {
   maxConnections: number;
+  maxConnectionsPerAddress: number;
+  headerTimeoutMs: number;
   requestTimeoutMs: number;
   writeTimeoutMs: number;
 }
 
-/** The answer to a connection over the cap, written on the raw socket (no request has been read yet). */
-function refusal(max: number): string {
-  const body = JSON.stringify({
-    type: 'urn:pla:problem:too-many-connections',
-    title: 'Service Unavailable',
-    status: 503,
-    detail: `the server has ${max} connections open, its limit (--max-connections); retry shortly`,
-    instance: '/',
-  });
+/** The answer to a connection over a cap, written on the raw socket (no request has been read yet). */
+function refusal(detail: string): string {
+  const body = JSON.stringify({ type: 'urn:pla:problem:too-many-connections', title: 'Service Unavailable', status: 503, detail, instance: '/' });
   return (
     'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json; charset=utf-8\r\n' +
     `Retry-After: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   );
 }
 
+/** How long a refused connection may stay half-closed for its client to read the refusal and close. */
+const REFUSED_LINGER_MS = 1000;
+
+/** How often node checks the header and request timeouts: often enough that neither runs over by more than half. */
+export function timeoutCheckInterval(limits: Pick<ConnectionLimits, 'headerTimeoutMs' | 'requestTimeoutMs'>): number {
+  return Math.min(1000, limits.headerTimeoutMs / 2, limits.requestTimeoutMs / 2);
+}
+
 /**
- * Applies the limits to a node:http server. Returns a test for the sockets it
- * refused: a request that still arrives on one before it closes is not to be run.
+ * Applies the limits to a node:http server (created with `timeoutCheckInterval` as
+ * its `connectionsCheckingInterval`). Returns a test for the sockets it refused: a
+ * request that still arrives on one before it closes is not to be run.
  */
-export function guardConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'requestTimeoutMs'>): (socket: Socket) => boolean {
+export function guardConnections(
+  server: Server,
+  limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress' | 'headerTimeoutMs' | 'requestTimeoutMs'>,
+): (socket: Socket) => boolean {
   server.requestTimeout = limits.requestTimeoutMs;
-  server.headersTimeout = Math.min(server.headersTimeout, limits.requestTimeoutMs);
+  server.headersTimeout = Math.min(limits.headerTimeoutMs, limits.requestTimeoutMs);
   const open = new Set<Socket>();
+  /** Open connections per client address (addresses with none are removed). */
+  const perAddress = new Map<string, number>();
   const refused = new WeakSet<Socket>();
+  const refuse = (socket: Socket, detail: string) => {
+    refused.add(socket);
+    // Ended, not destroyed at once: closing a socket with bytes of the client still
+    // unread resets the connection, and a client that was still sending (headers
+    // trickling in) may then lose the refusal. It closes when the client closes its
+    // side, or after REFUSED_LINGER_MS; it holds no slot meanwhile.
+    socket.end(refusal(detail));
+    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  };
   // Runs before node's own listener, so the refusal is the first thing written.
   server.prependListener('connection', (socket: Socket) => {
     if (open.size >= limits.maxConnections) {
-      refused.add(socket);
-      socket.end(refusal(limits.maxConnections), () => socket.destroy());
+      refuse(socket, `the server has ${limits.maxConnections} connections open, its limit (--max-connections); retry shortly`);
+      return;
+    }
+    const address = socket.remoteAddress ?? '';
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (fromAddress >= limits.maxConnectionsPerAddress) {
+      refuse(
+        socket,
+        `${address || 'this address'} has ${limits.maxConnectionsPerAddress} connections open, the limit per address (--max-connections-per-address); retry shortly`,
+      );
       return;
     }
     open.add(socket);
-    socket.once('close', () => open.delete(socket));
+    perAddress.set(address, fromAddress + 1);
+    socket.once('close', () => {
+      open.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
   });
   return (socket) => refused.has(socket);
 }
@@ -55,8 +91,11 @@ export function guardConnections(server: Server, limits: Pick<ConnectionLimits, 
  * written (its socket buffers full, the rest waiting in the server's memory).
  */
 export function watchResponseWrite(res: ServerResponse, writeTimeoutMs: number, warn: (message: string) => void, what: string): void {
-  if (res.writableFinished) return;
+  // `destroyed` too: on Node 24+ a response ended after the request timeout destroyed
+  // its socket is never `writableFinished`, and its 'close' has already been emitted.
+  if (res.writableFinished || res.destroyed) return;
   const timer = setTimeout(() => {
+    if (res.destroyed) return;
     warn(`${what}: the client did not read the response within ${writeTimeoutMs / 1000} s; connection closed`);
     res.destroy();
   }, writeTimeoutMs);

@@ -17,13 +17,14 @@ import { runAdmin, type AdminRuntime } from './admin.js';
 import { maskKey } from '../contract/secrets.js';
 import { drainRequest, watchResponseWrite } from './connection-guard.js';
 import { authorize, type ApiKeyRecord, type KeyRing } from './auth.js';
-import { hasBody, mediaType, readJsonBody } from './body.js';
+import { hasBody, mediaType, readJsonBody, refuseUnsupportedCodings } from './body.js';
 import { ignoredFieldsHeader, type OperationCall, type OperationOutcome, type ServerContext } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { parsePaging } from './paging.js';
 import { CLIENT_ABORTED, HttpProblem, badField, noSpace, storeUnavailable } from './problem.js';
 import { MAX_QUERY_PARAMS, overLimit } from './limits.js';
+import { ITEM_LIST_BODIES } from '../contract/limits.js';
 import { queryFlag } from './query-flags.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from '../store/errors.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -162,12 +163,14 @@ function readCall(runtime: Runtime, op: Operation, rawParams: Record<string, str
     return call(undefined);
   }
   if (op.body.kind === 'image-upload') {
+    if (hasBody(req)) refuseUnsupportedCodings(req);
     if (mediaType(req) !== 'multipart/form-data') {
       throw new HttpProblem(415, `expected a body of type multipart/form-data, got ${mediaType(req) || 'none'}`, { slug: 'unsupported-media-type' });
     }
   } else {
     const { kind, required } = op.body;
-    return readJsonBody(req, runtime.options.maxBodyBytes).then((raw) => {
+    const maxItems = ITEM_LIST_BODIES.has(kind) ? runtime.options.maxBulkItems : undefined;
+    return readJsonBody(req, runtime.options.maxBodyBytes, maxItems).then((raw) => {
       // An optional collection sent empty means what no body means (spec 4.3: bodies optional).
       if (!required && Array.isArray(raw) && raw.length === 0) return call(undefined);
       if (raw === undefined && required) throw badField('body', 'a request body is required');
@@ -311,6 +314,9 @@ function handle(runtime: Runtime, req: IncomingMessage, method: string, notes: N
     });
   }
   const { target, params } = match;
+  // A store that lost its lock may hold stale records: nothing is read from it (health says why).
+  const lost = runtime.storeLost();
+  if (lost !== undefined && !(target.kind === 'admin' && PUBLIC_ADMIN.has(target.name))) throw storeUnavailable(lost);
   const permission = permissionOf(target);
   if (!permission)
     return target.kind === 'admin'

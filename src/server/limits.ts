@@ -17,3 +17,12 @@ export function overLimit(path: string, what: string, limit: number, got: number
   const message = `at most ${limit} ${what} per request (got ${got})`;
   return new HttpProblem(400, `${path}: ${message}`, { slug: 'limit-exceeded', errors: [{ path, message }] });
 }
+
+/**
+ * 413 naming the cap on the items of one bulk request (`--max-bulk-items`), answered
+ * once the body is parsed and before any item is checked or stored.
+ */
+export function tooManyItems(limit: number, got: number): HttpProblem {
+  const message = `at most ${limit} items per bulk request (got ${got}); send them in batches of at most ${limit}`;
+  return new HttpProblem(413, `body: ${message}`, { slug: 'too-many-items', errors: [{ path: 'body', message }] });
+}

@@ -4,7 +4,7 @@
  * environment `local` and the tests agree. Plain data (no schema library): the
  * command declarations read it at start-up.
  */
-import { DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
+import { DEFAULT_MAX_BULK_ITEMS, DEFAULT_MAX_PAGE_SIZE } from '../contract/limits.js';
 import { WIRE_PROFILES, type FullWireProfile } from '../contract/wire-profile.js';
 
 export interface ServerOptions {
@@ -23,6 +23,8 @@ export interface ServerOptions {
   /** The console line per request: text, JSON lines, or none (`--quiet`). */
   requestLines: 'text' | 'json' | 'off';
   maxPageSize: number;
+  /** Records or ids one bulk request may carry; more is 413 (stated as `maxItems` in the OpenAPI document). */
+  maxBulkItems: number;
   /** Largest request body accepted, in bytes; larger is 413. */
   maxBodyBytes: number;
   /** Largest image file accepted by the upload, in bytes; larger is 413. */
@@ -39,6 +41,10 @@ export interface ServerOptions {
   smtpUrl?: string;
   /** Open connections at most; one more is answered 503 and closed. */
   maxConnections: number;
+  /** Open connections at most from one client address, so that one client cannot take every connection; one more is answered 503 and closed. */
+  maxConnectionsPerAddress: number;
+  /** Time allowed to receive a request's headers (a connection trickling them is cut: 408). */
+  headerTimeoutMs: number;
   /** Time allowed to receive a whole request, headers and body (a slow body is cut: 408). */
   requestTimeoutMs: number;
   /** Time allowed for a client to take a written response; a client that does not read is disconnected. */
@@ -58,6 +64,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   lenient: false,
   requestLines: 'text',
   maxPageSize: DEFAULT_MAX_PAGE_SIZE,
+  maxBulkItems: DEFAULT_MAX_BULK_ITEMS,
   maxBodyBytes: 10 * 1024 * 1024,
   maxImageBytes: 5 * 1024 * 1024,
   rateLimit: 0,
@@ -65,6 +72,11 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   failRate: 0,
   simulateTasksSeconds: 0,
   maxConnections: 256,
+  // Half the connections: 300 connections trickling headers from one address left none for anyone else; the other half stays
+  // for other clients. Generous, as every client on this machine shares 127.0.0.1 (a test fires 200 requests at three servers at once).
+  maxConnectionsPerAddress: 128,
+  // Headers are a few hundred bytes: 10 s is plenty on any network, and a connection trickling them holds its slot no longer.
+  headerTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   writeTimeoutMs: 30_000,
   wire: WIRE_PROFILES.pla,

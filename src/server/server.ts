@@ -11,7 +11,7 @@ import { ServerSetupError } from './errors.js';
 import { openStore } from '../store/open.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
-import { guardConnections, refuseConnect } from './connection-guard.js';
+import { guardConnections, refuseConnect, timeoutCheckInterval } from './connection-guard.js';
 import { createRequestListener, type Runtime } from './dispatch.js';
 import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
 import { createImageFiles, createStoredImageFiles } from './image-files.js';
@@ -109,10 +109,12 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
       throw new ServerSetupError(`--data ${dataDir} is not a folder`, { hint: 'name a folder (it is created when missing)' });
     throw error;
   });
+  let lostLock: string | undefined;
   const store: Store = await openStore({
     dir: dataDir,
     indexes: INDEXES,
     warn,
+    onLockLost: (problem) => (lostLock = problem),
     maxConnections: options.storePoolSize,
     ...(options.storeUrl ? { url: options.storeUrl } : {}),
   });
@@ -137,6 +139,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     idempotency,
     log: new RequestLog(lines?.add),
     startedAt: Date.now(),
+    storeLost: () => lostLock,
     warn,
     async reset() {
       await resetStore(store, images, options.seed ? seed : undefined);
@@ -147,7 +150,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     baseUrl: () => url,
     async openapi() {
       const { createOpenApiDocument } = await import('../contract/openapi.js');
-      return createOpenApiDocument({ serverUrl: url });
+      return createOpenApiDocument({ serverUrl: url, maxBulkItems: options.maxBulkItems });
     },
   };
 
@@ -155,9 +158,9 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   // failed start must not leave a folder whose admin key nobody ever saw.
   let firstCommit: Promise<FirstStart> | undefined;
   const listener = createRequestListener(runtime);
-  const server = createServer({ connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs / 2) }, (req, res) => {
+  const server = createServer({ connectionsCheckingInterval: timeoutCheckInterval(options) }, (req, res) => {
     if (refused(req.socket)) {
-      res.destroy(); // over --max-connections: already answered 503 on the socket
+      res.destroy(); // over a connection cap: already answered 503 on the socket
       return;
     }
     if (firstCommit) void firstCommit.then(() => listener(req, res));

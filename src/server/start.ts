@@ -25,6 +25,7 @@ export interface StartFlags {
   quiet?: boolean;
   logFormat?: 'text' | 'json';
   maxPageSize?: string;
+  maxBulkItems?: string;
   maxBody?: string;
   maxImage?: string;
   rateLimit?: string;
@@ -35,6 +36,8 @@ export interface StartFlags {
   store?: string;
   storePoolSize?: string;
   maxConnections?: string;
+  maxConnectionsPerAddress?: string;
+  headerTimeout?: string;
   requestTimeout?: string;
   writeTimeout?: string;
   wire?: string;
@@ -84,6 +87,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     lenient: flags.lenient ?? d.lenient,
     requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
+    maxBulkItems: wholeNumber('max-bulk-items', flags.maxBulkItems, d.maxBulkItems, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
     maxImageBytes: size('max-image', flags.maxImage, d.maxImageBytes),
     rateLimit: number('rate-limit', flags.rateLimit, d.rateLimit, (n) => n >= 0, 'requests per second (0 = off)'),
@@ -100,6 +104,14 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
       `a whole number from 1 to ${MAX_STORE_POOL_SIZE}`,
     ),
     maxConnections: wholeNumber('max-connections', flags.maxConnections, d.maxConnections, (n) => n >= 1, 'a whole number of at least 1'),
+    maxConnectionsPerAddress: wholeNumber(
+      'max-connections-per-address',
+      flags.maxConnectionsPerAddress,
+      d.maxConnectionsPerAddress,
+      (n) => n >= 1,
+      'a whole number of at least 1',
+    ),
+    headerTimeoutMs: seconds('header-timeout', flags.headerTimeout, d.headerTimeoutMs),
     requestTimeoutMs: seconds('request-timeout', flags.requestTimeout, d.requestTimeoutMs),
     writeTimeoutMs: seconds('write-timeout', flags.writeTimeout, d.writeTimeoutMs),
     wire: loadWireProfile(flags.wire),

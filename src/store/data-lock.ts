@@ -80,9 +80,10 @@ function describe(owner: LockOwner | undefined): string {
  * proper-lockfile directory kept fresh while held (a lock left by a crashed holder on
  * another host goes stale after 10 s); `lock-owner.json` beside it names the holder.
  * A lock whose holder ran on this host and is no longer running is taken over at once.
- * Throws `StoreLockedError` naming the holder otherwise.
+ * Throws `StoreLockedError` naming the holder otherwise. `onLost` hears when the lock
+ * is lost (proper-lockfile's `onCompromised`): what memory holds may be stale from then on.
  */
-export async function acquireDataLock(dir: string, warn: (message: string) => void): Promise<DataLock> {
+export async function acquireDataLock(dir: string, warn: (message: string) => void, onLost?: (problem: string) => void): Promise<DataLock> {
   let compromised = false;
   const options = {
     lockfilePath: join(dir, LOCK_DIR),
@@ -90,6 +91,7 @@ export async function acquireDataLock(dir: string, warn: (message: string) => vo
     onCompromised: (error: Error) => {
       compromised = true;
       warn(`store: lost the lock on ${dir} (${error.message}); another process may now write it`);
+      onLost?.(`the store lost its lock on ${dir}: another process may now write it; restart the server`);
     },
   };
   let release: () => Promise<void>;

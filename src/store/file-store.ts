@@ -29,6 +29,8 @@ export interface FileStoreOptions {
   indexes?: Partial<Record<CollectionName, readonly string[]>>;
   /** Warnings (torn journal tail, leftover temp files) go here; default stderr. */
   warn?: (message: string) => void;
+  /** Called once if the folder's lock is lost (another process took it): the data in memory may be stale from then on. */
+  onLockLost?: (problem: string) => void;
   /** Compact once the journal holds this many bytes (default 64 MB)… */
   compactAfterBytes?: number;
   /** …or this many entries (default 200,000). */
@@ -48,7 +50,7 @@ function defaultWarn(message: string): void {
 export async function openFileTables(options: FileStoreOptions): Promise<FileTables> {
   const warn = options.warn ?? defaultWarn;
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
-  const lock = await acquireDataLock(options.dir, warn);
+  const lock = await acquireDataLock(options.dir, warn, options.onLockLost);
   let state: StoreState | undefined;
   try {
     for (const leftover of [SNAPSHOT_TEMP_FILE, SNAPSHOT_INDEX_TEMP_FILE, LEGACY_SNAPSHOT_TEMP_FILE, JOURNAL_TEMP_FILE])

@@ -16,11 +16,18 @@ export interface OpenStoreOptions {
   /** Connections at most to PostgreSQL. */
   maxConnections?: number;
   warn?: (message: string) => void;
+  /** JSON-file store: called once if the data folder's lock is lost; what the store holds may be stale from then on. */
+  onLockLost?: (problem: string) => void;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.url === undefined)
-    return openJsonStore({ dir: options.dir, ...(options.indexes ? { indexes: options.indexes } : {}), ...(options.warn ? { warn: options.warn } : {}) });
+    return openJsonStore({
+      dir: options.dir,
+      ...(options.indexes ? { indexes: options.indexes } : {}),
+      ...(options.warn ? { warn: options.warn } : {}),
+      ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
+    });
   const { openPostgresStore } = await import('./postgres/postgres-store.js');
   return openPostgresStore({
     url: options.url,

@@ -30,10 +30,17 @@ describe('defaults', () => {
       expect(start).toContain(`(default ${DEFAULT_SERVER_OPTIONS.maxPageSize})`);
       expect(start).toContain(`(default ${formatByteSize(DEFAULT_SERVER_OPTIONS.maxBodyBytes)})`);
       expect(start).toContain(`every N seconds (default ${DEFAULT_TASK_STEP_SECONDS})`);
+      expect(start).toContain(`more is a 413 (default ${DEFAULT_SERVER_OPTIONS.maxBulkItems})`);
+      expect(start).toContain(`from one client address; more are answered 503 (default ${DEFAULT_SERVER_OPTIONS.maxConnectionsPerAddress})`);
+      expect(start).toContain(`cut with 408 (default ${DEFAULT_SERVER_OPTIONS.headerTimeoutMs / 1000})`);
       expect(log).toContain(`(default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
     } finally {
       await config.remove();
     }
+  });
+
+  it("pla's own bulk batches fit the local server's cap on bulk items", () => {
+    expect(BULK_DEFAULTS.batchSize).toBeLessThanOrEqual(DEFAULT_SERVER_OPTIONS.maxBulkItems);
   });
 
   it('environment local defaults to where a server started with the defaults listens', async () => {

@@ -1,23 +1,24 @@
 /**
- * The transport over node:http against a raw TCP server that answers byte for
- * byte what a test writes: the cases a well-behaved HTTP server cannot give.
- * Each is a lesson of replacing undici (docs/startup.md): a stale keep-alive
- * socket after a Retry-After pause, a body cut short, compressed bodies, a 204
- * with a body, an answer that is not HTTP, and a proxy reached over https.
+ * The transport (undici) against a raw TCP server that answers byte for byte what
+ * a test writes: the cases a well-behaved HTTP server cannot give. A stale
+ * keep-alive socket after a Retry-After pause, a body cut short, compressed
+ * bodies, a 204 with a body, an answer that is not HTTP, and a proxy reached over
+ * https (docs/client.md).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { Agent } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
 import { createClient } from '../../src/client/index.js';
 import type { ClientOptions } from '../../src/client/index.js';
 import { EXIT_CODES, NetworkError } from '../../src/errors.js';
+import { eventually } from '../support/eventually.js';
 import { selfSigned } from '../support/tls-front.js';
 import { rejectionOf } from './helpers.js';
 
@@ -144,8 +145,20 @@ describe('the transport against raw answers', () => {
       if (request.connection === 0 && request.onConnection === 1) socket.resetAndDestroy();
       else socket.write(answer('200 OK', JSON_TYPE, json({ id: 1 })));
     });
-    const client = clientFor(server);
+    // undici puts a connection back in the pool a turn of the event loop after its answer: the
+    // second call waits for it, so that it goes out on the kept-alive connection.
+    const dispatcher = new Agent({ keepAliveTimeout: 60_000 });
+    cleanup.push(() => dispatcher.close());
+    const client = clientFor(server, { dispatcher });
     await client.call('determinations.get', { params: { id: 1 } });
+    await eventually(
+      async () => {
+        const stats = dispatcher.stats[server.url];
+        return stats !== undefined && 'free' in stats && stats.free === 1;
+      },
+      10_000,
+      5,
+    );
     const again = await client.call('determinations.get', { params: { id: 1 } });
     expect(again.data).toEqual({ id: 1 });
     expect(server.requests.map((r) => r.connection)).toEqual([0, 0, 1]);
@@ -238,12 +251,10 @@ describe('the transport against raw answers', () => {
     expect(deletedAgain.status).toBe(204);
     const read = await client.call('determinations.get', { params: { id: 2 } });
     expect(read.data).toEqual({ id: 2 });
-    // The read went on a new connection: on the 204's, the stray body would have been read as its answer's start.
-    expect(server.requests.map((r) => [r.method, r.connection])).toEqual([
-      ['DELETE', 0],
-      ['DELETE', 1],
-      ['GET', 2],
-    ]);
+    // Each answer's connection was dropped: on the 204's, the stray body would have been read as the next answer's start.
+    const [first, second, get] = server.requests.map((r) => [r.method, r.connection] as const);
+    expect([first?.[0], second?.[0], get?.[0]]).toEqual(['DELETE', 'DELETE', 'GET']);
+    expect(new Set([first?.[1], second?.[1], get?.[1]]).size).toBe(3);
   });
 
   it('an answer that is not HTTP is exit 8 with a hint, not pla failing (exit 1)', async () => {
@@ -288,18 +299,26 @@ describe('the transport against raw answers', () => {
     proxy.closeAllConnections();
   });
 
-  it('an injected agent is sent through as it is (here to a host no resolver knows) and left open on close', async () => {
+  it('an injected dispatcher is sent through as it is (here to a host no resolver knows) and left open on close', async () => {
     const server = await serve((_request, socket) => socket.write(answer('200 OK', JSON_TYPE, json({ id: 6 }))));
-    const agent = new Agent({ keepAlive: true });
     const port = Number(new URL(server.url).port);
-    Object.assign(agent, { createConnection: () => connect(port, '127.0.0.1') });
-    cleanup.push(async () => agent.destroy());
-    const client = createClient({ baseUrl: 'http://pla.invalid:1', agent, retries: 0 });
+    // undici's documented custom connector: every connection goes to the raw server.
+    const dispatcher = new Agent({
+      connect: (_options, connected) => {
+        const socket = connect(port, '127.0.0.1', () => connected(null, socket));
+        socket.once('error', (error) => connected(error, null));
+      },
+    });
+    cleanup.push(() => dispatcher.close());
+    const client = createClient({ baseUrl: 'http://pla.invalid:1', dispatcher, retries: 0 });
     const result = await client.call('determinations.get', { params: { id: 6 } });
     await client.close();
     expect(result.data).toEqual({ id: 6 });
     expect(server.requests[0]?.headers.host).toBe('pla.invalid:1');
-    expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
+    expect(dispatcher.closed).toBe(false);
+    // Still usable after the client closed: it serves a second client.
+    const again = await createClient({ baseUrl: 'http://pla.invalid:1', dispatcher, retries: 0 }).call('determinations.get', { params: { id: 6 } });
+    expect(again.data).toEqual({ id: 6 });
   });
 
   it('an idle kept-alive connection is closed by the client after a few seconds', async () => {

@@ -4,6 +4,7 @@ import StreamArray from 'stream-json/streamers/StreamArray.js';
 import StreamValues from 'stream-json/streamers/StreamValues.js';
 import { InputError } from '../../errors.js';
 import { inputNumber, mayBeInexact, UnrepresentableNumberError } from '../../json/json-parse.js';
+import { jsonSyntaxReason } from '../../json/syntax-reason.js';
 import { ValueLineTracker } from './json-lines.js';
 import { peek, withoutBom } from './source.js';
 import type { SourceItem } from './types.js';
@@ -86,7 +87,7 @@ export async function* readJsonValues(input: Readable): AsyncGenerator<SourceIte
   } catch (error) {
     const line = tracker.lineAt(parser.completed);
     if (error instanceof UnrepresentableNumberError) throw new InputError(error.message, line, { cause: error });
-    throw new InputError(`malformed JSON (${(error as Error).message})`, line, { cause: error });
+    throw new InputError(`malformed JSON (${jsonSyntaxReason(error)})`, line, { cause: error });
   } finally {
     values.destroy();
   }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InputError } from '../../errors.js';
 import { parseJson, UnrepresentableNumberError } from '../../json/json-parse.js';
+import { jsonSyntaxReason } from '../../json/syntax-reason.js';
 import type { BadRowHandler } from './bad-rows.js';
 import { readLines } from './lines.js';
 import type { SourceItem } from './types.js';
@@ -17,7 +18,7 @@ export async function* readNdjsonValues(input: Readable, badRow: BadRowHandler):
       value = parseJson(text, { input: true });
     } catch (error) {
       if (error instanceof UnrepresentableNumberError) throw new InputError(error.message, line, { cause: error });
-      badRow({ line, message: `malformed JSON (${(error as Error).message})`, raw: text });
+      badRow({ line, message: `malformed JSON (${jsonSyntaxReason(error)})`, raw: text });
       continue;
     }
     yield { value, line };

@@ -32,7 +32,8 @@ export async function* readFileValues(
   badRow: BadRowHandler,
   sniff: Sniff = sniffRecords,
 ): AsyncGenerator<SourceItem<unknown>> {
-  let stream = await openInput(file, options.stdin);
+  const source = await openInput(file, options.stdin);
+  let stream = source;
   let format: ValueFormat | undefined = options.format;
   if (format === undefined) {
     const byName = file === '-' ? undefined : formatFromPath(file);
@@ -59,8 +60,12 @@ export async function* readFileValues(
         break;
     }
   } finally {
-    // Stop reading a file (or stdin) the consumer walked away from.
-    if (stream !== options.stdin) stream.destroy();
+    // Stop reading a file (or stdin) the consumer walked away from. The file's own
+    // stream too, not only a peeking wrapper around it: a wrapper whose generator
+    // never started does not pass its destruction on, and a FileHandle left to the
+    // garbage collector warns (DEP0137) and, on Node 26, throws ERR_INVALID_STATE.
+    if (stream !== source) stream.destroy();
+    if (source !== options.stdin) source.destroy();
   }
 }
 
