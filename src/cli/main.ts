@@ -30,6 +30,11 @@ function knownKeys(argv: string[], env: Environment): string[] {
   return keys;
 }
 
+/** Whether `signal` was aborted by SIGTERM or SIGHUP (main passes the signal's name as the reason). */
+function stoppedAsAsked(signal: AbortSignal): boolean {
+  return signal.reason === 'SIGTERM' || signal.reason === 'SIGHUP';
+}
+
 /** The whole command tree as completion data; the build writes it to dist/completion-tree.json. */
 export function completionData(): CompletionNode {
   return completionTree(createProgram(systemIO()));
@@ -47,7 +52,9 @@ export async function runPla(argv: string[], io: IOStreams, surroundings: RunSur
   try {
     await createProgram(io, argv, { ...surroundings, env, signal }).parseAsync(argv);
     await releaseHeldOutput(io);
-    return signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
+    // A command that ended in order on SIGTERM or SIGHUP (a server shutting down,
+    // a watch stopped) did what was asked: 0. A run cut short throws InterruptedError.
+    return signal.aborted && !stoppedAsAsked(signal) ? EXIT_CODES.interrupted : EXIT_CODES.ok;
   } catch (error) {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
     await releaseHeldOutput(io);
@@ -89,7 +96,7 @@ export async function main(argv: string[]): Promise<void> {
     echoPending = signalEchoExpected();
     const what = signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}`;
     io.stderr.write(`\n${what}: finishing what is in flight (Ctrl-C again to quit now)\n`);
-    interrupt.abort();
+    interrupt.abort(signal);
   };
   const listeners = (Object.keys(STOPPING_SIGNALS) as StoppingSignal[]).map((signal) => {
     const listener = () => onSignal(signal);
