@@ -16,7 +16,7 @@ import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { defaultRejectsPath, RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { answerPerItem, isReplayed, sendWithSplit, withoutIds, withoutRepeatedCreates } from './split.js';
+import { answerPerItem, isReplayed, safeToSendAgain, sendWithSplit, withoutIds, withoutRepeatedCreates } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -276,6 +276,8 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       tick();
       await answers?.done(batch.index, answered);
     } catch (error) {
+      // A batch whose first request failed without being carried out (or harmlessly) is not in flight: a rerun sends it.
+      if (safeToSendAgain(error)) await checkpoint?.notSent(batch.index).catch(() => undefined);
       fatal ??= { error };
     }
   };

@@ -78,6 +78,18 @@ export interface RequestKeys {
   keyOf: (part: string, values: unknown[]) => string;
 }
 
+/**
+ * Errors a batch's first request threw (before any part of the batch was split off
+ * and sent): nothing of the batch was carried out, or repeating it is harmless — a
+ * create that may have been carried out is answered as of unknown outcome instead.
+ */
+const firstRequestFailures = new WeakSet<object>();
+
+/** Whether a batch that stopped on `error` can be sent again as it is: its first request failed, and nothing else of it was sent. */
+export function safeToSendAgain(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && firstRequestFailures.has(error) && !(error instanceof PlaError && error.outcomeUnknown === true);
+}
+
 export async function sendWithSplit(client: PlaClient, operationId: OperationId, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
@@ -88,7 +100,11 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
     // An answer pla cannot read (an HTML page answered 200) confirms nothing: each item is read back.
     if (error instanceof UnreadableAnswerError) return confirmed(client, operationId, items, error);
     if (error instanceof PlaError && error.outcomeUnknown) return { accepted: [], answers: [], rejected: [], unknown: asFailed(error) };
-    if (!isRecordRejection(error)) throw error;
+    if (!isRecordRejection(error)) {
+      // The whole batch's own request (not a half's): nothing else of the batch went out.
+      if (key !== undefined && !key.part.includes('.') && typeof error === 'object' && error !== null) firstRequestFailures.add(error);
+      throw error;
+    }
     // A refusal naming the items it refused (a partial success): those fail, the others are read back, never sent again.
     const named = namedRefusals(error as ApiError, items);
     if (named) return confirmed(client, operationId, items, named);

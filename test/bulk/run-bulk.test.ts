@@ -312,6 +312,19 @@ describe('errors that are not about the records stop the run', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a batch of creates refused before anything was carried out (401) is not left in flight: the rerun sends it, nothing of unknown outcome', async () => {
+    const checkpointPath = temp.path('refused-create.checkpoint.json');
+    const input = records(15);
+    serve((request) => (refsOf(request).includes('r7') ? { status: 401, body: { title: 'Unauthorized', status: 401 } } : allOrNothing(request)));
+    const options = { operationId: UPSERT, batchSize: 5, concurrency: 1, checkpointPath };
+    await expect(runBulk({ client: client(server.url), ...options, items: stream(input) })).rejects.toBeInstanceOf(AuthError);
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ finished: [0], sending: [], unknown: [] });
+    serve(allOrNothing);
+    const rerun = await runBulk({ client: client(server.url), ...options, items: stream(input) });
+    expect(rerun).toMatchObject({ succeeded: 10, unknown: 0, skipped: 5 });
+    expect(appliedRefs().sort()).toEqual(input.map((i) => i.value.ref).sort());
+  });
+
   it('refuses a checkpoint written for other input or another batch size', async () => {
     const checkpointPath = temp.path('other.checkpoint.json');
     serve((request) => (refsOf(request).includes('r7') ? { status: 500 } : allOrNothing(request)));
