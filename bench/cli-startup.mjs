@@ -16,7 +16,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from '../scripts/node-cache.mjs';
@@ -95,6 +95,7 @@ const median = (values) => {
 try {
   for (const node of nodes) {
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    const loadBefore = loadavg()[0];
     const times = cases.map(() => []);
     for (let round = 0; round < WARMUP + RUNS; round++) {
       for (const [i, c] of cases.entries()) {
@@ -104,7 +105,9 @@ try {
     }
     const reference = median(times[0]);
     const width = Math.max(36, ...cases.map((c) => c.name.length));
-    console.log(`CLI start-up on Node ${version}, median of ${RUNS} runs (${process.platform})`);
+    // Figures mean little without the machine's load beside them (a busy neighbour raises every ratio).
+    const load = `load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`;
+    console.log(`CLI start-up on Node ${version}, median of ${RUNS} runs (${process.platform}, ${load})`);
     for (const [i, c] of cases.entries()) {
       const ms = median(times[i]);
       const ratio = ms / reference;

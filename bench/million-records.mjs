@@ -1,10 +1,25 @@
-// The records of bench/million.mjs: bench/server.mjs's determination with 7 short fields
-// besides its id (no status or createdAt), about 170 bytes of JSON.
-import { determination } from './server-records.mjs';
+// The records of bench/million.mjs, as a user sends them to the API: the fields a
+// spreadsheet of determinations holds (code, name, transaction type, company, two
+// accounts, an amount, whether in use), some with a free-text note (accents, quotes)
+// and some decommissioned. The server adds id, createdAt, updatedAt and status (and
+// decommissionedAt), so a stored record is about 280 bytes of JSON.
 
-/** Determination number `i` (1-based), about 170 bytes of JSON. */
-export function shortDetermination(i) {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { status, createdAt, ...short } = determination(i);
-  return short;
+const KINDS = ['LEASE', 'SALE', 'TRANSFER', 'IMPAIRMENT'];
+const NOTES = ['Reclassé après l\'audit "Q3"', 'split 60/40 between entities', 'see ticket FIN-2211 — manual review', 'Übertrag aus Altanlage'];
+
+/** The body of determination number `i` (1-based) as a user would POST it. */
+export function userDetermination(i) {
+  const body = {
+    code: `DET-${String(i).padStart(7, '0')}`,
+    name: `Determination ${i}`,
+    transactionType: KINDS[i % KINDS.length],
+    companyCode: `C${String(i % 97).padStart(3, '0')}`,
+    debitAccount: `4${String(i % 10_000).padStart(5, '0')}`,
+    creditAccount: `2${String((i * 7) % 10_000).padStart(5, '0')}`,
+    amount: Math.round(i * 1.37 * 100) / 100,
+    inUse: i % 3 !== 0,
+  };
+  if (i % 10 === 0) body.note = NOTES[(i / 10) % NOTES.length];
+  if (i % 50 === 0) body.status = 'DECOMMISSIONED';
+  return body;
 }

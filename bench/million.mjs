@@ -1,8 +1,10 @@
-// `npm run bench:million`: the JSON-file store at a million records. Fills a data
-// folder with 1,000,000 determinations (7 short fields each) through the store's own
-// API plus a journal tail of BENCH_TAIL more (default 50,000), starts `pla server
-// start` on it, and prints the time to the first answer, resident memory, and three
-// ratios against references measured in the same run:
+// `npm run bench:million`: the JSON-file store at a million records as users make them.
+// Fills a data folder with 1,000,000 determinations written through the server's own
+// API (bench/million-prepare.mjs: bulk creates of 1,000, then a journal of
+// BENCH_BULK_TAIL more in bulk, default 100,000, and BENCH_TAIL one request each,
+// default 50,000; every record stamped by the server), starts `pla server start` on
+// it, and prints the time to the first answer, resident memory, and three ratios
+// against references measured in the same run:
 //   - a page of 20 against a bare node:http server answering the same bytes;
 //   - a get by id against the same bare server answering that record's bytes;
 //   - durable creates at 10 connections against a bare append + fdatasync loop on
@@ -11,18 +13,22 @@
 // (default 6), the best round kept; the reads also print the servers' CPU time per
 // request (the steadier figure on a shared machine). Needs `npm run build` first.
 // BENCH_BASELINE=<another checkout, built> measures that pla too, in the same run and
-// on its own data folder filled by its own store: before and after a change, side by side.
+// on its own data folder filled by its own server: before and after a change, side by
+// side. BENCH_DATA=<folder> keeps the filled folders there (a fill takes minutes) and
+// reuses them on the next run, each copied before the server starts on it.
 import { rmSync } from 'node:fs';
-import { readFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alternate, bundleStore, cpuMs, killAll, loadAverage, runNode, startNode } from './server-processes.mjs';
+import { alternate, cpuMs, killAll, loadAverage, runNode, startNode } from './server-processes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const COUNT = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const TAIL = Number(process.env.BENCH_TAIL ?? 50_000);
+const BULK_TAIL = Number(process.env.BENCH_BULK_TAIL ?? 100_000);
+const KEEP = process.env.BENCH_DATA;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const DET = '/api/v1/asset-transaction-type-determinations';
 const work = await mkdtemp(join(tmpdir(), 'pla-bench-million-'));
@@ -45,14 +51,11 @@ async function memoryMb(pid) {
 }
 
 async function startPla({ name, root: plaRoot, data }) {
-  let key;
+  const key = (await readFile(`${data}.key`, 'utf8')).trim();
   const started = performance.now();
   const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed', '--quiet'], {
     env: { PLA_CONFIG_DIR: join(work, `config-${name}`), NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
-    watch: (line) => {
-      key ??= /New admin key: (\S+)/.exec(line)?.[1];
-    },
     timeoutMs: 600_000,
   });
   const url = server.match[1];
@@ -64,6 +67,11 @@ async function startPla({ name, root: plaRoot, data }) {
   return { server, url, headers, firstAnswerMs, firstPage, memory: await memoryMb(server.child.pid) };
 }
 
+const exists = (path) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 process.once('SIGINT', () => {
@@ -76,13 +84,21 @@ try {
   const files = {};
   let fillSeconds = 0;
   for (const pla of plas) {
-    log(`${pla.name}: filling a data folder with ${fmt(COUNT)} determinations + a journal of ${fmt(TAIL)} …`);
-    const bundle = join(work, `store-${pla.name}.mjs`);
-    await bundleStore(pla.root, bundle);
-    const filling = performance.now();
-    await runNode([here('./million-prepare.mjs'), bundle, pla.data, String(COUNT), String(TAIL)]);
-    fillSeconds = (performance.now() - filling) / 1000;
-    for (const name of ['snapshot.json', 'snapshot.pla', 'journal.ndjson']) {
+    const kept = KEEP && join(KEEP, `data-${pla.name}-${COUNT}-${BULK_TAIL}-${TAIL}`);
+    if (!kept || !(await exists(`${kept}.key`))) {
+      log(`${pla.name}: filling a data folder with ${fmt(COUNT)} determinations through its server's API …`);
+      const filling = performance.now();
+      await runNode([here('./million-prepare.mjs'), pla.root, kept || pla.data, String(COUNT), String(BULK_TAIL), String(TAIL)]);
+      fillSeconds = (performance.now() - filling) / 1000;
+    }
+    if (kept) {
+      log(`${pla.name}: copying the data folder kept in ${kept} …`);
+      await cp(kept, pla.data, { recursive: true });
+      await cp(`${kept}.key`, `${pla.data}.key`);
+      // The lock of the server killed when the folder was filled: its process id may be another process's by now.
+      await rm(join(pla.data, 'store.lock'), { recursive: true, force: true });
+    }
+    for (const name of ['snapshot.pla', 'snapshot.idx', 'journal.ndjson']) {
       const size = await stat(join(pla.data, name)).then(
         (s) => s.size,
         () => undefined,
@@ -178,10 +194,12 @@ try {
         .trimEnd(),
     );
   console.log(
-    `\n${fmt(COUNT)} + ${fmt(TAIL)} determinations (filled in ${fmt(fillSeconds, 1)} s); files: ${Object.entries(files)
-      .map(([name, size]) => `${name} ${mb(size)}`)
-      .join(', ')}; the server counted ${fmt(total ?? NaN)}`,
+    `\n${fmt(COUNT)} determinations written through the API, the last ${fmt(BULK_TAIL)} in bulk and ${fmt(TAIL)} one by one in the journal` +
+      `${fillSeconds ? ` (filled in ${fmt(fillSeconds, 1)} s)` : ' (a kept folder)'}; files: ${Object.entries(files)
+        .map(([name, size]) => `${name} ${mb(size)}`)
+        .join(', ')}; the server counted ${fmt(total ?? NaN)}`,
   );
+  console.log(`a record as stored and served: ${JSON.stringify(JSON.parse(getBody).data ?? JSON.parse(getBody))}`);
   console.log(`load average (1/5/15 min): at start ${loadAtStart}; before the loads ${loadAtLoad}; at the end ${loadAtEnd}`);
   const non2xx = Object.entries({ ...reads, ...writes }).reduce((sum, [, result]) => sum + (result.non2xx ?? 0), 0);
   if (non2xx > 0) console.log(`warning: ${non2xx} non-2xx answers`);

@@ -28,6 +28,10 @@ function addStartCommand(tree: Tree): void {
       `connections to PostgreSQL this process opens at most (default ${D.storePoolSize}; processes × size must fit the database's max_connections)`,
     )
     .option('--no-seed', 'start a fresh data folder empty (no demo data), also on reset')
+    .option(
+      '--drop-journal-from <line>',
+      'start a data folder whose journal is damaged at this line (as the refusal named it) from the lines before it; the rest is kept in a file beside the journal',
+    )
     .option('--lenient', 'accept any type in the declared record fields (name, inUse, …); by default a wrong type is a 400, as the service would refuse it')
     .option('--max-page-size <n>', `largest page size accepted (default ${D.maxPageSize})`)
     .option('--max-bulk-items <n>', `records or ids one bulk request may carry; more is a 413 (default ${D.maxBulkItems})`)

@@ -4,6 +4,7 @@ import { ERROR_FIELD, LINE_FIELD, RAW_FIELD } from '../io/input/record.js';
 import type { BadRow, CsvDelimiter, InputFormat } from '../io/input/types.js';
 import { jsonText } from '../json/json-text.js';
 import { refuseSymlink, replacePrivateFile, writePrivateFile } from '../io/private-files.js';
+import { ownField } from '../contract/own-fields.js';
 
 /**
  * Where a run's rejects go when `--rejects` names no file: `rejects-<run>.<format>`
@@ -41,7 +42,7 @@ async function csvLines(rows: Array<Record<string, unknown>>, columns: string[],
   return (
     headerLine +
     stringify(
-      rows.map((row) => columns.map((column) => row[column])),
+      rows.map((row) => columns.map((column) => ownField(row, column))),
       { cast: csvCast, delimiter },
     )
   );

@@ -12,6 +12,7 @@ import type { WireProfile } from '../contract/wire-profile.js';
 import { type Unwrapped, unwrapByProfile, unwrapEnvelope } from './envelope.js';
 import { pageFailure, type StatedFailure } from './failure-signals.js';
 import { isObject } from './objects.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan, TooDeepAnswer } from './nesting.js';
 
 /** What a 2xx answer was, in a few words: `text/html ("Sign in")`, `JSON null`, `a JSON array`. */
 export function describeAnswer(body: unknown, contentType: string | undefined): string {
@@ -89,8 +90,11 @@ export interface AnswerContext {
  */
 export function readAnswer(body: unknown, context: AnswerContext): Unwrapped {
   const { op, status, where } = context;
-  const unreadable = (what: string) =>
-    new UnreadableAnswerError(`the service answered ${what} (status ${status}), not ${op.summary.toLowerCase()}'s answer (${where})`, status, what, body);
+  const unreadable = (what: string, problem: unknown = body) =>
+    new UnreadableAnswerError(`the service answered ${what} (status ${status}), not ${op.summary.toLowerCase()}'s answer (${where})`, status, what, problem);
+  // Valid JSON, but deeper than anything after this could walk: the service's fault, never a crash of pla's.
+  if (body instanceof TooDeepAnswer || nestedDeeperThan(body, MAX_ANSWER_DEPTH))
+    throw unreadable(`JSON nested more than ${MAX_ANSWER_DEPTH.toLocaleString('en-US')} levels deep, deeper than pla reads`, new TooDeepAnswer());
   // Text where JSON is expected: a gateway's sign-in page, a proxy's notice. Never a confirmation.
   if (typeof body === 'string') throw unreadable(describeAnswer(body, context.contentType));
   const inPage = op.paging !== undefined;

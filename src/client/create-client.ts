@@ -8,6 +8,7 @@ import { ApiError, PlaError, ServerError, UnreadableAnswerError } from '../error
 import { jsonText } from '../json/json-text.js';
 import { CLIENT_DEFAULTS } from './defaults.js';
 import { readAnswer } from './answer.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan, TooDeepAnswer } from './nesting.js';
 import { isObject, parseBody, type Unwrapped } from './envelope.js';
 import { httpError, statedFailureError } from './error-mapping.js';
 import { buildImageUpload } from './multipart.js';
@@ -124,7 +125,9 @@ export function createClient(options: ClientOptions): PlaClient {
     // operation's reader's to name (answer.ts), as an answer that confirms nothing.
     const parsed = streamed ? await streamed.end() : parseBody(response.body, typeof contentType === 'string' ? contentType : undefined, false);
     if (!ok) {
-      const error = scrubbed(httpError(response.status, response.statusText, parsed, transport.label(request, response.attempts), response.headers.location));
+      // A refusal whose body is nested too deep to walk is still the refusal its status says; its body is not read.
+      const problem = nestedDeeperThan(parsed, MAX_ANSWER_DEPTH) ? new TooDeepAnswer() : parsed;
+      const error = scrubbed(httpError(response.status, response.statusText, problem, transport.label(request, response.attempts), response.headers.location));
       // A 5xx says the service received the request, not whether it was carried out.
       if (response.status >= 500 && !repeatable) error.outcomeUnknown = true;
       const wait = longWait(response.headers['retry-after']);

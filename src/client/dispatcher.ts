@@ -8,7 +8,8 @@
  * (undici does this). The environment's CA file is trusted for the service and
  * for an https proxy.
  */
-import { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
+import { isIP } from 'node:net';
+import { Agent, type buildConnector, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { bypassesProxy, variable } from './proxy.js';
 
 export interface DispatcherSettings {
@@ -46,11 +47,27 @@ function tlsOptions(ca: string | undefined): { ca?: string[] } {
   return { ca: [...rootCertificates, ca] };
 }
 
+/**
+ * The pool to the proxy (ProxyAgent's documented `clientFactory`), its TLS connections
+ * opened without an IP address as server name: undici 7 names an https proxy's host
+ * as the TLS server name even when it is an address (`https://10.0.0.5:3128`), which
+ * RFC 6066 forbids and Node 26 refuses (ERR_INVALID_ARG_VALUE). Without a name, undici
+ * sends none, as for a service addressed by IP.
+ */
+function proxyPool(origin: URL, options: object): Dispatcher {
+  const { connect } = options as { connect?: buildConnector.connector };
+  if (typeof connect !== 'function') return new Pool(origin, options);
+  return new Pool(origin, {
+    ...options,
+    connect: (opts, callback) => connect({ ...opts, ...(opts.servername && isIP(opts.servername) ? { servername: undefined } : {}) }, callback),
+  });
+}
+
 /** The dispatcher for `settings.origin` (see the module comment). */
 export function createDispatcher(settings: DispatcherSettings): Dispatcher {
   const tls = { timeout: settings.timeoutMs, ...tlsOptions(settings.ca) };
   const pool = { keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS, connect: tls };
-  const proxied = { ...pool, requestTls: tls, proxyTls: tls };
+  const proxied = { ...pool, requestTls: tls, proxyTls: tls, clientFactory: proxyPool };
   const { variables } = settings;
   if (settings.proxy && !bypassesProxy(new URL(settings.origin), variables)) return new ProxyAgent({ ...proxied, uri: settings.proxy });
   const secure = new URL(settings.origin).protocol === 'https:';

@@ -7,20 +7,22 @@
  * envelope: it has fields an envelope does not (its `id`).
  */
 import { InvalidAnswerError } from '../errors.js';
-import { parseJson } from '../json/json-parse.js';
+import { NestedTooDeepError, parseJson } from '../json/json-parse.js';
+import { TooDeepAnswer } from './nesting.js';
 import type { FailureForm, WireProfile } from '../contract/wire-profile.js';
 import { flag, RESULT_FIELDS, type StatedFailure, statedFailure, statesSuccess } from './failure-signals.js';
 import { isObject } from './objects.js';
 
 export { isObject };
 
-/** Parses a response body: undefined when empty, JSON when it is JSON, else the text. */
+/** Parses a response body: undefined when empty, JSON when it is JSON (a `TooDeepAnswer` when nested too deep to read), else the text. */
 export function parseBody(body: Buffer, contentType: string | undefined, strict: boolean): unknown {
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
   try {
     return parseJson(text);
   } catch (error) {
+    if (error instanceof NestedTooDeepError) return new TooDeepAnswer();
     // A success that claims JSON and is not is the service's fault; error bodies are read leniently.
     if (strict && contentType?.includes('json')) {
       throw new InvalidAnswerError(`the service answered invalid JSON: ${(error as Error).message}`, { detail: text.slice(0, 2000) });

@@ -10,13 +10,14 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PlaError, UsageError } from '../errors.js';
+import { syntaxErrorOffset } from '../json/json-parse.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, refuseSymlink } from '../io/private-files.js';
 import { configDir } from './config-dir.js';
 import { noteConfLoaded } from './signal-echo.js';
 import { unknownEnvHint } from './closest.js';
 import { BUILT_IN_ENVIRONMENTS, type ConfigStore, ENVIRONMENT_FIELDS, type EnvironmentConfig, type ServerConfig } from './types.js';
 import { checkWireProfile, type WireProfile, WireProfileError } from '../contract/wire-profile.js';
-import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl, checkStoreUrl } from './validate.js';
+import { checkApiKey, checkBaseUrl, checkEnvName, checkProxyUrl, checkStoreUrl, storedEnvironment } from './validate.js';
 import { protectionFlag, protectionOf } from './protection.js';
 import { hasLegacyProtected, mergeLegacyProtected, retireLegacyProtected } from './legacy-protected.js';
 
@@ -57,10 +58,13 @@ export interface OpenConfigOptions {
 export async function openConfig(options: OpenConfigOptions): Promise<ConfigStore> {
   const dir = configDir(options.env);
   const fail = (error: unknown) =>
-    new UsageError(`cannot read the configuration in ${dir}: ${(error as Error).message}`, {
-      cause: error,
-      hint: 'fix or delete the file (`pla config path` shows where it is)',
-    });
+    new UsageError(
+      `cannot read the configuration in ${dir}: ${error instanceof SyntaxError ? damagedJson(join(dir, 'config.json')) : (error as Error).message}`,
+      {
+        cause: error,
+        hint: 'fix or delete the file (`pla config path` shows where it is)',
+      },
+    );
   // An upgrade from a version that kept protected.json: moved in once, by whichever run comes first (reads too, so a run never misses a protection).
   const writer = options.readOnly && !hasLegacyProtected(dir) ? undefined : await confBackend(dir, fail);
   let inMemory = false;
@@ -101,15 +105,44 @@ const LOCK_OPTIONS = { realpath: false, stale: 10_000 } as const;
 const LOCK_TRIES = 100;
 const LOCK_WAIT = { factor: 1.2, minTimeout: 10, maxTimeout: 250 } as const;
 
+/**
+ * Where config.json stops being JSON, by line and column, never quoting it: the
+ * parser's own message quotes the text around the fault, which may be a key.
+ */
+function damagedJson(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return 'config.json is not valid JSON';
+  }
+  const at = syntaxErrorOffset(text);
+  if (at === undefined) return 'config.json is not valid JSON';
+  const before = text.slice(0, at).split('\n');
+  return `config.json is not valid JSON: it breaks at line ${before.length}, column ${(before.at(-1) ?? '').length + 1} (the text there is not shown: the file holds keys)`;
+}
+
 /** The errors of a folder this user may not write in: waiting does not change them. */
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
+/** The errors of a disk with no room left (space, or the user's quota): said as such, the file left as it was. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
-/** The configuration cannot be written: the folder or file is not this user's to write, or is on a read-only file system. */
+/** The configuration cannot be written: the folder or file is not this user's to write, is on a read-only file system, or its disk is full. */
 export class ConfigNotWritableError extends PlaError {}
 
-/** A write refused for lack of permission, as an error naming the file; other errors as they are. */
+/** A write refused for lack of permission or of disk space, as an error naming the file and the reason; other errors as they are. */
 function notWritable(error: unknown, path: string, purpose: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && DISK_FULL.has(code)) {
+    // conf writes a temporary file and renames it over config.json: a write that fails leaves the file as it was.
+    return new ConfigNotWritableError(
+      `cannot write ${path}${purpose}: the disk is full (${code === 'EDQUOT' ? 'quota exceeded' : 'no space left on device'}); the configuration is unchanged`,
+      {
+        cause: error,
+        hint: `free some space on the disk holding ${dirname(path)}, then run the command again`,
+      },
+    );
+  }
   if (code === undefined || !NOT_WRITABLE.has(code)) return error;
   const why = code === 'EROFS' ? 'read-only file system' : 'permission denied';
   return new ConfigNotWritableError(`cannot write ${path}${purpose}: ${why}`, {
@@ -241,7 +274,7 @@ function storeOn(backend: Backend): ConfigStore {
   const knownNames = (): string[] => [...new Set([...BUILT_IN_ENVIRONMENTS, ...Object.keys(stored())])];
   const isKnown = (env: string): boolean => knownNames().includes(env);
   const mustBeStored = (env: string, environments: Record<string, EnvironmentConfig>): void => {
-    if (!(env in environments)) {
+    if (storedEnvironment(environments, env) === undefined) {
       throw new UsageError(`environment ${env} has nothing stored`, { hint: unknownEnvHint(env, Object.keys(environments)) });
     }
   };
@@ -249,7 +282,7 @@ function storeOn(backend: Backend): ConfigStore {
   const setFields = (env: string, change: EnvironmentConfig): Promise<void> =>
     backend.update((current) => {
       const environments = { ...current.environments };
-      const merged: EnvironmentConfig = { ...environments[checkEnvName(env)], ...change };
+      const merged: EnvironmentConfig = { ...storedEnvironment(environments, checkEnvName(env)), ...change };
       for (const field of ENVIRONMENT_FIELDS) if (merged[field] === undefined) delete merged[field];
       environments[env] = merged;
       return { ...current, environments };
@@ -258,7 +291,7 @@ function storeOn(backend: Backend): ConfigStore {
   return {
     path: backend.path,
     currentEnv: () => backend.read().currentEnv ?? DEFAULT_ENV,
-    get: (env) => ({ ...stored()[env] }),
+    get: (env) => ({ ...storedEnvironment(stored(), env) }),
     list() {
       const all: Record<string, EnvironmentConfig> = {};
       for (const env of BUILT_IN_ENVIRONMENTS) all[env] = {};
@@ -307,12 +340,12 @@ function storeOn(backend: Backend): ConfigStore {
       backend.update((current) => {
         const environments = { ...current.environments };
         mustBeStored(checkEnvName(from), environments);
-        if (checkEnvName(to) in environments) {
+        if (storedEnvironment(environments, checkEnvName(to)) !== undefined) {
           throw new UsageError(`environment ${to} already exists`, { hint: `remove it first: pla config remove ${to}` });
         }
         // Protection goes with the environment, production's default one too; an
         // unprotected one takes the new name's default (so nothing renamed to production is unprotected).
-        const moved: EnvironmentConfig = { ...environments[from] };
+        const moved: EnvironmentConfig = { ...storedEnvironment(environments, from) };
         if (protectionOf(from, moved)) moved.protected = true;
         else delete moved.protected;
         environments[to] = moved;
@@ -325,7 +358,7 @@ function storeOn(backend: Backend): ConfigStore {
         for (const [env, incoming] of Object.entries(data.environments)) {
           const { protected: protect, ...fields } = checkEnvironment(checkEnvName(env), incoming);
           // Protection is only added: unprotecting one is a decision for this machine (pla config unprotect), not a shared file.
-          environments[env] = { ...environments[env], ...fields, ...(protect ? { protected: true } : {}) };
+          environments[env] = { ...storedEnvironment(environments, env), ...fields, ...(protect ? { protected: true } : {}) };
         }
         const currentEnv = data.currentEnv === undefined ? current.currentEnv : checkEnvName(data.currentEnv);
         const server = data.server === undefined ? current.server : { ...current.server, ...checkServer(data.server) };

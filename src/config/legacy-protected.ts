@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { DEFAULT_PROTECTED } from './protection.js';
 import type { EnvironmentConfig } from './types.js';
-import { checkEnvName } from './validate.js';
+import { checkEnvName, storedEnvironment } from './validate.js';
 
 const LEGACY_FILE = 'protected.json';
 
@@ -67,11 +67,11 @@ export function mergeLegacyProtected(dir: string, environments: Record<string, E
   if (!existsSync(path)) return undefined;
   const listed = readLegacyList(path);
   const merged = { ...environments };
-  for (const env of listed) merged[env] = { ...merged[env], protected: true };
+  for (const env of listed) merged[env] = { ...storedEnvironment(merged, env), protected: true };
   const leftOff: string[] = [];
   for (const env of DEFAULT_PROTECTED) {
-    if (!listed.includes(env) && merged[env]?.protected === undefined) {
-      merged[env] = { ...merged[env], protected: false };
+    if (!listed.includes(env) && storedEnvironment(merged, env)?.protected === undefined) {
+      merged[env] = { ...storedEnvironment(merged, env), protected: false };
       leftOff.push(env);
     }
   }

@@ -15,7 +15,7 @@ import { checkWireProfile, type WireProfile } from '../contract/wire-profile.js'
  * or PLA_* variables does not load the config store: 4 of its 48 files, 19 KB,
  * 2 to 11 ms of a 220 ms start in paired runs (docs/startup.md).
  */
-const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = { local: LOCAL_BASE_URL };
+const DEFAULT_BASE_URLS: ReadonlyMap<string, string> = new Map([['local', LOCAL_BASE_URL]]);
 
 /** The stored profile, checked: a hand-edited config file must not steer the client with a setting it would refuse. */
 function storedWire(env: string, wire: unknown): WireProfile {
@@ -46,7 +46,7 @@ export function resolveConnection(flags: ConnectionFlags, config: ConfigStore, e
     [flags.baseUrl, 'flag'],
     [envVars.PLA_BASE_URL, 'env-var'],
     [stored.baseUrl, 'config'],
-    [DEFAULT_BASE_URLS[env], 'default'],
+    [DEFAULT_BASE_URLS.get(env), 'default'],
   ]);
   if (!baseUrl) {
     if (!config.isKnown(env)) throw new UsageError(`unknown environment ${env}`, { hint: unknownEnvHint(env, Object.keys(config.list())) });

@@ -3,11 +3,20 @@
  * (before using a flag or env var): environment names and base URLs.
  */
 import { UsageError } from '../errors.js';
+import type { EnvironmentConfig } from './types.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
 import { maskUrl } from '../contract/secrets.js';
 import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
 
 const ENV_NAME = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * The stored environment `env`: an own entry of the file's environments, never
+ * something Object.prototype answers for a name (`-e constructor`). Names are data.
+ */
+export function storedEnvironment(environments: Readonly<Record<string, EnvironmentConfig>>, env: string): EnvironmentConfig | undefined {
+  return Object.hasOwn(environments, env) ? environments[env] : undefined;
+}
 
 /** Returns the name when valid; throws a UsageError otherwise. */
 export function checkEnvName(env: string): string {

@@ -27,6 +27,13 @@ export function mayBeInexact(text: string): boolean {
 /** Thrown when input holds a number no JSON reader could take as written (1e400). */
 export class UnrepresentableNumberError extends SyntaxError {}
 
+/**
+ * Thrown for valid JSON nested deeper than the exact reader (lossless-json, which
+ * recurses) can follow: some thousands of levels. Not a syntax error: the text is
+ * JSON, and is not called invalid.
+ */
+export class NestedTooDeepError extends SyntaxError {}
+
 /** Reads a number of input, refusing one a double turns into Infinity or 0 (`UnrepresentableNumberError`). */
 export function inputNumber(text: string): JsonNumber {
   const reason = unrepresentable(text);
@@ -56,6 +63,23 @@ export function parseJson(text: string, options: ParseOptions = {}): unknown {
   } catch (error) {
     if (error instanceof UnrepresentableNumberError) throw error;
     JSON.parse(text); // the native message for the same syntax error
+    // Valid JSON all the same: the exact reader ran out of stack (V8's own parser does not recurse).
+    if (error instanceof RangeError) throw new NestedTooDeepError('JSON nested too deep to read its numbers exactly', { cause: error });
     throw error;
+  }
+}
+
+/**
+ * Where `text` stops being JSON (a character offset), or `undefined` when it is
+ * JSON. For messages that must not quote the text (a file holding keys): V8's own
+ * message shows the characters around the fault; lossless-json's names the offset.
+ */
+export function syntaxErrorOffset(text: string): number | undefined {
+  try {
+    parse(text);
+    return undefined;
+  } catch (error) {
+    const offset = /at position (\d+)/.exec((error as Error).message)?.[1];
+    return offset === undefined ? 0 : Number(offset);
   }
 }

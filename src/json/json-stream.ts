@@ -2,9 +2,9 @@
  * One JSON document read from chunks of bytes (src/json/: json-parse.ts reads a
  * text, this file chunks) by stream-json's parser, without ever joining the chunks
  * into one text: a list page held as chunks, their join, the string and the parse
- * at once took five times its size (a 60 MB page: 315 MB of peak memory). The
- * chunks are let go as the parser takes them, so memory holds the bytes not yet
- * read and the values made so far.
+ * at once took five times its size (a 60 MB page: 315 MB of peak memory). Each
+ * chunk is done with before the next is taken, so memory can hold the bytes not
+ * yet read and the values made so far.
  *
  * stream-json's own assembler reads numbers with `parseFloat` (ids past 2^53
  * rounded) and assigns keys (a `__proto__` field would set the object's
@@ -12,8 +12,7 @@
  * `__proto__` an own field, the last of repeated keys kept — the value `parseJson`
  * gives for the whole text. A text stream-json refuses throws its error.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import Parser from 'stream-json/Parser.js';
 import { exactNumber } from './exact-number.js';
 
@@ -89,20 +88,23 @@ class Assembly {
 }
 
 /**
- * The value of the JSON document `chunks` hold, in order; each chunk is taken out
- * of the array as the parser reads it (see the module comment). Rejects with
- * stream-json's error when the bytes are not one JSON document.
+ * The value of the JSON document `chunks` hold, in order. Each chunk is read whole
+ * before the next is asked for, so its owner may free or reuse it then
+ * (streamed-body.ts gives its memory back). Rejects with stream-json's error when
+ * the bytes are not one JSON document.
  */
-export async function parseJsonChunks(chunks: Buffer[]): Promise<unknown> {
+export async function parseJsonChunks(chunks: Iterable<Uint8Array>): Promise<unknown> {
   const assembly = new Assembly();
   const parser = new Parser({ packKeys: true, packStrings: true, packNumbers: true, streamKeys: false, streamStrings: false, streamNumbers: false });
   parser.on('data', (token: Token) => assembly.take(token));
-  const source = Readable.from(
-    (function* () {
-      for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) yield chunk;
-    })(),
-    { objectMode: false },
-  );
-  await pipeline(source, parser);
+  const ended = finished(parser);
+  // Its error is the write's too; awaited below only once every chunk was taken.
+  ended.catch(() => undefined);
+  for (const chunk of chunks) {
+    // Resolved once the parser has turned the chunk into text: it keeps nothing of it.
+    await new Promise<void>((resolve, reject) => parser.write(chunk, (error) => (error ? reject(error) : resolve())));
+  }
+  parser.end();
+  await ended;
   return assembly.value;
 }

@@ -10,6 +10,7 @@ import type { BadRow, RepeatedRow } from '../io/input/types.js';
 import type { PlaClient } from '../client/types.js';
 import { type IdInputItem, type IdVerb, type RecordInputItem, type RecordVerb, idsOfRecords, planIds, planRecords } from './build.js';
 import { type ReadStateOptions, probeWatermark, readCurrentState, stateOf } from './current-state.js';
+import { withDigest } from './plan-digest.js';
 import { countActions, type Plan, type PlanEntry, type Watermark } from './types.js';
 
 /** Where and for what a plan is made. */
@@ -23,15 +24,16 @@ export interface PlanTarget extends ReadStateOptions {
   command: string;
 }
 
-/** Assembles a plan from its entries. */
+/** Assembles a plan from its entries, with the digest of what it shows (what `pla apply` checks it against). */
 export function assemblePlan(
   target: PlanTarget,
   operations: Plan['operations'],
   entries: PlanEntry[],
   watermark: Watermark | undefined,
   createdAt: string,
+  extra: Pick<Plan, 'undoOf'> = {},
 ): Plan {
-  return {
+  return withDigest({
     kind: 'pla-plan',
     version: 1,
     id: randomUUID(),
@@ -42,9 +44,10 @@ export function assemblePlan(
     command: target.command,
     operations,
     ...(watermark ? { watermark } : {}),
+    ...extra,
     counts: countActions(entries),
     entries,
-  };
+  });
 }
 
 /** The bulk operation each record verb's entries go through. */

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { jsonText } from '../json/json-text.js';
 import { parseJson } from '../json/json-parse.js';
 import { replacePrivateFile } from '../io/private-files.js';
+import { checkDigest } from './plan-digest.js';
 import type { Plan } from './types.js';
 
 /** Writes the plan atomically (temporary file, then rename), readable by its owner only, never through a link. */
@@ -12,7 +13,7 @@ export async function savePlan(path: string, plan: Plan): Promise<void> {
   await replacePrivateFile(path, `${jsonText(plan, 1)}\n`, { what: 'plan file' });
 }
 
-/** Reads a plan written by `--plan-out`; a file that is not one is a usage error (exit 2). */
+/** Reads a plan written by `--plan-out`; a file that is not one, or not as it was reviewed (plan-digest.ts), is a usage error (exit 2). */
 export async function loadPlan(path: string): Promise<Plan> {
   let text: string;
   try {
@@ -32,5 +33,6 @@ export async function loadPlan(path: string): Promise<Plan> {
   // The file is data from disk: every operation it names must be one of the contract's.
   const unknown = Object.values(plan.operations ?? {}).filter((id) => typeof id !== 'string' || !isOperationId(id));
   if (unknown.length > 0) throw new UsageError(`${path} names operations this pla does not have: ${unknown.join(', ')}`);
+  checkDigest(plan, path);
   return plan;
 }

@@ -65,21 +65,37 @@ export function planSummary(plan: Pick<Plan, 'counts'>): string {
   return `Plan: ${parts.length > 0 ? parts.join(', ') : 'nothing to do'}.`;
 }
 
+type Paint = (mark: string, text: string) => string;
+
+/** An entry's lines: its headline, then its changed fields and warnings. */
+function linesOf(entry: PlanEntry, paint: Paint): string[] {
+  const mark = MARKS[entry.action];
+  const lines = [paint(mark, `  ${mark} ${headline(entry)}`)];
+  for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
+  for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
+  return lines;
+}
+
+/** Record values, field names and the service's reasons are shown, never obeyed, by the terminal. */
+function painter(color: boolean): Paint {
+  return (mark, text) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${terminalSafe(text)}\x1b[0m` : terminalSafe(text));
+}
+
+function planHeadline(plan: Pick<Plan, 'command' | 'env' | 'baseUrl' | 'createdAt'>): string {
+  return terminalSafe(`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`);
+}
+
 /** The readable plan, ending with its summary line; `color` adds ANSI colours by kind. */
-export function renderPlanText(plan: Plan, color: boolean): string {
-  // Record values, field names and the service's reasons are shown, never obeyed, by the terminal.
-  const paint = (mark: string, text: string) => (color && COLOURS[mark] ? `\x1b[${COLOURS[mark]}m${terminalSafe(text)}\x1b[0m` : terminalSafe(text));
-  const lines = [terminalSafe(`Plan for \`${plan.command}\` on ${plan.env} (${plan.baseUrl}), read ${plan.createdAt}:`), ''];
+export function renderPlanText(plan: Omit<Plan, 'digest'>, color: boolean): string {
+  const paint = painter(color);
+  const lines = [planHeadline(plan), ''];
   const shown = new Map<PlanAction, number>();
   for (const entry of plan.entries) {
     if (entry.action === 'unchanged') continue;
     const count = shown.get(entry.action) ?? 0;
     shown.set(entry.action, count + 1);
-    if (count >= SHOWN_PER_ACTION) continue;
-    const mark = MARKS[entry.action];
-    lines.push(paint(mark, `  ${mark} ${headline(entry)}`));
-    for (const change of entry.changes ?? []) lines.push(paint(mark, `      ${change.field}: ${show(change.old)} → ${show(change.new)}`));
-    for (const warning of entry.warnings ?? []) lines.push(paint('!', `      warning: type change, ${warning}`));
+    // Only the entries shown are written out: a plan of a million entries shows 50 of each kind.
+    if (count < SHOWN_PER_ACTION) lines.push(...linesOf(entry, paint));
   }
   for (const [action, count] of shown) {
     if (count > SHOWN_PER_ACTION)
@@ -98,5 +114,27 @@ export function renderPlanText(plan: Plan, color: boolean): string {
     );
   if (lines.length > 2) lines.push('');
   lines.push(planSummary(plan));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Entries a confirmation shows before "… and N more". */
+const PREVIEWED_ENTRIES = 10;
+
+/**
+ * What a confirmation shows above its question: where the plan was read, its
+ * first changes (each with its fields old → new), how many more there are, the
+ * counts, and the digest of what was reviewed.
+ */
+export function planPreview(plan: Plan, color: boolean, digest: string | undefined): string {
+  const lines = [planHeadline(plan)];
+  let entries = 0;
+  const paint = painter(color);
+  for (const entry of plan.entries) {
+    if (entry.action === 'unchanged') continue;
+    entries += 1;
+    if (entries <= PREVIEWED_ENTRIES) lines.push(...linesOf(entry, paint));
+  }
+  if (entries > PREVIEWED_ENTRIES) lines.push(`  … and ${grouped.format(entries - PREVIEWED_ENTRIES)} more (the plan file holds them all)`);
+  lines.push(`${planSummary(plan)}${digest ? ` Digest ${digest}.` : ''}`);
   return `${lines.join('\n')}\n`;
 }

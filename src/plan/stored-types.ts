@@ -10,6 +10,7 @@
 import { exactNumber, isJsonNumber, unrepresentable } from '../json/exact-number.js';
 import { jsonText } from '../json/json-text.js';
 import { SERVER_OWNED_FIELDS } from './record-diff.js';
+import { ownField, setField } from '../contract/own-fields.js';
 import type { StoredRecordLike } from './types.js';
 
 /** A number as a spreadsheet may write it, leading zeros included (`007`). */
@@ -29,14 +30,14 @@ export function followStoredTypes(record: StoredRecordLike, cells: Readonly<Reco
   const warnings: string[] = [];
   for (const [field, sent] of Object.entries(record)) {
     if (SERVER_OWNED_FIELDS.has(field)) continue;
-    const before = stored[field];
+    const before = ownField(stored, field);
     if (before === undefined || before === null) continue;
-    const text = cells?.[field];
+    const text = cells === undefined ? undefined : ownField(cells, field);
     if (text !== undefined) {
-      if (typeof before === 'string' && typeof sent !== 'string') record[field] = text;
+      if (typeof before === 'string' && typeof sent !== 'string') setField(record, field, text);
       else if (isJsonNumber(before) && !isJsonNumber(sent) && NUMERIC.test(text) && unrepresentable(text.replace(/^(-?)0+(?=\d)/, '$1')) === undefined)
-        record[field] = exactNumber(text.replace(/^(-?)0+(?=\d)/, '$1'));
-      else if (typeof before === 'boolean' && typeof sent !== 'boolean' && /^(true|false)$/i.test(text)) record[field] = text.toLowerCase() === 'true';
+        setField(record, field, exactNumber(text.replace(/^(-?)0+(?=\d)/, '$1')));
+      else if (typeof before === 'boolean' && typeof sent !== 'boolean' && /^(true|false)$/i.test(text)) setField(record, field, text.toLowerCase() === 'true');
     }
     const now = record[field];
     if (typeName(now) !== typeName(before))

@@ -82,12 +82,29 @@ export interface Plan {
   resource: string;
   /** What the plan was made by, secrets masked (`determinations upsert --file x.csv`). */
   command: string;
+  /** Of an undo's plan (`pla runs undo`, also when saved and applied later): the run it undoes, which is undone once. */
+  undoOf?: string;
   /** The operation each sent action goes through (bulk operations). */
   operations: Partial<Record<PlanAction, OperationId>>;
   watermark?: Watermark;
   /** Entries per action. */
   counts: Partial<Record<PlanAction, number>>;
   entries: PlanEntry[];
+  /** What was reviewed (plan-digest.ts): `pla apply` refuses a plan that no longer matches it (absent only in plans of older versions, which apply refuses). */
+  digest?: PlanDigest;
+}
+
+/** Digests (sha-256, 32 hex digits) of a plan's parts, as it was made and shown (src/plan/plan-digest.ts). */
+export interface PlanDigest {
+  algorithm: 'sha256';
+  /** Of all the digests below: the plan's fingerprint, named by the prompt and the receipt. */
+  plan: string;
+  /** Of the readable diff the plan shows (without colour). */
+  shown: string;
+  /** Of each field but the entries (env, baseUrl, operations, counts, …). */
+  fields: Record<string, string>;
+  /** Of each entry, in order. */
+  entries: string[];
 }
 
 /** Counts entries per action. */

@@ -28,6 +28,8 @@ export interface RunHeader {
   undoOf?: string;
   /** Set on the receipt of `pla apply`: the identity of the plan applied (a plan is applied once). */
   plan?: string;
+  /** Of `pla apply` and `pla runs undo`: the digest of the plan sent (`sha256:` and 16 hex digits), as its confirmation showed it. */
+  planDigest?: string;
 }
 
 /** What was done to one record, as the service acknowledged it. */

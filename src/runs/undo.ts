@@ -11,6 +11,7 @@ import { bulkOperation } from '../contract/operations.js';
 import { clientFields, sameValue, changedFields, unchangedSince, SERVER_OWNED_FIELDS } from '../plan/record-diff.js';
 import type { Plan, PlanAction, PlanEntry, StoredRecordLike } from '../plan/types.js';
 import type { RecordLine } from './types.js';
+import { setField } from '../contract/own-fields.js';
 
 /** One record's part in a run: its state before the first change and after the last. */
 interface Touched {
@@ -85,13 +86,13 @@ function inverse(touched: Touched, current: StoredRecordLike | undefined): PlanE
   const nulled: string[] = [];
   for (const field of Object.keys(clientFields(current))) {
     if (Object.hasOwn(before, field)) {
-      if (!sameValue(before[field], current[field])) record[field] = before[field];
+      if (!sameValue(before[field], current[field])) setField(record, field, before[field]);
     } else if (current[field] !== null) {
-      record[field] = null;
+      setField(record, field, null);
       nulled.push(field);
     }
   }
-  for (const field of Object.keys(before)) if (!SERVER_OWNED_FIELDS.has(field) && !Object.hasOwn(current, field)) record[field] = before[field];
+  for (const field of Object.keys(before)) if (!SERVER_OWNED_FIELDS.has(field) && !Object.hasOwn(current, field)) setField(record, field, before[field]);
   const changes = changedFields(current, record);
   if (changes.length === 0) return { action: 'unchanged', ...where };
   const reason = nulled.length > 0 ? `fields the run added are set to null (the interface cannot remove a field): ${nulled.join(', ')}` : undefined;

@@ -16,6 +16,8 @@ export interface ServerOptions {
   storeUrl?: string;
   /** Connections to PostgreSQL this process opens at most (the PostgreSQL store only). */
   storePoolSize: number;
+  /** The damaged journal line to start before (`--drop-journal-from`, the JSON-file store only). */
+  dropJournalFrom?: number;
   /** Load demo data into a fresh data folder (and on `/_admin/reset`). */
   seed: boolean;
   /** Accept any type in the declared fields of accounting records (by default a wrong type is a 400). */

@@ -116,6 +116,7 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     warn,
     onLockLost: (problem) => (lostLock = problem),
     maxConnections: options.storePoolSize,
+    ...(options.dropJournalFrom ? { dropJournalFrom: options.dropJournalFrom } : {}),
     ...(options.storeUrl ? { url: options.storeUrl } : {}),
   });
 

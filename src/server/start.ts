@@ -20,6 +20,7 @@ export interface StartFlags {
   host?: string;
   data?: string;
   seed?: boolean;
+  dropJournalFrom?: string;
   lenient?: boolean;
   /** The global `--quiet`: no line per request. */
   quiet?: boolean;
@@ -84,6 +85,9 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
     host: flags.host ?? d.host,
     dataDir: flags.data ?? d.dataDir,
     seed: flags.seed ?? d.seed,
+    ...(flags.dropJournalFrom === undefined
+      ? {}
+      : { dropJournalFrom: wholeNumber('drop-journal-from', flags.dropJournalFrom, 0, (n) => n >= 1, 'a line number of the journal (1 or more)') }),
     lenient: flags.lenient ?? d.lenient,
     requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),

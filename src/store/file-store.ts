@@ -1,14 +1,15 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jsonText } from '../json/json-text.js';
 import { acquireDataLock } from './data-lock.js';
 import type { DataLock } from './data-lock.js';
 import { fsyncDir, removeLeftover } from './durable-fs.js';
 import { StoreFullError, StoreUnavailableError, isOutOfSpace } from './errors.js';
-import { JOURNAL_TEMP_FILE, JournalWriter } from './journal.js';
+import { JOURNAL_FILE, JOURNAL_TEMP_FILE, JournalWriter } from './journal.js';
 import { checkChanges, parseJournalEntry } from './journal-entry.js';
 import type { JournalEntry } from './journal-entry.js';
-import { replayJournal } from './journal-replay.js';
+import { frameEntry } from './journal-frame.js';
+import { DROP_JOURNAL_FLAG, replayJournal } from './journal-replay.js';
+import type { ReplayResult } from './journal-replay.js';
 import { readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot.js';
 import { SNAPSHOT_INDEX_TEMP_FILE } from './snapshot-index.js';
 import { LEGACY_SNAPSHOT_FILE, LEGACY_SNAPSHOT_TEMP_FILE, readLegacySnapshot } from './snapshot-legacy.js';
@@ -31,6 +32,11 @@ export interface FileStoreOptions {
   warn?: (message: string) => void;
   /** Called once if the folder's lock is lost (another process took it): the data in memory may be stale from then on. */
   onLockLost?: (problem: string) => void;
+  /**
+   * The journal line start-up refused as damaged: start from the lines before it, the
+   * rest moved to a file beside the journal (`pla server start --drop-journal-from`).
+   */
+  dropJournalFrom?: number;
   /** Compact once the journal holds this many bytes (default 64 MB)… */
   compactAfterBytes?: number;
   /** …or this many entries (default 200,000). */
@@ -58,12 +64,15 @@ export async function openFileTables(options: FileStoreOptions): Promise<FileTab
     state = new StoreState(options.indexes);
     const snapshot = await readSnapshot(options.dir, state);
     const upgrading = snapshot === undefined && (await readLegacySnapshot(options.dir, state));
-    const replay = await replayJournal(options.dir, state, warn);
+    const replay = await replayJournal(options.dir, state, { warn, ...(options.dropJournalFrom ? { dropFrom: options.dropJournalFrom } : {}) });
     // The snapshot's checksum, verified meanwhile on another thread when its index was used: before anything is served.
     await snapshot?.checked;
     if (upgrading) await upgradeSnapshot(options.dir, state, warn);
     else await removeUpgraded(options.dir, warn);
+    if (replay.dropped) await keepDropped(options.dir, replay.dropped, warn);
+    else if (options.dropJournalFrom) warn(`store: ${DROP_JOURNAL_FLAG} ${options.dropJournalFrom}: that journal line is not damaged; nothing was left out`);
     const journal = await JournalWriter.open(options.dir, replay.validBytes, replay.entries, replay.needsNewline);
+    if (replay.unframed > 0) await upgradeJournal(options.dir, state, journal, warn);
     return new FileTables(options, warn, lock, state, journal);
   } catch (error) {
     state?.packed.close();
@@ -83,6 +92,39 @@ async function upgradeSnapshot(dir: string, state: StoreState, warn: (message: s
   await fsyncDir(dir);
   warn(
     `store: upgraded ${join(dir, LEGACY_SNAPSHOT_FILE)} to the faster snapshot format of this pla (now snapshot.pla); older pla versions cannot read this folder any more`,
+  );
+}
+
+/**
+ * Journal lines of a pla before checksums: the state they built is written as a
+ * snapshot and the journal started anew, every line of it checksummed from now on. A
+ * crash in between leaves the new snapshot beside the old journal, whose entries it
+ * holds (replay skips them), and the next start upgrades again.
+ */
+async function upgradeJournal(dir: string, state: StoreState, journal: JournalWriter, warn: (message: string) => void): Promise<void> {
+  await writeSnapshot(dir, state.capture());
+  await journal.exclusive(() => journal.replaceWithCarry());
+  warn(`store: upgraded ${join(dir, JOURNAL_FILE)} to checksummed entries (its entries are now in snapshot.pla)`);
+}
+
+/**
+ * Copies the journal from the damaged line `--drop-journal-from` named to its end into
+ * `journal-dropped-<time>.ndjson` (fsynced) before the journal is cut there: nothing
+ * is lost that its owner may want to look at or piece together.
+ */
+async function keepDropped(dir: string, dropped: NonNullable<ReplayResult['dropped']>, warn: (message: string) => void): Promise<void> {
+  const name = `journal-dropped-${new Date().toISOString().replace(/[:.]/g, '-')}.ndjson`;
+  const dropping = (await readFile(join(dir, JOURNAL_FILE))).subarray(dropped.byte);
+  const target = await open(join(dir, name), 'wx', 0o600);
+  try {
+    await target.writeFile(dropping);
+    await target.sync();
+  } finally {
+    await target.close();
+  }
+  await fsyncDir(dir);
+  warn(
+    `store: started from the journal's first ${dropped.line - 1} lines, as ${DROP_JOURNAL_FLAG} ${dropped.line} asked; the ${dropped.lines} line${dropped.lines === 1 ? '' : 's'} from line ${dropped.line} on are in ${join(dir, name)}`,
   );
 }
 
@@ -193,7 +235,7 @@ export class FileTables {
       entry.ids = {};
       for (const name of this.unrecordedIds) entry.ids[name] = this.state.nextId(name);
     }
-    const line = jsonText(entry);
+    const line = frameEntry(entry);
     const parsed = parseJournalEntry(line);
     this.unconfirmed.push({ seq: entry.seq, undo: undoOf(this.state, parsed), ids: [...this.unrecordedIds] });
     this.state.apply(parsed);

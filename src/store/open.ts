@@ -13,6 +13,8 @@ export interface OpenStoreOptions {
   dir: string;
   /** Equality indexes of the JSON-file store (PostgreSQL has its own, in the schema). */
   indexes?: Partial<Record<CollectionName, readonly string[]>>;
+  /** The damaged journal line the JSON-file store starts before (`FileStoreOptions.dropJournalFrom`). */
+  dropJournalFrom?: number;
   /** Connections at most to PostgreSQL. */
   maxConnections?: number;
   warn?: (message: string) => void;
@@ -27,6 +29,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       ...(options.indexes ? { indexes: options.indexes } : {}),
       ...(options.warn ? { warn: options.warn } : {}),
       ...(options.onLockLost ? { onLockLost: options.onLockLost } : {}),
+      ...(options.dropJournalFrom ? { dropJournalFrom: options.dropJournalFrom } : {}),
     });
   const { openPostgresStore } = await import('./postgres/postgres-store.js');
   return openPostgresStore({

@@ -3,8 +3,8 @@
  * read from it (and parsed) one by one when asked for. A million parsed records cost
  * several hundred MB of objects and most of a start-up's time; left in the file, each
  * costs its place in the file and its id. The records the journal put after the
- * snapshot are left in the journal file the same way (replay checks their text and
- * parses none: `journal-scan.ts`). A table's rows are `Entry`s: a number is a record
+ * snapshot are left in the journal file the same way (replay checks their entry's
+ * checksum and steps over them by their length: `journal-frame.ts`). A table's rows are `Entry`s: a number is a record
  * of this pack (its slot: the snapshot's records first, then the journal's), an
  * object a record written since (or decoded for good, in a table with equality
  * indexes).

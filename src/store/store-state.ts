@@ -1,6 +1,6 @@
 import { idAfter } from '../contract/ids.js';
 import type { JournalEntry } from './journal-entry.js';
-import type { PackedPut, ScannedEntry } from './journal-scan.js';
+import type { PackedPut, ScannedEntry } from './journal-frame.js';
 import { PackedRecords } from './packed-records.js';
 import type { Entry } from './packed-records.js';
 import { Table } from './table.js';

@@ -2,7 +2,7 @@ import { jsonText } from '../json/json-text.js';
 import { EqualityIndex, indexEquals } from './equality-index.js';
 import { comparatorFor, fieldValue, sortSignature } from './record-order.js';
 import type { RecordComparator } from './record-order.js';
-import type { PackedPut } from './journal-scan.js';
+import type { PackedPut } from './journal-frame.js';
 import { parseRecordText } from './packed-records.js';
 import type { Entry, PackedRecords } from './packed-records.js';
 import { SortedList } from './sorted-list.js';

@@ -7,6 +7,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { tempDir } from '../bulk/helpers.js';
+import { withDigest } from '../../src/plan/plan-digest.js';
+import type { Plan } from '../../src/plan/types.js';
 
 type Row = Record<string, unknown>;
 
@@ -167,12 +169,13 @@ describe('pla apply', () => {
     const planFile = temp.path('elsewhere-plan.json');
     const ids = rows.map((row) => String(row.id));
     expect((await pla(['determinations', 'delete', ...ids, '--plan-out', planFile, '-o', 'json'])).exitCode).toBe(0);
-    const plan = JSON.parse(await readFile(planFile, 'utf8')) as Row;
-    await writeFile(planFile, JSON.stringify({ ...plan, env: 'production' }));
+    const { digest: _digest, ...plan } = JSON.parse(await readFile(planFile, 'utf8')) as Plan;
+    // As a plan made there would be (a plan edited by hand is refused for that: reviewed-once.e2e.test.ts).
+    await writeFile(planFile, JSON.stringify(withDigest({ ...plan, env: 'production' })));
     const other = await pla(['apply', planFile, '--yes']);
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('the plan was made for production');
-    await writeFile(planFile, JSON.stringify({ ...plan, baseUrl: 'http://127.0.0.1:1' }));
+    await writeFile(planFile, JSON.stringify(withDigest({ ...plan, baseUrl: 'http://127.0.0.1:1' })));
     expect((await pla(['apply', planFile, '--yes'])).exitCode).toBe(2);
     expect((await exportAll()).filter((row) => String(row.ref).startsWith('elsewhere-'))).toHaveLength(2);
   });

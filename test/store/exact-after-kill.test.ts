@@ -1,14 +1,14 @@
 /**
  * Numbers a double cannot hold, written through the real server and read back after a
- * kill -9: the restart replays them from the journal, whose usual lines are read
- * without parsing (journal-scan.ts: these lines are of its fast form), the records
+ * kill -9: the restart replays them from the journal, whose lines are checked by
+ * their checksum and stepped through without parsing (journal-frame.ts), the records
  * left in the journal file. Each must come back with the digits it was sent with
  * (docs/exact-numbers.md).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scanJournalLine } from '../../src/store/journal-scan.js';
+import { lineKind, readFramedLine } from '../../src/store/journal-frame.js';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
@@ -39,7 +39,8 @@ describe('exact numbers through a kill -9 of the server', () => {
     expect(lines).toHaveLength(3);
     for (const line of lines) {
       const bytes = Buffer.from(line);
-      expect(scanJournalLine(bytes, bytes.toString('latin1'), 0, bytes.length, 0), line).toBeDefined();
+      expect(lineKind(bytes, 0, bytes.length), line).toBe('framed');
+      expect(readFramedLine(bytes, 0, bytes.length, 0), line).toBeDefined();
     }
     await server.restart('SIGKILL');
     for (const id of ids) {

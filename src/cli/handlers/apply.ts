@@ -59,21 +59,30 @@ async function alreadyApplied(ctx: CommandContext<{ force?: boolean }>, plan: Pl
   return skip;
 }
 
+/** Refuses to undo `run` a second time (src/runs/undo-once.ts). */
+export async function refuseUndoneAgain(ctx: CommandContext, run: string): Promise<void> {
+  const [{ refuseSecondUndo }, { runsDir }] = await Promise.all([import('../../runs/undo-once.js'), import('../../runs/receipt-store.js')]);
+  await refuseSecondUndo(run, runsDir(ctx.env));
+}
+
 /**
  * Shows the plan's summary, confirms when it deletes, removes, decommissions or
  * cancels, or when the environment is protected, then, holding the environment's
- * lock, refuses it if applied before (unless --force) and applies it with a
+ * lock, refuses it if applied before (unless --force), or an undo of a run undone
+ * before, and applies it with a
  * receipt that records the plan's identity.
  */
 export async function confirmAndApply(
   ctx: CommandContext<{ yes?: boolean; force?: boolean } & BulkOptions>,
   plan: Plan,
-  extra: { undoOf?: string } = {},
+  { shown = false }: { shown?: boolean } = {},
 ): Promise<void> {
   // An undo always asks: it is a second change made on the strength of a first.
-  const alwaysConfirm = extra.undoOf !== undefined;
-  const { planSummary } = await import('../../plan/render.js');
+  const { undoOf } = plan;
+  const alwaysConfirm = undoOf !== undefined;
+  const [{ planSummary, planPreview }, { shortDigest }] = await Promise.all([import('../../plan/render.js'), import('../../plan/plan-digest.js')]);
   const summary = planSummary(plan);
+  const digest = shortDigest(plan);
   const sends = (plan.counts.create ?? 0) + (plan.counts.update ?? 0) + DESTRUCTIVE.reduce((sum, action) => sum + (plan.counts[action] ?? 0), 0);
   const notSent = (plan.counts.refused ?? 0) + (plan.counts.unreadable ?? 0);
   if (sends === 0 && notSent === 0) {
@@ -81,11 +90,19 @@ export async function confirmAndApply(
     return;
   }
   if (sends > 0 && (alwaysConfirm || DESTRUCTIVE.some((action) => (plan.counts[action] ?? 0) > 0) || (await environmentIsProtected(ctx)))) {
-    await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`, { dryRun: false });
+    // Unless the whole plan was shown already (`runs undo`), its first changes, counts and digest are shown above the question.
+    const preview = shown ? undefined : planPreview(plan, ctx.output.color, digest);
+    await confirmDestructive(ctx, `Apply this plan (${summary.replace(/^Plan: |\.$/g, '')})`, { dryRun: false, ...(preview ? { preview } : {}) });
   }
   await withEnvironmentLock(ctx, async () => {
-    const skip = extra.undoOf === undefined ? await alreadyApplied(ctx, plan) : new Set<number>();
-    const header = { ...extra, ...(plan.id !== undefined && extra.undoOf === undefined ? { plan: plan.id } : {}) };
+    // An undo's plan, by `runs undo` or saved and applied later: a run is undone once.
+    if (undoOf !== undefined) await refuseUndoneAgain(ctx, undoOf);
+    const skip = await alreadyApplied(ctx, plan);
+    const header = {
+      ...(undoOf !== undefined ? { undoOf } : {}),
+      ...(plan.id !== undefined ? { plan: plan.id } : {}),
+      ...(digest !== undefined ? { planDigest: digest } : {}),
+    };
     await withReceipt(ctx, plan.resource, (receipt) => applyWithSummary(ctx, plan, receipt, true, skip).then(() => undefined), header, true);
   });
 }

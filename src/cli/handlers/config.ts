@@ -212,7 +212,8 @@ export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; ye
   return withContext(invocation, async (ctx) => {
     const [config, { isProtected }] = await Promise.all([ctx.config(), import('../../runs/protected-envs.js')]);
     const withKeys = ctx.opts.withKeys === true;
-    const environments: ConfigExport['environments'] = {};
+    // Names are data: a hand-written `__proto__` is exported as an environment, not taken for the object's prototype.
+    const exported: Array<[string, EnvironmentConfig]> = [];
     // Secrets: API keys, proxy and store passwords. Left out (a URL keeps its user name) unless --with-keys.
     let secrets = 0;
     for (const [env, stored] of Object.entries(config.list())) {
@@ -226,8 +227,9 @@ export function exportConfig(invocation: Invocation<[], { withKeys?: boolean; ye
         if (!withKeys) rest.proxy = withoutPassword(rest.proxy);
       }
       if (Object.keys(rest).length === 0 && !(withKeys && apiKey)) continue;
-      environments[env] = withKeys && apiKey ? { ...rest, apiKey } : rest;
+      exported.push([env, withKeys && apiKey ? { ...rest, apiKey } : rest]);
     }
+    const environments: ConfigExport['environments'] = Object.fromEntries(exported);
     let { store } = config.server();
     if (store && hasPassword(store)) {
       secrets += 1;

@@ -61,6 +61,7 @@ export async function withEnvironmentLock<T>(ctx: CommandContext, body: () => Pr
 export interface ReceiptExtra {
   undoOf?: string;
   plan?: string;
+  planDigest?: string;
 }
 
 /**

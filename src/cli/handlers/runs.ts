@@ -9,7 +9,7 @@ import type { RecordLine, ReceiptLine, SendingLine } from '../../runs/types.js';
 import type { PlanEntry } from '../../plan/types.js';
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
-import { confirmAndApply } from './apply.js';
+import { confirmAndApply, refuseUndoneAgain } from './apply.js';
 import type { BulkOptions } from './bulk.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
 import type { RecordId } from '../../contract/ids.js';
@@ -60,32 +60,36 @@ function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
 /** `runs list`: one row per receipt, oldest first. */
 export function list(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { listRuns, runsDir } = await import('../../runs/receipt-store.js');
-    const runs = await listRuns(runsDir(ctx.env));
-    await renderRows(
-      runs.map(({ header, end }) => ({
+    const { readRunsFolder, runsDir } = await import('../../runs/receipt-store.js');
+    const { runs, damaged } = await readRunsFolder(runsDir(ctx.env));
+    // A receipt that cannot be read is listed, never passed over: what depends on it is refused.
+    const rows = [
+      ...runs.map(({ header, end, damaged: damage }) => ({
         run: header.run,
         startedAt: header.startedAt,
         env: header.env,
         user: header.user,
         command: header.command,
-        exitCode: end ? end.exitCode : 'unfinished',
-        counts: countsText(end?.counts),
+        exitCode: damage ? 'damaged' : end ? end.exitCode : 'unfinished',
+        counts: damage ?? countsText(end?.counts),
         ...(header.undoOf ? { undoOf: header.undoOf } : {}),
       })),
-      ctx.output,
-    );
-    if (runs.length === 0) ctx.note('no runs recorded yet');
+      ...damaged.map((receipt) => ({ run: receipt.run, startedAt: '', env: '', user: '', command: '', exitCode: 'damaged', counts: receipt.reason })),
+    ].sort((a, b) => a.run.localeCompare(b.run));
+    await renderRows(rows, ctx.output);
+    for (const receipt of [...damaged, ...runs.filter((run) => run.damaged)])
+      ctx.warn(`damaged receipt ${receipt.path}: applying its plan again and undoing its run are refused until it is restored or moved out of the folder`);
+    if (rows.length === 0) ctx.note('no runs recorded yet');
   });
 }
 
 /** `runs show ID`: the receipt; json an object, ndjson its lines as kept, csv and table one row per record. */
 export function show(invocation: Invocation<[run: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { findRun, readReceipt, runsDir } = await import('../../runs/receipt-store.js');
+    const { findRun, receiptLines, runsDir } = await import('../../runs/receipt-store.js');
     const run = await findRun(ctx.args[0], runsDir(ctx.env));
     const lines: ReceiptLine[] = [];
-    for await (const line of readReceipt(run.path)) lines.push(line);
+    for await (const line of receiptLines(run.path, 'it cannot be shown (look at the file itself)')) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
     if (ctx.output.format === 'ndjson') return writeOut(ctx.output.stdout, lines.map((line) => `${jsonText(line)}\n`).join(''));
     if (ctx.output.format === 'json') {
@@ -128,7 +132,7 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
 export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const [
-      { findRun, readReceipt, runsDir },
+      { findRun, receiptLines, runsDir },
       { idOfLine, inverseEntries, undoOperations, withinReach },
       { probeWatermark, readCurrentState, stateOf },
       { assemblePlan },
@@ -139,6 +143,8 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
       import('../../plan/make-plan.js'),
     ]);
     const run = await findRun(ctx.args[0], runsDir(ctx.env));
+    // Refused before anything is read or shown; checked again under the environment's lock, just before sending.
+    await refuseUndoneAgain(ctx, run.header.run);
     const { env, baseUrl } = await ctx.connection();
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
       throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, {
@@ -146,7 +152,7 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
       });
     }
     const lines: ReceiptLine[] = [];
-    for await (const line of readReceipt(run.path)) lines.push(line);
+    for await (const line of receiptLines(run.path, `what run ${run.header.run} did is not known in full: it is not undone`)) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
     const resource = run.header.resource;
     const target = await planTarget(ctx, resource);
@@ -157,11 +163,11 @@ export function undo(invocation: Invocation<[run: string], { yes?: boolean } & P
     const current = await readCurrentState(target.client, source, ids, target);
     const operations = undoOperations(resource);
     const entries = [...withinReach(inverseEntries(records, current), operations), ...unknownOutcomes(lines)];
-    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt);
+    const plan = assemblePlan({ ...target, command: `runs undo ${run.header.run}` }, operations, entries, watermark, createdAt, { undoOf: run.header.run });
     if (wantsPlan(ctx)) return showPlan(ctx, plan);
     const [{ renderPlanText }, { page }] = await Promise.all([import('../../plan/render.js'), import('../../io/pager.js')]);
     // Read before the prompt: through the pager when it is longer than the terminal.
     await page(renderPlanText(plan, ctx.output.color), ctx.io, 'stderr');
-    await confirmAndApply(ctx, plan, { undoOf: run.header.run });
+    await confirmAndApply(ctx, plan, { shown: true });
   });
 }

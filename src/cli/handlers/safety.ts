@@ -12,11 +12,14 @@ export interface SafetyOptions {
   dryRun?: boolean;
 }
 
-/** Asks "<question> on <env>?"; throws when refused or when no terminal can answer. */
+/**
+ * Asks "<question> on <env>?", below `preview` (what would change) when given;
+ * throws when refused or when no terminal can answer.
+ */
 export async function confirmDestructive(
   ctx: CommandContext<Pick<SafetyOptions, 'yes'>>,
   question: string,
-  { dryRun = true }: { dryRun?: boolean } = {},
+  { dryRun = true, preview }: { dryRun?: boolean; preview?: string } = {},
 ): Promise<void> {
   if (ctx.opts.yes) return;
   if (!ctx.io.canPrompt()) {
@@ -30,6 +33,7 @@ export async function confirmDestructive(
   const { env } = await ctx.connection();
   const prompt = await import('../../io/prompt.js');
   const streams = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
+  if (preview !== undefined) ctx.io.stderr.write(preview);
   const confirmed =
     env === 'production' ? await prompt.confirmByTyping(`${question} on ${env}?`, env, streams) : await prompt.confirm(`${question} on ${env}?`, streams);
   if (!confirmed) throw new UsageError('not confirmed; nothing was changed');

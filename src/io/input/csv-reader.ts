@@ -8,6 +8,7 @@ import { LINE_END, RECORD_DELIMITERS, lineBreaks, leadingLineBreaks, withoutFirs
 import { parse as parseStrict } from 'csv-parse/sync';
 import { peek } from './source.js';
 import type { CsvDelimiter, SourceItem } from './types.js';
+import { setField } from '../../contract/own-fields.js';
 
 /** Cell text a spreadsheet may mean as a number or a boolean. */
 const READS_OTHERWISE = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/i;
@@ -251,9 +252,10 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions, 
       const name = header[i] as string;
       const value = values[i];
       if (value === undefined) continue;
-      record[name] = value;
+      // A header is a field name like any other (`__proto__` included): set as the record's own.
+      setField(record, name, value);
       if (typeof value === 'number' || typeof value === 'boolean' || READS_OTHERWISE.test(row.cells[i] as string))
-        (cells ??= {})[name] = row.cells[i] as string;
+        setField((cells ??= {}), name, row.cells[i] as string);
     }
     yield cells ? { value: record, line: row.line, cells } : { value: record, line: row.line };
   }

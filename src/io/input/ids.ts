@@ -64,7 +64,7 @@ function describe(value: unknown): string {
 
 /** The value of `field` in a record read from a file, its name's case and spaces aside (a csv header `ID `). */
 function fieldOf(record: Record<string, unknown>, field: string): unknown {
-  if (field in record) return record[field];
+  if (Object.hasOwn(record, field)) return record[field];
   const key = Object.keys(record).find((name) => namesField(name, field));
   return key === undefined ? undefined : record[key];
 }

@@ -19,9 +19,20 @@ const VALUE_TOKENS = new Set(['stringValue', 'numberValue', 'nullValue', 'trueVa
  */
 const EXACT_MARK = `\u0000exact:${Math.random().toString(36).slice(2)}:`;
 
-/** The assembler's reviver: a marked string back to the exact number it stands for. */
+/**
+ * stream-json's assembler sets each field with `object[key] = value`, so a field
+ * named `__proto__` would become the record's prototype (a row without an id would
+ * take the id it holds). The key is passed on under this mark instead, and the
+ * reviver names the field `__proto__` again, as the record's own.
+ */
+const PROTO_KEY = `${EXACT_MARK}__proto__`;
+
+/** The assembler's reviver: a marked string back to the exact number it stands for, a marked key back to `__proto__`. */
 function reviveExact(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.startsWith(EXACT_MARK) ? inputNumber(value.slice(EXACT_MARK.length)) : value;
+  if (typeof value === 'string') return value.startsWith(EXACT_MARK) ? inputNumber(value.slice(EXACT_MARK.length)) : value;
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, PROTO_KEY))
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key === PROTO_KEY ? '__proto__' : key, field]));
+  return value;
 }
 
 /**
@@ -43,9 +54,9 @@ class CountingParser extends Parser {
   override push(token: unknown, encoding?: BufferEncoding): boolean {
     if (token !== null && typeof token === 'object' && 'name' in token) {
       const name = String(token.name);
-      if (name === 'numberValue' && 'value' in token && typeof token.value === 'string' && mayBeInexact(token.value)) {
-        token = { name: 'stringValue', value: `${EXACT_MARK}${token.value}` };
-      }
+      const value = 'value' in token ? token.value : undefined;
+      if (name === 'numberValue' && typeof value === 'string' && mayBeInexact(value)) token = { name: 'stringValue', value: `${EXACT_MARK}${value}` };
+      else if (name === 'keyValue' && value === '__proto__') token = { name: 'keyValue', value: PROTO_KEY };
       if (name === 'startObject' || name === 'startArray') this.depth += 1;
       else if (name === 'endObject' || name === 'endArray') {
         this.depth -= 1;

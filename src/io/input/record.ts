@@ -6,7 +6,7 @@ export const RAW_FIELD = '_raw';
 
 /** Drops the fields a rejects file adds (`_error`, `_line`, `_raw`), so a fixed rejects file feeds back as input. */
 export function dropRejectFields(record: Record<string, unknown>): void {
-  for (const field of [ERROR_FIELD, LINE_FIELD, RAW_FIELD]) if (field in record) delete record[field];
+  for (const field of [ERROR_FIELD, LINE_FIELD, RAW_FIELD]) if (Object.hasOwn(record, field)) delete record[field];
 }
 
 /** Whether a parsed value is a record: a JSON object, not an array or null. */

@@ -38,7 +38,7 @@ async function* recordsOf(values: AsyncIterable<SourceItem<unknown>>, options: R
       badRow({ line, message: `expected a JSON object, got ${jsonType(value)}`, raw: jsonText(value) ?? '' });
       continue;
     }
-    const unfixed = RAW_FIELD in value ? String(value[RAW_FIELD]) : undefined;
+    const unfixed = Object.hasOwn(value, RAW_FIELD) ? String(value[RAW_FIELD]) : undefined;
     dropRejectFields(value);
     if (unfixed !== undefined && Object.keys(value).length === 0) {
       badRow({ line, message: `an unreadable row from a rejects file, not fixed yet (write the record in place of its ${RAW_FIELD})`, raw: unfixed });
