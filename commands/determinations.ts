@@ -1,7 +1,7 @@
 /** `pla determinations` (alias `det`): asset transaction type determinations (spec 4.1). */
 import { RESOURCE_VERBS } from '../src/contract/operations.js';
 import { runs } from '../src/cli/invocation.js';
-import { addBulkOptions, addIdOptions, addPlanOptions, addSafetyOptions, examples } from './options.js';
+import { addBulkOptions, addIdOptions, addRerunOption, addPlanOptions, addSafetyOptions, examples } from './options.js';
 import { addIdVerb, addRecordVerbs, idAction } from './record-verbs.js';
 import { tree as newTree } from './tree.js';
 
@@ -20,13 +20,15 @@ export function createDeterminationsCommand() {
 
   const decommission = addPlanOptions(
     addSafetyOptions(
-      addBulkOptions(
-        addIdOptions(
-          tree
-            .command('decommission [ids...]')
-            .description('decommission determinations by id, or every one modified before a date')
-            .option('--modified-before <date>', 'a date (its midnight UTC) or date-time, ISO 8601')
-            .option('--before-now', 'every determination modified before now'),
+      addRerunOption(
+        addBulkOptions(
+          addIdOptions(
+            tree
+              .command('decommission [ids...]')
+              .description('decommission determinations by id, or every one modified before a date')
+              .option('--modified-before <date>', 'a date (its midnight UTC) or date-time, ISO 8601')
+              .option('--before-now', 'every determination modified before now'),
+          ),
         ),
       ),
     ),

@@ -64,7 +64,12 @@ export function addBulkOptions<A extends unknown[], O extends OptionValues, G ex
     .option('--concurrency <n>', `bulk requests in flight (default ${BULK_DEFAULTS.concurrency})`, wholeNumber(1))
     .option('--rejects <file>', 'write failed records here, each with its error')
     .option('--unknown-outcome <file>', 'records the service may or may not have created go here (default unknown-outcome-<run>.<format>)')
-    .option('--checkpoint <file>', 'record finished batches here; a re-run resumes');
+    .option('--checkpoint <file>', "the run's progress, on disk before it sends: a rerun with it finishes the job, never sending twice");
+}
+
+/** `--force` beside the bulk options: run again a run whose checkpoint says it finished. */
+export function addRerunOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
+  return command.option('--force', 'run again a run its --checkpoint says finished (a new run: every record is sent again)');
 }
 
 /** `--ids 1,2,3`, `--ids-file F|-`, `--id-field`, next to positional ids. */

@@ -16,6 +16,7 @@ import { LIST_FILTERS } from '../src/contract/list-filters.js';
 import type { Tree } from './tree.js';
 import {
   addBulkOptions,
+  addRerunOption,
   addFilterOptions,
   addIdOptions,
   addPagingOptions,
@@ -40,7 +41,7 @@ export function idAction(single: WritingOperationId, verb: string): IdActionSpec
  */
 export function addIdVerbOptions<G extends OptionValues>(command: Command<[string[]], {}, G>, spec: IdActionSpec) {
   const withIds = addIdOptions(command);
-  if (spec.bulk) addBulkOptions(withIds);
+  if (spec.bulk) addRerunOption(addBulkOptions(withIds));
   if (operation(spec.single).destructive) addSafetyOptions(withIds);
   if (spec.bulk && spec.lookup) addPlanOptions(withIds);
   return withIds;
@@ -67,7 +68,7 @@ export function addWriteVerb(tree: Tree, name: string, single: WritingOperationI
   const op = operation(single);
   const takesId = op.pathParams.some((p) => p.name === 'id');
   const command = addRecordInputOptions(tree.command(takesId ? `${name} [id]` : name).description(description));
-  if (op.bulk) addBulkOptions(command);
+  if (op.bulk) addRerunOption(addBulkOptions(command));
   if (op.bulk) addPlanOptions(command);
   if (op.bulk && name !== 'create') addMatchOption(addSkipUnchangedOption(command));
   examples(command, example);

@@ -221,6 +221,13 @@ export class PartialFailureError extends PlaError {
 export class ReceiptError extends PartialFailureError {}
 
 /**
+ * Thrown when a bulk run's checkpoint cannot be written (a full disk, a folder made
+ * read-only): the run stops before its next batch, as for a receipt (exit 9); when
+ * it cannot be written at the start, nothing was sent.
+ */
+export class CheckpointError extends PartialFailureError {}
+
+/**
  * Thrown when a page walk saw the records change under it (exit 9, a partial
  * result): the listing may miss records added or removed meanwhile.
  */
@@ -282,5 +289,5 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
     EXIT_CODES.invalidAnswer,
     "the service answered something pla cannot read (a success whose JSON is invalid, an HTML page, another shape, a listing in no form pla knows or whose pages stop before the count it gave): its fault, not the request's; check what it did before sending again",
   ],
-  [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a --checkpoint lets the re-run resume'],
+  [EXIT_CODES.interrupted, 'interrupted (Ctrl-C; SIGTERM exits 143, SIGHUP 129); the rerun the hint names finishes the job'],
 ];

@@ -55,7 +55,7 @@ async function csvLines(rows: Array<Record<string, unknown>>, columns: string[],
  * The rejects file: refused records in the input's format, each with the service's
  * error beside it (`_error` field or column), ready to fix and feed back. Nothing
  * is created until the first reject; batches are written as they finish, in turn.
- * When resuming from a checkpoint the earlier run's rejects are kept and added to.
+ * Rows already in the file (an earlier attempt of the run, another run) are kept and added to.
  */
 export class RejectsFile {
   private started = false;
@@ -93,18 +93,21 @@ export class RejectsFile {
     return this.earlierDelimiter ?? this.inputDelimiter() ?? ',';
   }
 
-  /** Starts a fresh file (an earlier run's rejects are gone) or continues an earlier one; never a link. */
-  async open(resume: boolean): Promise<void> {
+  /**
+   * Continues the file where it is (never a link): rows already there, of an
+   * earlier attempt of the run or of another run, are kept and added to, never
+   * deleted or replaced. Resolves to whether it held rows.
+   */
+  async open(): Promise<boolean> {
     refuseSymlink(this.path, this.what);
-    if (!resume) return rm(this.path, { force: true });
     if (this.format === 'xlsx') return this.reopenWorkbook();
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch {
-      return;
+      return false;
     }
-    if (text.trim() === '') return;
+    if (text.trim() === '') return false;
     this.started = true;
     if (this.format === 'json') {
       // Reopen the array: cut its closing bracket so elements can be appended.
@@ -112,6 +115,7 @@ export class RejectsFile {
       await truncate(this.path, Buffer.byteLength(body));
       this.started = !body.endsWith('[');
       if (!this.started) await rm(this.path, { force: true });
+      return this.started;
     } else if (this.format === 'csv') {
       const [{ parse }, { unguardFormula }, { chooseDelimiter, firstLine }] = await Promise.all([
         import('csv-parse/sync'),
@@ -122,24 +126,26 @@ export class RejectsFile {
       this.earlierDelimiter = chooseDelimiter(header);
       this.columns = (parse(header, { bom: true, delimiter: this.earlierDelimiter }) as string[][])[0]?.map(unguardFormula);
     }
+    return true;
   }
 
-  /** Takes an earlier run's workbook of rejects back in, to be written again with this run's added. */
-  private async reopenWorkbook(): Promise<void> {
+  /** Takes an earlier run's workbook of rejects back in, to be written again with this run's added; whether it held rows. */
+  private async reopenWorkbook(): Promise<boolean> {
     const { default: ExcelJS } = await import('exceljs');
     const workbook = new ExcelJS.Workbook();
     try {
       await workbook.xlsx.readFile(this.path);
     } catch {
-      return;
+      return false;
     }
     const rows: string[][] = [];
     workbook.worksheets[0]?.eachRow((row) => rows.push(Array.from({ length: row.cellCount }, (_, i) => row.getCell(i + 1).text)));
     const [header, ...earlier] = rows;
-    if (!header) return;
+    if (!header) return false;
     this.started = true;
     this.columns = header;
     this.workbookRows = earlier;
+    return true;
   }
 
   /**

@@ -1,13 +1,14 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { recordIdOf } from '../contract/ids.js';
 import { operation } from '../contract/operations.js';
-import { InterruptedError, ReceiptError, UsageError } from '../errors.js';
+import { CheckpointError, InterruptedError, ReceiptError, UsageError } from '../errors.js';
 import { formatFromPath } from '../io/input/format.js';
 import type { CsvDelimiter, SheetForm, SourceItem } from '../io/input/types.js';
 import type { BadRowRelay, InputStats } from '../io/input/bad-rows.js';
 import { toBatches, type Batch } from './batches.js';
 import { newRunId } from '../runs/run-id.js';
 import { Checkpoint, fingerprintOf } from './checkpoint.js';
+import { safeToRepeat } from '../client/retry-policy.js';
 import { BULK_DEFAULTS } from './defaults.js';
 import { count } from './format-numbers.js';
 import { InOrder } from './in-order.js';
@@ -15,7 +16,7 @@ import { TaskPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { defaultRejectsPath, RejectsFile } from './rejects.js';
 import { requestKey } from './request-key.js';
-import { answerPerItem, sendWithSplit, withoutIds, withoutRepeatedCreates } from './split.js';
+import { answerPerItem, isReplayed, safeToSendAgain, sendWithSplit, withoutIds, withoutRepeatedCreates } from './split.js';
 import type { BulkOptions, BulkSummary } from './types.js';
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -49,19 +50,46 @@ function badRowsOf(items: AsyncIterable<SourceItem>): number {
  * receipt could not hold is in the unknown-outcome file; batches in flight are the
  * receipt's `sending` lines without a `settled` one.
  */
-function receiptFailure(error: ReceiptError, summary: BulkSummary, run: string | undefined): ReceiptError {
+function receiptFailure(error: ReceiptError, summary: BulkSummary, run: string | undefined, rerun: string | undefined): ReceiptError {
   const unrecorded =
     summary.unrecorded > 0
       ? `; ${count(summary.unrecorded)} of them are not in the receipt: listed in ${summary.unknownPath ?? 'the unknown-outcome file'}`
       : '';
-  return new ReceiptError(
+  const Stopped = error instanceof CheckpointError ? CheckpointError : ReceiptError;
+  const finish = rerun ? `, then finish the job with: ${rerun} (batches done are skipped, none is sent twice)` : ' before the next run';
+  return new Stopped(
     `${error.message}; the run stopped before its next batch. The service confirmed ${count(summary.succeeded)} record(s)${unrecorded}; nothing else was sent`,
     {
       cause: error,
       detail: summary,
-      hint: `${run ? `pla runs show ${run}` : 'pla runs show last'} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable before the next run`,
+      hint: `${run ? `pla runs show ${run}` : 'pla runs show last'} lists what the receipt holds (records, and batches sent whose answer it could not record); free space or make the folder writable${finish}`,
     },
   );
+}
+
+/** What a finished run did, as its checkpoint keeps it: its last attempt's summary, counts that are not zero. */
+function finishedCounts(summary: BulkSummary): Record<string, number> {
+  const verb = operation(summary.operationId).done ?? 'done';
+  const counts: Record<string, number> = { [verb]: summary.succeeded - summary.replayed };
+  if (summary.replayed > 0) counts.replayed = summary.replayed;
+  if (summary.failed > 0) counts.failed = summary.failed;
+  // Done by earlier attempts of the run (its batches the checkpoint had), and unreadable rows.
+  if (summary.skipped > 0) counts.skipped = summary.skipped;
+  return counts;
+}
+
+/** A checkpoint that cannot be written before the first request: the run stops there. */
+function nothingSent(error: unknown): never {
+  if (!(error instanceof CheckpointError)) throw error;
+  throw new CheckpointError(`${error.message}; nothing was sent`, { cause: error, hint: 'free some space or make the folder writable, then run again' });
+}
+
+/** A rejects or unknown-outcome file that is the input itself would be read while written to: refused. */
+function refuseInputAsOutput(file: RejectsFile, inputPath: string | undefined): void {
+  if (inputPath !== undefined && resolve(inputPath) === resolve(file.path))
+    throw new UsageError(`the ${file.what} ${file.path} is the input file: it would be added to while it is read`, {
+      hint: 'name another file for it (--rejects / --unknown-outcome)',
+    });
 }
 
 /** The summary so far of runs that stopped on an error, by that error. */
@@ -75,8 +103,12 @@ export function summaryOfStoppedRun(error: unknown): BulkSummary | undefined {
 /**
  * Runs a bulk operation over a stream of records or ids: cuts it into batches,
  * sends up to `concurrency` at once, splits refused batches to find the bad items
- * (written to `rejectsPath` with their errors), records finished batches in
- * `checkpointPath` so a re-run skips them, and draws progress on a terminal.
+ * (written to `rejectsPath` with their errors), and draws progress on a terminal.
+ * Its checkpoint (`checkpointPath`, else `autoCheckpointPath`) is on disk before the
+ * first request and names each batch as sending before it is sent, finished or
+ * unknown once settled, so a rerun after any stop skips what is done, sends again
+ * only what is harmless to repeat (or `retryUnsafe`), and lists the rest as of
+ * unknown outcome; a run that went through its input is refused unless `force`.
  *
  * Partial failure is not an error here: the summary says how many failed and the
  * caller decides (see `partialFailure`). Errors that are not about the items
@@ -92,35 +124,48 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const concurrency = positiveInteger(options.concurrency, BULK_DEFAULTS.concurrency, '--concurrency');
   const started = performance.now();
 
-  const newId = options.runId ?? newRunId();
-  const checkpoint = options.checkpointPath ? await Checkpoint.open(options.checkpointPath, { operationId: op.id, batchSize }, newId) : undefined;
+  // The checkpoint is on disk before anything is sent: the run's id (every
+  // Idempotency-Key derives from it) survives any stop, kill -9 included.
+  const checkpointPath = options.checkpointPath ?? options.autoCheckpointPath;
+  const checkpoint = checkpointPath
+    ? await Checkpoint.open(checkpointPath, { operationId: op.id, batchSize, runId: options.runId ?? newRunId(), force: options.force === true }).catch(
+        nothingSent,
+      )
+    : undefined;
+  // A rerun keeps the id it had: its batches go again under the keys they had.
+  const runId = checkpoint?.runId ?? options.runId ?? newRunId();
+  // A rerun keeps writing to the files of the run it finishes, unless told others.
+  const earlierFiles = checkpoint?.files ?? {};
+  const chosenRejects = options.rejectsPath ?? earlierFiles.rejects;
   // A rejects file named .ndjson must hold ndjson whatever the input was: its
   // extension decides when it names a format, else the input's format does.
-  const rejectsFormat = (options.rejectsPath ? formatFromPath(options.rejectsPath) : undefined) ?? options.rejectsFormat ?? 'ndjson';
-  // A resumed run keeps the id it had: its batches go again under the keys they had.
-  const runId = checkpoint?.runId ?? newId;
+  const rejectsFormat = (chosenRejects ? formatFromPath(chosenRejects) : undefined) ?? options.rejectsFormat ?? 'ndjson';
   // Always a rejects file: refused and unreadable rows are never only said on stderr.
-  // Nothing is created until the first reject.
-  // A resumed run keeps adding to the rejects of the run it resumes: named by the checkpoint's run.
+  // Nothing is created until the first reject. Named by the run (kept across reruns).
   const defaultPath = options.runName
-    ? defaultRejectsPath(checkpoint ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath, options.folder)
+    ? defaultRejectsPath(options.checkpointPath ? runId : options.runName, rejectsFormat, options.checkpointPath ?? options.inputPath, options.folder)
     : undefined;
-  const rejectsPath = options.rejectsPath ?? defaultPath;
+  const rejectsPath = chosenRejects ?? defaultPath;
   // A csv's rejects are cut by the input's separator, once the reader has found it.
   const inputDelimiter = (options.items as { csvDelimiter?: () => CsvDelimiter | undefined }).csvDelimiter ?? (() => undefined);
   const sheetForm = (options.items as { sheetForm?: () => SheetForm | undefined }).sheetForm ?? (() => undefined);
   const rejects = rejectsPath ? new RejectsFile(rejectsPath, rejectsFormat, 'rejects file', inputDelimiter, sheetForm) : undefined;
-  await rejects?.open(checkpoint?.resumed ?? false);
-  // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe
-  // (under the keys they had); then the file starts afresh, as they all go again.
+  // Batches an earlier run left of unknown outcome are sent again only with --retry-unsafe (under the keys they had).
   const resendUnknown = options.retryUnsafe === true;
-  // By default beside the checkpoint or the rejects file (where the user keeps a run's files), else here.
+  // By default beside the checkpoint the user named or the rejects file (where the user keeps a run's files), else here.
   const beside = options.checkpointPath ?? options.rejectsPath;
-  const unknownPath = options.unknownPath ?? join(beside ? dirname(beside) : (options.folder ?? '.'), `unknown-outcome-${runId}.${rejectsFormat}`);
+  const unknownPath =
+    options.unknownPath ?? earlierFiles.unknown ?? join(beside ? dirname(beside) : (options.folder ?? '.'), `unknown-outcome-${runId}.${rejectsFormat}`);
   const unknownFile = new RejectsFile(unknownPath, formatFromPath(unknownPath) ?? rejectsFormat, 'unknown-outcome file', inputDelimiter, sheetForm);
-  await unknownFile.open((checkpoint?.hasUnknown ?? false) && !resendUnknown);
+  for (const file of [rejects, unknownFile]) if (file) refuseInputAsOutput(file, options.inputPath);
   let bar: Progress | undefined;
   const warn = (line: string) => (bar ? bar.above(line) : options.warn?.(line));
+  // Never deleted nor replaced: rows an earlier run wrote there are kept, and added to.
+  for (const file of [rejects, unknownFile]) {
+    const earlierRows = await file?.open();
+    if (file && earlierRows && !checkpoint?.resumed) warn(`adding to the ${file.what} ${file.path}: it holds rows of an earlier run, kept`);
+  }
+  await checkpoint?.keepFiles({ ...(rejectsPath ? { rejects: rejectsPath } : {}), unknown: unknownPath }).catch(nothingSent);
   // Unreadable input rows: said as they are found, and kept in the rejects file.
   const badRows = (options.items as { badRows?: BadRowRelay }).badRows;
   const summary: BulkSummary = {
@@ -131,6 +176,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     failed: 0,
     unknown: 0,
     unrecorded: 0,
+    replayed: 0,
     skipped: 0,
     badRows: 0,
     repeats: 0,
@@ -169,9 +215,12 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   const runBatch = async (batch: Batch): Promise<void> => {
     try {
       const screened = options.screen ? await options.screen(batch.items) : { send: batch.items, refused: [] };
-      // Recorded before it is sent (the receipt): a failure to record it stops the run with nothing of this batch sent.
-      if (screened.send.length > 0) await options.onSending?.(batch.index, screened.send);
-      if (stopping()) return;
+      // Recorded before it is sent (the receipt, then the checkpoint): a failure to record it stops the run with nothing of this batch sent.
+      if (screened.send.length > 0) {
+        await options.onSending?.(batch.index, screened.send);
+        await checkpoint?.markSending(batch.index);
+      }
+      if (stopping()) return await checkpoint?.notSent(batch.index);
       let settledEarly = 0;
       const onSettled = (items: number) => {
         settledEarly += items;
@@ -191,11 +240,24 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       const accepted = once && once.unknown.length > 0 ? answered.flatMap((answer) => answer.items) : sent.accepted;
       const rejected = [...screened.refused, ...sent.rejected];
       summary.succeeded += accepted.length;
+      // Answered again under their Idempotency-Keys: carried out by the run stopped earlier, not by this one.
+      const replayed = answered.filter((answer) => isReplayed(answer.result));
+      const fresh = answered.filter((answer) => !isReplayed(answer.result));
+      summary.replayed += replayed.reduce((sum, answer) => sum + answer.items.length, 0);
       if (op.body?.kind === 'records') {
-        const updated = answerPerItem(answered).filter(({ item, result }) => updatedOne(item, result)).length;
+        const perItem = answerPerItem(fresh);
+        const updated = perItem.filter(({ item, result }) => updatedOne(item, result)).length;
         summary.updated += updated;
-        summary.created += accepted.length - updated;
+        summary.created += perItem.length - updated;
       }
+      // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
+      if (rejected.length > 0) await rejects?.write(rejected);
+      if (unknown.length > 0) await unknownFile.write(unknown);
+      summary.unknown += unknown.length;
+      summary.failed += rejected.length;
+      // Items refused before sending (screen) carry only their error: ids out, it groups as well.
+      for (const { reason, error } of rejected) countReason(reason ?? withoutIds(error));
+      const settle = () => (unknown.length > 0 ? checkpoint?.markUnknown(batch.index) : checkpoint?.markFinished(batch.index));
       if (answered.length > 0) {
         try {
           await options.onAcknowledged?.(answered);
@@ -209,30 +271,24 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
           }));
           await unknownFile.write(done);
           summary.unrecorded += accepted.length;
+          // Done by the service and listed: a rerun must not send it again. Should the
+          // checkpoint not take it either, it stays in flight there: a rerun does not resend it blindly.
+          await settle()?.catch(() => undefined);
           throw error;
         }
       }
-      // The rejects and unknown outcomes are on disk before the checkpoint names the batch.
-      if (rejected.length > 0) await rejects?.write(rejected);
-      if (unknown.length > 0) {
-        await unknownFile.write(unknown);
-        await checkpoint?.markUnknown(batch.index);
-      } else {
-        await checkpoint?.markFinished(batch.index);
-      }
+      await settle();
       if (screened.send.length > 0)
         await options.onSettled?.(
           batch.index,
           unknown.map((item) => item.line),
         );
-      summary.unknown += unknown.length;
-      summary.failed += rejected.length;
-      // Items refused before sending (screen) carry only their error: ids out, it groups as well.
-      for (const { reason, error } of rejected) countReason(reason ?? withoutIds(error));
       summary.batches += 1;
       tick();
       await answers?.done(batch.index, answered);
     } catch (error) {
+      // A batch whose first request failed without being carried out (or harmlessly) is not in flight: a rerun sends it.
+      if (safeToSendAgain(error)) await checkpoint?.notSent(batch.index).catch(() => undefined);
       fatal ??= { error };
     }
   };
@@ -242,17 +298,33 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   try {
     for await (const batch of toBatches(options.items, batchSize)) {
       if (stopping()) break;
-      if (batch.index === 0) checkpoint?.verify(fingerprintOf(batch.items));
+      // The input's identity is on disk before its first batch is sent.
+      if (batch.index === 0) await checkpoint?.verify(fingerprintOf(batch.items));
       if (checkpoint?.has(batch.index)) {
         summary.skipped += batch.items.length;
         tick();
         await answers?.done(batch.index, []);
         continue;
       }
+      // Sent by a run that stopped before its answer came (kill -9, an OOM kill): the
+      // service may have carried it out. Sent again under the keys it had only where
+      // repeating is harmless or asked for (--retry-unsafe), as the client's retries are.
+      const resend = resendUnknown || safeToRepeat({ operationId: op.id, method: op.method, body: batch.items.map((item) => item.value) });
+      if (checkpoint?.wasInFlight(batch.index) && !resend) {
+        await unknownFile.write(
+          batch.items.map((item) => ({
+            value: item.value,
+            line: item.line,
+            error: `sent by run ${runId}, which stopped before the answer came: the service may have carried it out`,
+          })),
+        );
+        await checkpoint.markUnknown(batch.index);
+      }
       if (checkpoint?.isUnknown(batch.index) && !resendUnknown) {
         // Already in the unknown-outcome file: still unknown, not sent blindly.
         summary.unknown += batch.items.length;
         tick();
+        await answers?.done(batch.index, []);
         continue;
       }
       await pool.whenFree();
@@ -260,11 +332,16 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       if (stopping()) break;
       pool.start(() => runBatch(batch));
     }
+  } catch (error) {
+    // A checkpoint that cannot be written between batches stops the run like a receipt: said with what was done.
+    if (!(error instanceof CheckpointError)) throw error;
+    fatal ??= { error };
   } finally {
     // However the loop ended (done, stopped, bad input), let in-flight batches land.
     await pool.drain();
     await answers?.flush().catch((error: unknown) => void (fatal ??= { error }));
-    await checkpoint?.save();
+    // A failure here (a full disk) is the run's error unless an earlier one stopped it.
+    await checkpoint?.save().catch((error: unknown) => void (fatal ??= { error }));
     await rejects?.close();
     await unknownFile.close();
     bar?.finish();
@@ -278,11 +355,15 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
   if (rejects?.written) summary.rejectsPath = rejects.path;
   if (unknownFile.written) summary.unknownPath = unknownFile.path;
   if (checkpoint) summary.checkpointPath = checkpoint.path;
+  const rerun = checkpoint ? options.rerun?.(checkpoint.path) : undefined;
   // A client sharing the abort signal cancels its requests in flight: that is the
   // interrupt itself, reported below with the summary, not a failure of its own.
   const interrupted = options.signal?.aborted === true;
   if (fatal && !(interrupted && fatal.error instanceof InterruptedError)) {
-    const error = fatal.error instanceof ReceiptError ? receiptFailure(fatal.error, summary, options.runName) : fatal.error;
+    const error =
+      fatal.error instanceof ReceiptError || fatal.error instanceof CheckpointError
+        ? receiptFailure(fatal.error, summary, options.runName, rerun)
+        : fatal.error;
     if (typeof error === 'object' && error !== null) stoppedRuns.set(error, summary);
     throw error;
   }
@@ -290,11 +371,13 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     summary.interrupted = true;
     throw new InterruptedError(`interrupted after ${count(summary.batches)} batches (${count(summary.succeeded + summary.failed)} items) this run`, {
       detail: summary,
-      hint: checkpoint ? `re-run the same command with --checkpoint ${checkpoint.path} to resume` : 'use --checkpoint <file> to be able to resume a run',
+      hint: checkpoint
+        ? `to finish the job, run: ${rerun ?? `the same command with --checkpoint ${checkpoint.path}`} (batches done are skipped, none is sent twice)`
+        : 'use --checkpoint <file> to be able to finish a stopped run',
     });
   }
-  // The whole input went through: a later run with this checkpoint would skip everything.
-  // Kept while batches of unknown outcome remain: a resume with --retry-unsafe sends them.
-  if (!checkpoint?.hasUnknown) await checkpoint?.remove();
+  // The whole input went through: the checkpoint says so, and a rerun with it is refused.
+  // Not while batches of unknown outcome remain: a rerun with --retry-unsafe sends them.
+  if (checkpoint && !checkpoint.hasUnknown) await checkpoint.markDone(finishedCounts(summary));
   return summary;
 }

@@ -34,6 +34,16 @@ export function reasonOf(error: ApiError): string {
   return `${error.status} ${withoutIds(general)}`;
 }
 
+/**
+ * Whether the service answered a request again under its Idempotency-Key rather
+ * than carrying it out (`Idempotent-Replayed: true`, as pla server and Stripe-style
+ * services say): done by an earlier attempt.
+ */
+export function isReplayed(result: CallResult): boolean {
+  const said = result.headers['idempotent-replayed'];
+  return (Array.isArray(said) ? said[0] : said)?.trim().toLowerCase() === 'true';
+}
+
 /** One request the service accepted: the items it carried and what it answered. */
 export interface Accepted {
   items: SourceItem[];
@@ -64,6 +74,18 @@ export function rejectOf(item: SourceItem): { value: unknown; line: number; row?
 export interface RequestKeys {
   part: string;
   keyOf: (part: string, values: unknown[]) => string;
+}
+
+/**
+ * Errors a batch's first request threw (before any part of the batch was split off
+ * and sent): nothing of the batch was carried out, or repeating it is harmless — a
+ * create that may have been carried out is answered as of unknown outcome instead.
+ */
+const firstRequestFailures = new WeakSet<object>();
+
+/** Whether a batch that stopped on `error` can be sent again as it is: its first request failed, and nothing else of it was sent. */
+export function safeToSendAgain(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && firstRequestFailures.has(error) && !(error instanceof PlaError && error.outcomeUnknown === true);
 }
 
 /** Told how many items of a batch have settled (accepted, refused, of unknown outcome) as parts of it do: the progress bar. */
@@ -116,7 +138,11 @@ async function sendWhole(client: PlaClient, operationId: OperationId, items: Sou
     // An answer pla cannot read (an HTML page answered 200) confirms nothing: each item is read back.
     if (error instanceof UnreadableAnswerError) return { result: await confirmed(client, operationId, items, error) };
     if (error instanceof PlaError && error.outcomeUnknown) return { result: { accepted: [], answers: [], rejected: [], unknown: asFailed(error) } };
-    if (!isRecordRejection(error)) throw error;
+    if (!isRecordRejection(error)) {
+      // The whole batch's own request (not a half's): nothing else of the batch went out.
+      if (key !== undefined && !key.part.includes('.') && typeof error === 'object' && error !== null) firstRequestFailures.add(error);
+      throw error;
+    }
     // A refusal naming the items it refused (a partial success): those fail, the others are read back, never sent again.
     const named = namedRefusals(error as ApiError, items);
     if (named) return { result: await confirmed(client, operationId, items, named) };

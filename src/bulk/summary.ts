@@ -23,6 +23,8 @@ function reasonLines(summary: BulkSummary): string[] {
     lines.push(
       `  ${count(summary.repeats)} ${summary.repeats === 1 ? 'row repeated' : 'rows repeated'} an earlier one exactly (same id and values): sent once`,
     );
+  if (summary.replayed > 0)
+    lines.push(`  ${count(summary.replayed)} replayed: carried out by the earlier, stopped run; the service answered them again under their Idempotency-Keys`);
   if (summary.unrecorded > 0)
     lines.push(
       `  ${count(summary.unrecorded)} confirmed by the service but not in the receipt (listed in ${summary.unknownPath ?? 'the unknown-outcome file'})`,
@@ -43,7 +45,9 @@ export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
   const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : '';
   const unknown = summary.unknown > 0 ? `, outcome unknown ${count(summary.unknown)}` : '';
-  const line = `${verb} ${count(summary.succeeded)}${split}, failed ${count(summary.failed)}${unknown}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
+  // Replays were carried out by an earlier run: not counted again as this run's.
+  const replayed = summary.replayed > 0 ? `, replayed ${count(summary.replayed)}` : '';
+  const line = `${verb} ${count(summary.succeeded - summary.replayed)}${split}${replayed}, failed ${count(summary.failed)}${unknown}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
   const notes = [
     summary.interrupted ? 'interrupted' : '',
     summary.rejectsPath ? `rejects: ${summary.rejectsPath}` : '',

@@ -41,8 +41,17 @@ export interface BulkOptions {
   rejectsPath?: string;
   /** The input's format, for a rejects path whose extension names none. */
   rejectsFormat?: InputFormat;
-  /** Finished batches are recorded here; a re-run with the same file skips them. */
+  /**
+   * The run's checkpoint (`--checkpoint`): on disk before the first request; a rerun
+   * with the same file skips finished batches and sends others under the keys they had.
+   */
   checkpointPath?: string;
+  /** The checkpoint a run gets when `checkpointPath` names none (in the receipts folder), so a stopped run can still be finished. */
+  autoCheckpointPath?: string;
+  /** Run again over a checkpoint whose run finished (`--force`): a new run, with new keys. */
+  force?: boolean;
+  /** The command that finishes this run with its checkpoint, for the hint of a stopped run. */
+  rerun?: (checkpointPath: string) => string;
   /**
    * The run's id (src/runs/run-id.ts; its receipt's, when it has one), for the
    * Idempotency-Keys and the unknown-outcome file's name; a resumed checkpoint keeps its own.
@@ -106,6 +115,11 @@ export interface BulkSummary {
   unknown: number;
   /** Of `succeeded`: confirmed by the service but not in the receipt (it could not be written): in the unknown-outcome file. */
   unrecorded: number;
+  /**
+   * Of `succeeded`: answered again under their Idempotency-Keys (`Idempotent-Replayed`):
+   * carried out by an earlier, stopped run of the same checkpoint, not counted as created or updated.
+   */
+  replayed: number;
   /** Rows repeating an earlier row exactly (same id and values): sent once, as the first. */
   repeats: number;
   /** Bad input rows skipped plus batches skipped thanks to the checkpoint. */

@@ -2,8 +2,9 @@
  * Entry point of the bundled CLI. The one place that turns a failure into an exit
  * code: handlers throw, `runPla` prints one line (`report-error.ts`) and returns
  * the code. `main` is the only code that touches the process: it builds the IO
- * object from it (system-io.ts), reads its environment, listens for Ctrl-C, sets
- * `process.exitCode`, and calls `process.exit` only on a second Ctrl-C. `runPla`
+ * object from it (system-io.ts), reads its environment, listens for Ctrl-C,
+ * SIGTERM and SIGHUP, sets `process.exitCode`, and calls `process.exit` only on a
+ * second such signal. `runPla`
  * keeps nothing between runs: tests run it many times in one process.
  */
 import { type CompletionNode, completionTree } from '../completion/tree.js';
@@ -29,6 +30,11 @@ function knownKeys(argv: string[], env: Environment): string[] {
   return keys;
 }
 
+/** Whether `signal` was aborted by SIGTERM or SIGHUP (main passes the signal's name as the reason). */
+function stoppedAsAsked(signal: AbortSignal): boolean {
+  return signal.reason === 'SIGTERM' || signal.reason === 'SIGHUP';
+}
+
 /** The whole command tree as completion data; the build writes it to dist/completion-tree.json. */
 export function completionData(): CompletionNode {
   return completionTree(createProgram(systemIO()));
@@ -46,7 +52,9 @@ export async function runPla(argv: string[], io: IOStreams, surroundings: RunSur
   try {
     await createProgram(io, argv, { ...surroundings, env, signal }).parseAsync(argv);
     await releaseHeldOutput(io);
-    return signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.ok;
+    // A command that ended in order on SIGTERM or SIGHUP (a server shutting down,
+    // a watch stopped) did what was asked: 0. A run cut short throws InterruptedError.
+    return signal.aborted && !stoppedAsAsked(signal) ? EXIT_CODES.interrupted : EXIT_CODES.ok;
   } catch (error) {
     if (error instanceof OutputClosedError) return EXIT_CODES.ok;
     await releaseHeldOutput(io);
@@ -59,31 +67,51 @@ export async function runPla(argv: string[], io: IOStreams, surroundings: RunSur
   }
 }
 
+/**
+ * The signals that stop a run in order, each with the exit code a shell gives a
+ * process it ended (128 + its number): Ctrl-C, a `kill`/CI cancel/container stop,
+ * a closed terminal or SSH session. Each ends a run as Ctrl-C does: no new batch,
+ * those in flight settled, the receipt closed as interrupted.
+ */
+const STOPPING_SIGNALS = { SIGINT: EXIT_CODES.interrupted, SIGTERM: 143, SIGHUP: 129 } as const;
+type StoppingSignal = keyof typeof STOPPING_SIGNALS;
+
 /** Runs `pla` as the process: `argv` is `process.argv`. */
 export async function main(argv: string[]): Promise<void> {
   const io = systemIO();
   const interrupt = new AbortController();
-  /** Set on the first Ctrl-C when when-exit (loaded with conf) will send the signal once more. */
+  /** The first stopping signal received. */
+  let stoppedBy: StoppingSignal | undefined;
+  /** Set on the first signal when when-exit (loaded with conf) will send the signal once more. */
   let echoPending = false;
-  const onSigint = (): void => {
-    if (interrupt.signal.aborted) {
+  const onSignal = (signal: StoppingSignal): void => {
+    if (stoppedBy) {
       if (echoPending) {
         echoPending = false;
         return;
       }
-      process.exit(EXIT_CODES.interrupted);
+      process.exit(STOPPING_SIGNALS[stoppedBy]);
     }
+    stoppedBy = signal;
     echoPending = signalEchoExpected();
-    io.stderr.write('\ninterrupted: finishing what is in flight (Ctrl-C again to quit now)\n');
-    interrupt.abort();
+    const what = signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}`;
+    io.stderr.write(`\n${what}: finishing what is in flight (Ctrl-C again to quit now)\n`);
+    interrupt.abort(signal);
   };
-  process.on('SIGINT', onSigint);
+  const listeners = (Object.keys(STOPPING_SIGNALS) as StoppingSignal[]).map((signal) => {
+    const listener = () => onSignal(signal);
+    process.on(signal, listener);
+    return () => process.off(signal, listener);
+  });
   // A closed pipe surfaces as OutputClosedError from the writers; without a
   // listener the stream's EPIPE 'error' event would crash the process instead.
   io.stdout.on('error', () => {});
+  // A terminal closed under the run (SIGHUP) fails writes to it: the run still winds down in order.
+  io.stderr.on('error', () => {});
   try {
-    process.exitCode = await runPla(argv, io, { env: process.env, signal: interrupt.signal, cwd: '.' });
+    const code = await runPla(argv, io, { env: process.env, signal: interrupt.signal, cwd: '.' });
+    process.exitCode = code === EXIT_CODES.interrupted && stoppedBy ? STOPPING_SIGNALS[stoppedBy] : code;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const stopListening of listeners) stopListening();
   }
 }

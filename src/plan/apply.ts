@@ -21,7 +21,7 @@ import { asRecord } from './record-diff.js';
 /** The bulk runner's settings an apply passes through. */
 export type ApplyBulkSettings = Pick<
   BulkOptions,
-  'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'runId' | 'signal' | 'progress' | 'runName' | 'folder'
+  'batchSize' | 'concurrency' | 'rejectsPath' | 'rejectsFormat' | 'checkpointPath' | 'force' | 'runId' | 'signal' | 'progress' | 'runName' | 'folder'
 >;
 
 export interface ApplyOptions {

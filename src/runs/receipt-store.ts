@@ -203,6 +203,10 @@ export async function pruneRuns(before: Date | undefined, dir: string): Promise<
     ...runs.filter((run) => !before || Date.parse(run.header.startedAt) < before.getTime()).map((run) => run.path),
     ...(before ? [] : damaged.map((receipt) => receipt.path)),
   ];
-  for (const path of doomed) await rm(path, { force: true });
+  for (const path of doomed) {
+    await rm(path, { force: true });
+    // The checkpoint a bulk run got beside its receipt (no --checkpoint given) goes with it.
+    await rm(path.replace(/\.ndjson$/, '.checkpoint.json'), { force: true });
+  }
   return doomed.length;
 }

@@ -77,7 +77,7 @@ export class ReceiptWriter {
     if (lines.length === 0) return;
     this.append(lines.map((line) => ({ type: 'record', ...line })));
     for (const line of lines) {
-      const counted = line.unconfirmed ? 'unknown' : line.action;
+      const counted = line.unconfirmed ? 'unknown' : line.replayed ? 'replayed' : line.action;
       this.counts[counted] = (this.counts[counted] ?? 0) + 1;
     }
   }

@@ -52,6 +52,12 @@ export interface RecordLine {
    * kept with its `before` so that undo can restore the record if it is gone.
    */
   unconfirmed?: true;
+  /**
+   * Answered again under its Idempotency-Key: carried out by an earlier, stopped
+   * attempt of the same run (its checkpoint's), whose receipt may not hold it.
+   * Counted as replayed; undo treats it as the action it names.
+   */
+  replayed?: true;
 }
 
 /**

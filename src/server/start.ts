@@ -194,7 +194,7 @@ export interface StartHooks {
   onListening(server: ListeningServer): void | Promise<void>;
 }
 
-/** Runs the server until SIGINT or SIGTERM, then closes it in order. */
+/** Runs the server until SIGINT, SIGTERM or SIGHUP (its terminal closed), then closes it in order. */
 export async function runServerStart(flags: StartFlags, output: StartOutput, hooks: StartHooks, configuredStore?: string): Promise<void> {
   const note = (line: string): void => void output.stderr.write(`${line}\n`);
   const store = storeOf(flags, configuredStore);
@@ -233,6 +233,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     onSignal = resolveSignal;
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
   });
   note(`pla server: ${signal}, finishing requests in flight and closing the store`);
   try {
@@ -241,5 +242,6 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
+import { startSpringStyleService } from '../support/spring-style-service.js';
 
 const BIN = new URL('../../bin/pla.js', import.meta.url).pathname;
 
@@ -37,8 +38,13 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function pla(args: string[]) {
-  return execa('node', [BIN, ...args], { cwd: work, env: { PLA_CONFIG_DIR: join(mountPoint, 'config'), NO_COLOR: '1' }, reject: false, stdin: 'ignore' });
+function pla(args: string[], env: Record<string, string> = {}) {
+  return execa('node', [BIN, ...args], {
+    cwd: work,
+    env: { PLA_CONFIG_DIR: join(mountPoint, 'config'), NO_COLOR: '1', ...env },
+    reject: false,
+    stdin: 'ignore',
+  });
 }
 
 /** Fills the filesystem but for about `leave` bytes. */
@@ -61,7 +67,9 @@ describe('a receipt on a full disk', () => {
     await writeFile(input, records.join('\n'));
     await fillLeaving(48 * 1024);
 
-    const run = await pla(['determinations', 'create', '--file', input, '--batch-size', '5', '--concurrency', '1']);
+    // The checkpoint elsewhere (where there is room): the receipt is what cannot be written.
+    const checkpoint = join(work, 'full.checkpoint.json');
+    const run = await pla(['determinations', 'create', '--file', input, '--batch-size', '5', '--concurrency', '1', '--checkpoint', checkpoint]);
     expect(run.exitCode, String(run.stderr)).toBe(9);
     expect(run.stderr).toMatch(/cannot write the receipt .*no space left on device/i);
     expect(run.stderr).toContain('the run stopped before its next batch');
@@ -104,6 +112,56 @@ describe('a receipt on a full disk', () => {
     const undoPlan = await pla(['runs', 'undo', 'last', '--plan', '-o', 'json']);
     expect(undoPlan.exitCode, String(undoPlan.stderr)).toBe(0);
     expect(JSON.parse(String(undoPlan.stdout)).counts).toEqual({ delete: inReceipt, ...(unrecorded.length > 0 ? { irreversible: unrecorded.length } : {}) });
+  });
+
+  it('the hinted rerun, against a service that ignores Idempotency-Key, sends nothing twice and keeps the unknown-outcome file', async (ctx) => {
+    if (!mounted || !server) {
+      ctx.skip('cannot mount a tmpfs here (needs root)');
+      return;
+    }
+    const service = await startSpringStyleService();
+    try {
+      const env = { PLA_BASE_URL: service.url, PLA_API_KEY: 'test-key-0000-1234' };
+      const rows = 120;
+      const input = join(work, 'plain.ndjson');
+      await writeFile(input, Array.from({ length: rows }, (_, i) => JSON.stringify({ ref: `plain-${i}`, pad: 'x'.repeat(2000) })).join('\n'));
+      const args = [
+        'determinations',
+        'create',
+        '--file',
+        input,
+        '--batch-size',
+        '5',
+        '--concurrency',
+        '1',
+        '--checkpoint',
+        join(work, 'plain.checkpoint.json'),
+      ];
+      await fillLeaving(48 * 1024);
+      const run = await pla(args, env);
+      await rm(join(mountPoint, 'filler'));
+      expect(run.exitCode, String(run.stderr)).toBe(9);
+      expect(run.stderr).toMatch(/cannot write the receipt .*no space left on device/i);
+      const { runId } = JSON.parse(await readFile(join(work, 'plain.checkpoint.json'), 'utf8')) as { runId: string };
+      const unknownFile = join(work, `unknown-outcome-${runId}.ndjson`);
+      const listed = await readFile(unknownFile, 'utf8').catch(() => '');
+      // The batch the service confirmed and the receipt could not hold: listed there.
+      expect(listed).toContain('not in the receipt');
+
+      // Space again: the rerun the hint names (the same command, the same checkpoint).
+      const hinted = /finish the job with: pla (.+?) \(batches done/.exec(String(run.stderr))?.[1]?.split(' ') ?? args;
+      const rerun = await pla(hinted, env);
+      const refs = new Map<string, number>();
+      for (const record of service.records('determinations')) refs.set(String(record.ref), (refs.get(String(record.ref)) ?? 0) + 1);
+      expect([...refs.entries()].filter(([ref, n]) => ref.startsWith('plain-') && n !== 1)).toEqual([]);
+      expect([...refs.keys()].filter((ref) => ref.startsWith('plain-'))).toHaveLength(rows);
+      expect(rerun.exitCode, String(rerun.stderr)).toBe(0);
+      // The records the service confirmed and the receipt could not hold are still listed: the file was not deleted.
+      expect((await readFile(unknownFile, 'utf8')).startsWith(listed)).toBe(true);
+      expect(hinted).toEqual(args);
+    } finally {
+      await service.close();
+    }
   });
 
   it('a read-only receipts folder: nothing is sent, and the error says why', async (ctx) => {

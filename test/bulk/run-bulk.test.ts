@@ -263,8 +263,27 @@ describe('errors that are not about the records stop the run', () => {
     const summary = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 3, checkpointPath });
     expect(summary).toMatchObject({ succeeded: 20, skipped: 10 });
     expect(appliedRefs().sort()).toEqual(input.map((i) => i.value.ref).sort());
-    // A finished run leaves no checkpoint behind: the next run starts afresh.
-    await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
+    // A finished run stays finished: its checkpoint says so, and a rerun with it is refused, sending nothing.
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ done: { counts: { upserted: 20, skipped: 10 } } });
+    const sentBefore = server.requests.length;
+    const again = await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(input), batchSize: 5, concurrency: 3, checkpointPath }).catch(
+      (e: unknown) => e,
+    );
+    expect(again).toBeInstanceOf(UsageError);
+    expect((again as UsageError).message).toMatch(/went through its whole input at .*\(upserted 20, skipped 10\); nothing was sent/);
+    expect((again as UsageError).hint).toMatch(/--force/);
+    expect(server.requests.length).toBe(sentBefore);
+    // Forced: a new run, under new keys.
+    const forced = await runBulk({
+      client: client(server.url),
+      operationId: UPSERT,
+      items: stream(input),
+      batchSize: 5,
+      concurrency: 3,
+      checkpointPath,
+      force: true,
+    });
+    expect(forced).toMatchObject({ succeeded: 30, skipped: 0 });
   });
 
   for (const format of ['json', 'csv', 'ndjson'] as const) {
@@ -286,6 +305,48 @@ describe('errors that are not about the records stop the run', () => {
       ]);
     });
   }
+
+  for (const format of ['json', 'csv', 'ndjson'] as const) {
+    it(`adds to a rejects file a new run names again, never replacing it (${format})`, async () => {
+      const rejectsPath = temp.path(`kept-rejects.${format}`);
+      serve(allOrNothing);
+      const first = records(5, (i) => ({ id: 2000 + i, bad: i === 2 }));
+      await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(first), batchSize: 5, rejectsPath });
+      const warnings: string[] = [];
+      const second = records(5, (i) => ({ id: 3000 + i, bad: i === 4 }));
+      await runBulk({ client: client(server.url), operationId: UPSERT, items: stream(second), batchSize: 5, rejectsPath, warn: (line) => warnings.push(line) });
+      expect(warnings).toEqual([`adding to the rejects file ${rejectsPath}: it holds rows of an earlier run, kept`]);
+      const kept: unknown[] = [];
+      for await (const item of readRecords({ file: rejectsPath })) kept.push(item.value);
+      expect(kept).toEqual([
+        { ref: 'r2', id: 2002, bad: true },
+        { ref: 'r4', id: 3004, bad: true },
+      ]);
+    });
+  }
+
+  it('refuses a rejects file that is the input itself (it would be read while written to)', async () => {
+    const file = temp.path('own-input.ndjson');
+    await writeFile(file, '{"ref":"x"}\n');
+    serve(allOrNothing);
+    await expect(runBulk({ client: client(server.url), operationId: UPSERT, items: stream(records(1)), rejectsPath: file, inputPath: file })).rejects.toThrow(
+      /is the input file/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a batch of creates refused before anything was carried out (401) is not left in flight: the rerun sends it, nothing of unknown outcome', async () => {
+    const checkpointPath = temp.path('refused-create.checkpoint.json');
+    const input = records(15);
+    serve((request) => (refsOf(request).includes('r7') ? { status: 401, body: { title: 'Unauthorized', status: 401 } } : allOrNothing(request)));
+    const options = { operationId: UPSERT, batchSize: 5, concurrency: 1, checkpointPath };
+    await expect(runBulk({ client: client(server.url), ...options, items: stream(input) })).rejects.toBeInstanceOf(AuthError);
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ finished: [0], sending: [], unknown: [] });
+    serve(allOrNothing);
+    const rerun = await runBulk({ client: client(server.url), ...options, items: stream(input) });
+    expect(rerun).toMatchObject({ succeeded: 10, unknown: 0, skipped: 5 });
+    expect(appliedRefs().sort()).toEqual(input.map((i) => i.value.ref).sort());
+  });
 
   it('refuses a checkpoint written for other input or another batch size', async () => {
     const checkpointPath = temp.path('other.checkpoint.json');
@@ -392,7 +453,9 @@ describe('batches whose outcome is unknown', () => {
     const sends = server.requests.filter((r) => refsOf(r).includes('r7'));
     expect(sends).toHaveLength(2);
     expect(sends[1]!.headers['idempotency-key']).toBe(sends[0]!.headers['idempotency-key']);
-    await expect(readFile(checkpointPath)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(JSON.parse(await readFile(checkpointPath, 'utf8'))).toMatchObject({ done: { counts: { upserted: 5, skipped: 15 } }, unknown: [], sending: [] });
+    // The unknown-outcome file is kept, as it was: never deleted nor replaced.
+    expect((await readFile(unknownPath, 'utf8')).trim().split('\n')).toHaveLength(5);
   });
 
   it('a run with refused records and records of unknown outcome names both, the unknown ones first', async () => {

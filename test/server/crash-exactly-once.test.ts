@@ -70,12 +70,13 @@ async function refsIn(path: string): Promise<string[]> {
     .map((line) => (JSON.parse(line) as { ref: string }).ref);
 }
 
-/** The counts of the CLI's summary line: records acknowledged, and of unknown outcome. */
+/** The counts of the CLI's summary line: records acknowledged (done by this run, or replayed), and of unknown outcome. */
 function counts(result: PlaResult): { succeeded: number; unknown: number } {
   const line = /^(?:upserted|created) ([\d,]+).*$/m.exec(result.stderr);
   if (!line?.[1]) throw new Error(`no summary line (exit ${String(result.exitCode)}):\n${result.stderr.slice(-2000)}`);
   const number = (text: string | undefined) => Number((text ?? '0').replace(/,/g, ''));
-  return { succeeded: number(line[1]), unknown: number(/outcome unknown ([\d,]+)/.exec(line[0])?.[1]) };
+  const replayed = number(/, replayed ([\d,]+)/.exec(line[0])?.[1]);
+  return { succeeded: number(line[1]) + replayed, unknown: number(/outcome unknown ([\d,]+)/.exec(line[0])?.[1]) };
 }
 
 /** Every record is in the store exactly once. */

@@ -29,6 +29,8 @@ export interface BulkOptions {
   rejects?: string;
   unknownOutcome?: string;
   checkpoint?: string;
+  /** Run again a run its checkpoint says finished. */
+  force?: boolean;
 }
 
 /** What a bulk run reads of its command's options: the bulk ones, and the input's file (records or ids) and format for the rejects file. */
@@ -149,15 +151,26 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
     },
     ...sendingHooks(receipt.writer, { idOf: (item) => receiptId(itemId(item)) }),
     onAcknowledged: async (answers: Accepted[]) => {
-      const { answerPerItem } = await import('../../bulk/split.js');
+      const { answerPerItem, isReplayed } = await import('../../bulk/split.js');
       receipt.writer.records(
-        answerPerItem(answers).map(({ item, result }) => {
-          const before = befores.get(item);
-          const after = asRecord(result);
-          const action = actionOf(verb, item, before, after);
-          // A create's id is the one the service gave (an upsert naming an unknown id gets a new one): what undo deletes.
-          const id = receiptId(action === 'create' ? (after?.id ?? itemId(item)) : (itemId(item) ?? after?.id));
-          return { action, ...(id !== undefined ? { id } : {}), line: item.line, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+        answers.flatMap((answer) => {
+          // Carried out by an earlier, stopped run: kept here (undo needs it), counted as replayed.
+          const replayed = isReplayed(answer.result);
+          return answerPerItem([answer]).map(({ item, result }) => {
+            const before = befores.get(item);
+            const after = asRecord(result);
+            const action = actionOf(verb, item, before, after);
+            // A create's id is the one the service gave (an upsert naming an unknown id gets a new one): what undo deletes.
+            const id = receiptId(action === 'create' ? (after?.id ?? itemId(item)) : (itemId(item) ?? after?.id));
+            return {
+              action,
+              ...(id !== undefined ? { id } : {}),
+              line: item.line,
+              ...(before ? { before } : {}),
+              ...(after ? { after } : {}),
+              ...(replayed ? { replayed: true as const } : {}),
+            };
+          });
         }),
       );
     },
@@ -181,8 +194,13 @@ export async function runBulkCommand(
   items: AsyncIterable<SourceItem>,
   options: BulkCommandOptions = {},
 ): Promise<void> {
-  const { runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote } = await import('../../bulk/index.js');
+  const [{ runBulk, formatSummary, partialFailure, summaryOfStoppedRun, unknownOutcomeNote }, { runsDir }, { maskedCommandLine }, { join }] = await Promise.all(
+    [import('../../bulk/index.js'), import('../../runs/receipt-store.js'), import('../../runs/command-line.js'), import('node:path')],
+  );
   const { opts } = ctx;
+  // The command that finishes a stopped run: this one, naming its checkpoint.
+  const namesCheckpoint = ctx.argv.some((arg) => arg === '--checkpoint' || arg.startsWith('--checkpoint='));
+  const rerun = (checkpoint: string) => `pla ${maskedCommandLine(namesCheckpoint ? ctx.argv : [...ctx.argv, '--checkpoint', checkpoint])}`;
   await withReceipt(ctx, operation(operationId).resource, async (receipt) => {
     const summary = await runBulk({
       client: await ctx.client({ finishInFlight: true }),
@@ -196,6 +214,10 @@ export async function runBulkCommand(
       ...inputPathOf(opts),
       rejectsFormat: await inputFormat(opts),
       checkpointPath: opts.checkpoint,
+      // Without --checkpoint, one beside the receipt: a stopped run can still be finished without sending twice.
+      autoCheckpointPath: join(runsDir(ctx.env), `${receipt.writer.run}.checkpoint.json`),
+      force: opts.force === true,
+      rerun,
       runId: receipt.writer.run,
       unknownPath: opts.unknownOutcome,
       retryUnsafe: opts.retryUnsafe === true,

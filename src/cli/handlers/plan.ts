@@ -107,6 +107,8 @@ export async function applyWithSummary(
       runName: receipt.writer.run,
       folder: ctx.cwd,
       checkpointPath: opts.checkpoint,
+      // --force: a checkpoint whose run finished starts a new one (apply's --force sends only what no receipt confirms).
+      force: opts.force === true,
       runId: receipt.writer.run,
       signal: ctx.signal,
       progress: ctx.startProgress,
@@ -156,7 +158,7 @@ async function rejectPlanRefusals(plan: Plan, path: string): Promise<number> {
     () => (form?.format === 'csv' ? form.delimiter : undefined),
     () => form,
   );
-  await rejects.open(true);
+  await rejects.open();
   for (const entry of rows) {
     const reason = entry.reason ?? entry.action;
     if (entry.action === 'unreadable') await rejects.writeUnreadable({ line: entry.line ?? 0, raw: entry.raw ?? '', message: reason });

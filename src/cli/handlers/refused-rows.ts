@@ -26,7 +26,7 @@ export async function refuseRows(
   const beside = options.input === '-' ? undefined : options.input;
   const path = ctx.opts.rejects ?? defaultRejectsPath(newRunId(), 'ndjson', beside, ctx.cwd);
   const rejects = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
-  await rejects.open(false);
+  await rejects.open();
   for (const row of rows) {
     ctx.warn(`${row.record ? 'refused' : 'skipped'} line ${row.line}: ${row.message}`);
     if (row.record) await rejects.write([{ value: row.record, line: row.line, error: row.message }]);

@@ -17,7 +17,6 @@ type WriteContext = CommandContext<Pick<BulkOptions, 'unknownOutcome'>>;
 interface UnknownFile {
   path: string;
   written: Promise<void>;
-  started: boolean;
 }
 
 const unknownFiles = new WeakMap<WriteContext, UnknownFile>();
@@ -38,15 +37,14 @@ async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Prom
   let kept = unknownFiles.get(ctx);
   if (!kept) {
     // Beside the run's receipt by default: a single write has no checkpoint or rejects file to sit beside.
-    kept = { path: ctx.opts.unknownOutcome ?? join(runsDir(ctx.env), `unknown-outcome-${newRunId()}.ndjson`), written: Promise.resolve(), started: false };
+    kept = { path: ctx.opts.unknownOutcome ?? join(runsDir(ctx.env), `unknown-outcome-${newRunId()}.ndjson`), written: Promise.resolve() };
     unknownFiles.set(ctx, kept);
   }
   const { path } = kept;
-  const resume = kept.started;
-  kept.started = true;
   kept.written = kept.written.then(async () => {
+    // Added to, never replaced: a --unknown-outcome file named again keeps what it held.
     const file = new RejectsFile(path, formatFromPath(path) ?? 'ndjson');
-    await file.open(resume);
+    await file.open();
     await file.write([{ value: sent, error: error.message }]);
     await file.close();
   });
