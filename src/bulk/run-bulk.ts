@@ -130,6 +130,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     failed: 0,
     unknown: 0,
     unrecorded: 0,
+    already: 0,
     skipped: 0,
     badRows: 0,
     repeats: 0,
@@ -180,6 +181,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       const accepted = once && once.unknown.length > 0 ? answered.flatMap((answer) => answer.items) : sent.accepted;
       const rejected = [...screened.refused, ...sent.rejected];
       summary.succeeded += accepted.length;
+      summary.already += answered.reduce((sum, answer) => sum + (answer.already ? answer.items.length : 0), 0);
       if (op.body?.kind === 'records') {
         const updated = answerPerItem(answered).filter(({ item, result }) => updatedOne(item, result)).length;
         summary.updated += updated;

@@ -1,6 +1,7 @@
 import { type ApiError, PlaError, UnreadableAnswerError } from '../errors.js';
 import { confirmItems } from '../confirm/confirm-items.js';
 import { itemId } from '../confirm/read-back.js';
+import { alreadyDone, mayBeAlreadyDone } from '../confirm/already-done.js';
 import { isObject } from '../client/objects.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
@@ -44,6 +45,8 @@ export interface Accepted {
    * were deleted and which decommissioned, without reading them again.
    */
   readBack?: Array<{ record?: Record<string, unknown> } | undefined>;
+  /** The service refused them, and read back they already were as asked (a rerun's "already cancelled"). */
+  already?: true;
 }
 
 export interface SendResult {
@@ -68,7 +71,14 @@ export interface RequestKeys {
   keyOf: (part: string, values: unknown[]) => string;
 }
 
-export async function sendWithSplit(client: PlaClient, operationId: OperationId, items: SourceItem[], key?: RequestKeys): Promise<SendResult> {
+/** `readBack`: the items were read back after a refusal already (already-done.ts), so the halves are not read again. */
+export async function sendWithSplit(
+  client: PlaClient,
+  operationId: OperationId,
+  items: SourceItem[],
+  key?: RequestKeys,
+  readBack = false,
+): Promise<SendResult> {
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ value: item.value, line: item.line, error: (error as Error).message }));
   try {
@@ -82,6 +92,12 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
     // A refusal naming the items it refused (a partial success): those fail, the others are read back, never sent again.
     const named = namedRefusals(error as ApiError, items);
     if (named) return confirmed(client, operationId, items, named);
+    // A rerun's cancel of tasks already cancelled (and the like): those read back as done, the rest are sent again.
+    if (!readBack && mayBeAlreadyDone(operationId, error)) {
+      const settled = await withAlreadyDone(client, operationId, items, error, key);
+      if (settled) return settled;
+      readBack = true;
+    }
     if (items.length === 1) {
       const reason = reasonOf(error as ApiError);
       return { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] };
@@ -89,14 +105,49 @@ export async function sendWithSplit(client: PlaClient, operationId: OperationId,
   }
   const middle = Math.ceil(items.length / 2);
   const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
-  const first = await sendWithSplit(client, operationId, items.slice(0, middle), half(0));
-  const second = await sendWithSplit(client, operationId, items.slice(middle), half(1));
+  const first = await sendWithSplit(client, operationId, items.slice(0, middle), half(0), readBack);
+  const second = await sendWithSplit(client, operationId, items.slice(middle), half(1), readBack);
   return {
     accepted: [...first.accepted, ...second.accepted],
     answers: [...first.answers, ...second.answers],
     rejected: [...first.rejected, ...second.rejected],
     unknown: [...first.unknown, ...second.unknown],
   };
+}
+
+/**
+ * After the service refused a batch of a state change (cancel, decommission,
+ * remove): each item is read back; those already as asked are done ("already
+ * cancelled", src/confirm/already-done.ts), the others are sent again, split as
+ * any refused batch when refused again. Undefined when none was: the batch splits,
+ * its halves not read again (a refusal for another cause costs its reads once).
+ */
+async function withAlreadyDone(
+  client: PlaClient,
+  operationId: OperationId,
+  items: SourceItem[],
+  error: unknown,
+  key: RequestKeys | undefined,
+): Promise<SendResult | undefined> {
+  const done: Array<{ item: SourceItem; record: Record<string, unknown> }> = [];
+  const rest: SourceItem[] = [];
+  for (const item of items) {
+    const already = await alreadyDone(client, operationId, item.value, error);
+    if (already) done.push({ item, record: already.record });
+    else rest.push(item);
+  }
+  if (done.length === 0) return undefined;
+  const sent: SendResult =
+    rest.length === 0
+      ? { accepted: [], answers: [], rejected: [], unknown: [] }
+      : await sendWithSplit(client, operationId, rest, key ? { ...key, part: `${key.part}.rest` } : undefined, true);
+  const answer: Accepted = {
+    items: done.map(({ item }) => item),
+    result: { status: (error as ApiError).status, data: null, message: `already ${String(operation(operationId).done ?? 'done')}`, headers: {} },
+    readBack: done.map(({ record }) => ({ record })),
+    already: true,
+  };
+  return { ...sent, accepted: [...answer.items, ...sent.accepted], answers: [answer, ...sent.answers] };
 }
 
 /** Where a refusal lists what it refused item by item. */

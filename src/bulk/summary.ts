@@ -41,7 +41,8 @@ function reasonLines(summary: BulkSummary): string[] {
  */
 export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
-  const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : '';
+  const already = summary.already > 0 ? ` (${count(summary.already)} of them already ${verb})` : '';
+  const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : already;
   const unknown = summary.unknown > 0 ? `, outcome unknown ${count(summary.unknown)}` : '';
   const line = `${verb} ${count(summary.succeeded)}${split}, failed ${count(summary.failed)}${unknown}, skipped ${count(summary.skipped)} in ${duration(summary.elapsedMs)}`;
   const notes = [
