@@ -21,7 +21,10 @@ function addStartCommand(tree: Tree): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
     .option('--host <host>', 'address to listen on', D.host)
     .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
-    .option('--env-name <name>', 'the pla environment this server feeds (default: local for the default folder and port, else local-<folder>)')
+    .option(
+      '--env-name <name>',
+      'the pla environment this server feeds, also given as -e (default: local for the default folder and port, else local-<folder>)',
+    )
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
     .option(
       '--store-pool-size <n>',
@@ -71,7 +74,7 @@ function addKeysCommand(tree: Tree): void {
     .description('create a key; prints it once')
     .requiredOption('--name <name>', 'a name for the key')
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
-    .option('-e, --env <name>', "the environment whose server gets the key, and the key's environment (default local)")
+    .option('-e, --env <name>', "the environment whose server gets the key, and the key's environment (default: the chosen one, as for every command)")
     .option('--data <dir>', 'no server running: write an admin key straight into this data folder (yours, server stopped)');
   examples(
     create,

@@ -18,7 +18,7 @@ import { startSpinner } from '../../io/output/spinner.js';
 import type { Row } from '../../io/output/types.js';
 import { writeLine } from '../../io/streams.js';
 import type { CommandContext } from '../context.js';
-import type { PagingOptions } from './paged.js';
+import type { PagingOptions } from './paging-options.js';
 
 /** A filter flag given on the command line: its field and the values that match. */
 export interface ChosenFilter {

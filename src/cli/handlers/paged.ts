@@ -9,20 +9,11 @@ import { createRowWriter } from '../../io/output/index.js';
 import { startSpinner } from '../../io/output/spinner.js';
 import { writeLine } from '../../io/streams.js';
 import type { CommandContext } from '../context.js';
+import type { PagingOptions } from './paging-options.js';
 import type { OperationId } from '../../contract/operations.js';
 import { LIST_FILTERS, type FilterOptions } from '../../contract/list-filters.js';
 
-/** `--page`, `--size`, `--sort`, `--all`, `--max-items` (commands/options.ts). */
-export interface PagingOptions {
-  page?: number;
-  size?: number;
-  /** Absent on lists whose endpoint takes no sort. */
-  sort?: string[];
-  all?: boolean;
-  maxItems?: number;
-  /** Records added or removed during `--all` are a warning, not exit 9. */
-  allowDrift?: boolean;
-}
+export type { PagingOptions } from './paging-options.js';
 
 function pagingOf(ctx: CommandContext<PagingOptions>): PageRequest {
   const { page, size, sort } = ctx.opts;

@@ -6,8 +6,9 @@ import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { RecordLine, ReceiptLine, SendingLine } from '../../runs/types.js';
+import type { RunSummary } from '../../runs/receipt-store.js';
 import type { PlanEntry } from '../../plan/types.js';
-import { withContext } from '../context.js';
+import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmAndApply } from './apply.js';
 import type { BulkOptions } from './bulk.js';
@@ -57,11 +58,40 @@ function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
     });
 }
 
-/** `runs list`: one row per receipt, oldest first. */
-export function list(invocation: Invocation): Promise<void> {
+/**
+ * The environment a run is chosen on: `-e`, else PLA_ENV, else the one `pla config
+ * use` made current, as every command that talks to the service chooses it.
+ */
+async function chosenEnv(ctx: CommandContext): Promise<string> {
+  return ctx.opts.env || ctx.env.PLA_ENV || (await ctx.config()).currentEnv();
+}
+
+/**
+ * The run `id` names: `last` is the last run on the chosen environment (as `runs
+ * list` shows them), anything else a run id or its start, on any environment.
+ */
+async function chosenRun(ctx: CommandContext, id: string): Promise<RunSummary> {
+  const { findRun, listRuns, runsDir } = await import('../../runs/receipt-store.js');
+  if (id !== 'last') return findRun(id, runsDir(ctx.env));
+  const env = await chosenEnv(ctx);
+  const runs = await listRuns(runsDir(ctx.env));
+  const last = runs.filter((run) => run.header.env === env).at(-1);
+  if (last) return last;
+  const elsewhere = runs.at(-1)?.header.env;
+  throw new UsageError(`no run recorded on ${env}`, {
+    hint: elsewhere
+      ? `the last run was on ${elsewhere}: pla runs show last -e ${elsewhere}; pla runs list --all-envs lists them all`
+      : 'pla runs list --all-envs',
+  });
+}
+
+/** `runs list`: one row per receipt, oldest first, of the chosen environment (every one with `--all-envs`). */
+export function list(invocation: Invocation<[], { allEnvs?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { listRuns, runsDir } = await import('../../runs/receipt-store.js');
-    const runs = await listRuns(runsDir(ctx.env));
+    const env = ctx.opts.allEnvs ? undefined : await chosenEnv(ctx);
+    const every = await listRuns(runsDir(ctx.env));
+    const runs = env === undefined ? every : every.filter((run) => run.header.env === env);
     await renderRows(
       runs.map(({ header, end }) => ({
         run: header.run,
@@ -75,15 +105,17 @@ export function list(invocation: Invocation): Promise<void> {
       })),
       ctx.output,
     );
-    if (runs.length === 0) ctx.note('no runs recorded yet');
+    const hidden = every.length - runs.length;
+    if (hidden > 0) ctx.note(`${hidden} run(s) on other environments not shown: --all-envs shows them`);
+    else if (runs.length === 0) ctx.note(env === undefined ? 'no runs recorded yet' : `no runs recorded on ${env} yet`);
   });
 }
 
 /** `runs show ID`: the receipt; json an object, ndjson its lines as kept, csv and table one row per record. */
 export function show(invocation: Invocation<[run: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { findRun, readReceipt, runsDir } = await import('../../runs/receipt-store.js');
-    const run = await findRun(ctx.args[0], runsDir(ctx.env));
+    const { readReceipt } = await import('../../runs/receipt-store.js');
+    const run = await chosenRun(ctx, ctx.args[0]);
     const lines: ReceiptLine[] = [];
     for await (const line of readReceipt(run.path)) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
@@ -127,18 +159,14 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
 /** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
 export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const [
-      { findRun, readReceipt, runsDir },
-      { idOfLine, inverseEntries, undoOperations, withinReach },
-      { probeWatermark, readCurrentState, stateOf },
-      { assemblePlan },
-    ] = await Promise.all([
-      import('../../runs/receipt-store.js'),
-      import('../../runs/undo.js'),
-      import('../../plan/current-state.js'),
-      import('../../plan/make-plan.js'),
-    ]);
-    const run = await findRun(ctx.args[0], runsDir(ctx.env));
+    const [{ readReceipt }, { idOfLine, inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] =
+      await Promise.all([
+        import('../../runs/receipt-store.js'),
+        import('../../runs/undo.js'),
+        import('../../plan/current-state.js'),
+        import('../../plan/make-plan.js'),
+      ]);
+    const run = await chosenRun(ctx, ctx.args[0]);
     const { env, baseUrl } = await ctx.connection();
     if (env !== run.header.env || baseUrl.replace(/\/+$/, '') !== run.header.baseUrl.replace(/\/+$/, '')) {
       throw new UsageError(`run ${run.header.run} changed ${run.header.env} (${run.header.baseUrl}), not ${env} (${baseUrl})`, {
