@@ -10,6 +10,7 @@ import type { RunSummary } from '../../runs/receipt-store.js';
 import type { PlanEntry } from '../../plan/types.js';
 import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
+import { chosenEnv } from '../chosen-env.js';
 import { confirmAndApply } from './apply.js';
 import type { BulkOptions } from './bulk.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
@@ -56,14 +57,6 @@ function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
       const reason = 'sent without a recorded answer: the service may or may not have carried it out; check it';
       return typeof id === 'number' || typeof id === 'bigint' ? { action: 'irreversible', id, line, reason } : { action: 'irreversible', line, reason };
     });
-}
-
-/**
- * The environment a run is chosen on: `-e`, else PLA_ENV, else the one `pla config
- * use` made current, as every command that talks to the service chooses it.
- */
-async function chosenEnv(ctx: CommandContext): Promise<string> {
-  return ctx.opts.env || ctx.env.PLA_ENV || (await ctx.config()).currentEnv();
 }
 
 /**

@@ -13,7 +13,7 @@ import { parseRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 import { renderRecord, renderRows } from '../../io/output/index.js';
 import type { StartFlags } from '../../server/start.js';
-import { DEFAULT_SERVER_OPTIONS } from '../../server/options.js';
+import { DEFAULT_SERVER_OPTIONS, REQUEST_LOG_LIMITS } from '../../server/options.js';
 import { withContext, type CommandContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmDestructive } from './safety.js';
@@ -39,7 +39,8 @@ export async function migrate(invocation: Invocation<[], { store?: string }>): P
  * environment it will feed is chosen (src/cli/server-environment.ts); once it
  * listens, that environment points at it, with the admin key of a first start.
  */
-export async function start(invocation: Invocation<[], StartFlags & { envName?: string }>): Promise<void> {
+export async function start(invocation: Invocation<[], StartFlags & { envName?: string; detach?: boolean }>): Promise<void> {
+  if (invocation.opts.detach) return (await import('./server-detached.js')).startDetached(invocation);
   const { runServerStart, storeOf } = await import('../../server/start.js');
   const { chooseServerEnvironment } = await import('../server-environment.js');
   const { openConfig } = await import('../../config/index.js');
@@ -159,12 +160,52 @@ export function health(invocation: Invocation): Promise<void> {
   });
 }
 
-export function requestLog(invocation: Invocation<[], { limit?: string }>): Promise<void> {
+export function requestLog(invocation: Invocation<[], { limit?: string; follow?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { limit } = ctx.opts;
+    const { limit, follow } = ctx.opts;
+    if (follow) return followLog(ctx);
     const { data } = await admin(ctx, 'GET', '/_admin/requests', limit ? { query: { limit } } : {});
     await renderRows(data as unknown[], ctx.output);
   });
+}
+
+/** How often `server log --follow` asks the server for requests it has not shown. */
+const FOLLOW_EVERY_MS = 1000;
+
+/**
+ * `server log --follow`: the requests as they come, row by row, until Ctrl-C (as
+ * `docker logs -f`). Each poll reads the server's recent requests and writes those
+ * after the last one written; its own polls are left out.
+ */
+async function followLog(ctx: CommandContext): Promise<void> {
+  const [{ createRowWriter }, { asRow }, { setTimeout: sleep }] = await Promise.all([
+    import('../../io/output/index.js'),
+    import('../../io/output/fields.js'),
+    import('node:timers/promises'),
+  ]);
+  const table = ctx.output.format === 'table';
+  const writer = await createRowWriter(ctx.output);
+  let shown: string[] = [];
+  try {
+    for (;;) {
+      const { data } = await admin(ctx, 'GET', '/_admin/requests', { query: { limit: String(REQUEST_LOG_LIMITS.most) } });
+      const entries = (Array.isArray(data) ? data : []).filter((entry) => !String(asRow(entry).path).startsWith('/_admin/requests'));
+      const texts = entries.map((entry) => JSON.stringify(entry));
+      // The entries after the last one shown (the log is oldest first and keeps the newest).
+      const last = shown.at(-1);
+      const from = last === undefined ? 0 : texts.lastIndexOf(last) + 1;
+      for (const entry of entries.slice(from)) {
+        const row = asRow(entry);
+        // A table is sized over all its rows, so it waits for the end: following, each request is its own line instead.
+        if (table) ctx.output.stdout.write(`${String(row.at)}  ${String(row.method)} ${String(row.path)} ${String(row.status)} ${String(row.ms)} ms\n`);
+        else await writer.write(row);
+      }
+      shown = texts;
+      await sleep(FOLLOW_EVERY_MS, undefined, { signal: ctx.signal });
+    }
+  } finally {
+    await writer.end();
+  }
 }
 
 export function reset(invocation: Invocation<[], { yes?: boolean }>): Promise<void> {
