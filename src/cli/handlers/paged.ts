@@ -71,7 +71,8 @@ export async function listPaged(ctx: CommandContext<PagingOptions>, operationId:
   if (ctx.interactive && !ctx.output.quiet) {
     const of = page.totalPages === undefined ? '' : ` of ${page.totalPages}`;
     const total = page.totalElements === undefined ? `${page.items.length} shown` : `${page.totalElements} records`;
-    const more = page.last ? '' : `; --page ${page.number + 1} for more, --all for everything`;
-    writeLine(ctx.io, `page ${page.number}${of}, ${total}${more}`);
+    // Counted from 1 for a person; the flag stays zero-based, as the service's pages are.
+    const more = page.last ? '' : `; next: --page ${page.number + 1}, everything: --all`;
+    writeLine(ctx.io, `page ${page.number + 1}${of} (--page ${page.number}), ${total}${more}`);
   }
 }
