@@ -55,8 +55,9 @@ interface ReceiptJson {
   end: { exitCode: number; counts: Record<string, number> } | null;
 }
 
-async function lastReceipt(): Promise<ReceiptJson> {
-  const shown = await pla(['runs', 'show', 'last', '-o', 'json']);
+/** The last run's receipt on `env` (runs … last follows the chosen environment). */
+async function lastReceipt(env?: string): Promise<ReceiptJson> {
+  const shown = await pla([...(env ? ['-e', env] : []), 'runs', 'show', 'last', '-o', 'json']);
   expect(shown.exitCode, String(shown.stderr)).toBe(0);
   return JSON.parse(String(shown.stdout)) as ReceiptJson;
 }
@@ -365,7 +366,7 @@ describe('protected environments', () => {
       const id = Number((JSON.parse(String(created.stdout)) as Row).id);
       const deleted = await inBooks(env, ['determinations', 'delete', String(id), '--yes']);
       expect(deleted.exitCode, String(deleted.stderr)).toBe(0);
-      return { id, receipt: (await lastReceipt()) as ReceiptJson & { protected?: boolean } };
+      return { id, receipt: (await lastReceipt(env)) as ReceiptJson & { protected?: boolean } };
     };
     try {
       const renamed = await deleteOne('ledger', 'renamed-guarded');
