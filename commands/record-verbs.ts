@@ -115,7 +115,7 @@ export function addRecordVerbs(tree: Tree, verbs: RecordVerbs): Tree {
       list,
       `pla ${name} list --size 20 --sort updatedAt,desc`,
       `pla ${name} list --all -o ndjson > ${noun[1]}.ndjson`,
-      ...(filter?.values ? [`pla ${name} list --${filter.flag} ${filter.description.replace(/^.*e\.g\. /, '')}`] : []),
+      ...(filter?.values ? [`pla ${name} list --${filter.flag} ${/e\.g\. (\S+)/.exec(filter.description)?.[1] ?? ''}`] : []),
     );
     runs(list, async () => {
       const { list: listRecords } = await import('../src/cli/handlers/records.js');

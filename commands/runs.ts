@@ -11,12 +11,22 @@ const handlers = () => import('../src/cli/handlers/runs.js');
 export function createRunsCommand() {
   const tree = newTree('runs').description('receipts of the runs that changed something; undo');
   examples(
-    runs(tree.command('list').description('every run kept, oldest first'), async () => (await handlers()).list),
+    runs(
+      tree
+        .command('list')
+        .description('the runs kept on the chosen environment (-e, PLA_ENV or pla config use), oldest first')
+        .option('-A, --all-envs', 'the runs of every environment'),
+      async () => (await handlers()).list,
+    ),
     'pla runs list',
+    'pla runs list -e production',
+    'pla runs list --all-envs',
   );
   examples(
     runs(
-      tree.command('show <run>').description("a run's receipt: who, where, what, and each record before and after (-o json|ndjson|csv)"),
+      tree
+        .command('show <run>')
+        .description("a run's receipt: who, where, what, and each record before and after (-o json|ndjson|csv); last: the chosen environment's last run"),
       async () => (await handlers()).show,
     ),
     'pla runs show last -o json',
@@ -36,7 +46,7 @@ export function createRunsCommand() {
     addPlanOptions(
       tree
         .command('undo <run>')
-        .description('undo a run: its inverse plan, shown, confirmed and applied (what cannot be undone is listed)')
+        .description("undo a run: its inverse plan, shown, confirmed and applied (what cannot be undone is listed); last: the chosen environment's last run")
         .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)'),
     ),
   );

@@ -21,7 +21,10 @@ function addStartCommand(tree: Tree): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', String(D.port))
     .option('--host <host>', 'address to listen on', D.host)
     .option('--data <dir>', 'data folder (JSON-file store, images, outbox)', D.dataDir)
-    .option('--env-name <name>', 'the pla environment this server feeds (default: local for the default folder and port, else local-<folder>)')
+    .option(
+      '--env-name <name>',
+      'the pla environment this server feeds, also given as -e (default: local for the default folder and port, else local-<folder>)',
+    )
     .option('--store <url>', 'postgres://… to keep the data in PostgreSQL, shared by every server on it (else PLA_STORE_URL, else pla config set-store)')
     .option(
       '--store-pool-size <n>',
@@ -54,10 +57,12 @@ function addStartCommand(tree: Tree): void {
       '--wire <profile>',
       `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result or page.shape=flat,page.base=1 (default pla; docs/real-service.md)`,
     )
-    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const));
+    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const))
+    .option('-d, --detach', 'run in the background: prints its URL once it listens; its pid and log go where `pla server status` finds them');
   examples(
     start,
     'pla server start',
+    'pla server start --detach   # in the background: pla server status | stop | log --follow',
     'pla server start --port 0 --data /tmp/pla --no-seed   # feeds environment local-pla',
     'pla server start --port 4020 --data ./fin2 --env-name fin2',
     'pla server start --log-format json',
@@ -82,7 +87,7 @@ function addKeysCommand(tree: Tree): void {
     .description('create a key; prints it once')
     .requiredOption('--name <name>', 'a name for the key')
     .option('--permissions <a,b>', 'e.g. determinations:read,tasks:write, admin or * (default: read and write on every resource)', commaList)
-    .option('-e, --env <name>', "the environment whose server gets the key, and the key's environment (default local)")
+    .option('-e, --env <name>', "the environment whose server gets the key, and the key's environment (default: the chosen one, as for every command)")
     .option('--data <dir>', 'no server running: write an admin key straight into this data folder (yours, server stopped)');
   examples(
     create,
@@ -113,9 +118,22 @@ export function createServerCommand() {
   const log = tree
     .command('log')
     .description('recent requests with their bodies (keys masked)')
-    .option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`);
-  examples(log, 'pla server log --limit 20', "pla server log -o json --query '[?status>=`400`]'");
+    .option('--limit <n>', `how many (default ${REQUEST_LOG_LIMITS.shown}, at most ${REQUEST_LOG_LIMITS.most})`)
+    .option('-f, --follow', 'keep printing requests as they come, until Ctrl-C');
+  examples(log, 'pla server log --limit 20', 'pla server log --follow -o ndjson', "pla server log -o json --query '[?status>=`400`]'");
   runs(log, async () => (await handlers()).requestLog);
+  runs(
+    examples(tree.command('status').description('the servers started with --detach: environment, pid, running or stopped, URL, log file'), 'pla server status'),
+    async () => (await import('../src/cli/handlers/server-detached.js')).status,
+  );
+  runs(
+    examples(
+      tree.command('stop').description('stop the server started with --detach that feeds the chosen environment (-e, PLA_ENV, config use)'),
+      'pla server stop',
+      'pla server stop -e local-fin2',
+    ),
+    async () => (await import('../src/cli/handlers/server-detached.js')).stop,
+  );
   const reset = tree
     .command('reset')
     .description('delete all data and re-seed (keys are kept)')

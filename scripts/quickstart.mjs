@@ -22,8 +22,11 @@ const url = await new Promise((resolve, reject) => {
   });
 });
 
+// Each argument as a POSIX shell reads it back: the echoed command pastes as shown.
+const quoted = (arg) => (/^[\w./:=,@%+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
+
 const run = (...args) => {
-  process.stdout.write(`\n$ pla ${args.join(' ')}\n`);
+  process.stdout.write(`\n$ pla ${args.map(quoted).join(' ')}\n`);
   execFileSync(process.execPath, [pla, ...args], { stdio: 'inherit', env: { ...process.env, PLA_ENV: 'local' } });
 };
 

@@ -177,6 +177,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
     unknown: 0,
     unrecorded: 0,
     replayed: 0,
+    already: 0,
     skipped: 0,
     badRows: 0,
     repeats: 0,
@@ -244,6 +245,7 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       const replayed = answered.filter((answer) => isReplayed(answer.result));
       const fresh = answered.filter((answer) => !isReplayed(answer.result));
       summary.replayed += replayed.reduce((sum, answer) => sum + answer.items.length, 0);
+      summary.already += answered.reduce((sum, answer) => sum + (answer.already ? answer.items.length : 0), 0);
       if (op.body?.kind === 'records') {
         const perItem = answerPerItem(fresh);
         const updated = perItem.filter(({ item, result }) => updatedOne(item, result)).length;

@@ -1,6 +1,7 @@
 import { type ApiError, PlaError, UnreadableAnswerError } from '../errors.js';
 import { confirmItems } from '../confirm/confirm-items.js';
 import { itemId } from '../confirm/read-back.js';
+import { alreadyDone, mayBeAlreadyDone } from '../confirm/already-done.js';
 import { isObject } from '../client/objects.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
@@ -54,6 +55,8 @@ export interface Accepted {
    * were deleted and which decommissioned, without reading them again.
    */
   readBack?: Array<{ record?: Record<string, unknown> } | undefined>;
+  /** The service refused them, and read back they already were as asked (a rerun's "already cancelled"). */
+  already?: true;
 }
 
 export interface SendResult {
@@ -95,6 +98,8 @@ export type OnSettled = (items: number) => void;
 interface Refusal {
   error: ApiError;
   reason: string;
+  /** Its items were read back already (already-done.ts): its parts are not read again. */
+  readBack: boolean;
 }
 
 /** One request's outcome: settled (a result per item), or refused whole. */
@@ -121,14 +126,19 @@ export async function sendWithSplit(
   items: SourceItem[],
   key?: RequestKeys,
   onSettled?: OnSettled,
+  readBack = false,
 ): Promise<SendResult> {
-  const attempt = await sendWhole(client, operationId, items, key);
+  const attempt = await sendWhole(client, operationId, items, key, readBack);
   if ('result' in attempt) return settled(attempt.result, onSettled);
   return refine(client, operationId, items, attempt.refusal, key, onSettled);
 }
 
-/** Sends `items` in one request: what the service confirmed item by item, or its refusal of them all. */
-async function sendWhole(client: PlaClient, operationId: OperationId, items: SourceItem[], key: RequestKeys | undefined): Promise<Attempt> {
+/**
+ * Sends `items` in one request: what the service confirmed item by item, or its
+ * refusal of them all. `readBack`: the items were read back after a refusal already
+ * (already-done.ts), so they are not read again.
+ */
+async function sendWhole(client: PlaClient, operationId: OperationId, items: SourceItem[], key: RequestKeys | undefined, readBack: boolean): Promise<Attempt> {
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ ...rejectOf(item), error: (error as Error).message }));
   try {
@@ -146,8 +156,14 @@ async function sendWhole(client: PlaClient, operationId: OperationId, items: Sou
     // A refusal naming the items it refused (a partial success): those fail, the others are read back, never sent again.
     const named = namedRefusals(error as ApiError, items);
     if (named) return { result: await confirmed(client, operationId, items, named) };
+    // A rerun's cancel of tasks already cancelled (and the like): those read back as done, the rest are sent again.
+    if (!readBack && mayBeAlreadyDone(operationId, error)) {
+      const done = await withAlreadyDone(client, operationId, items, error, key);
+      if (done) return { result: done };
+      readBack = true;
+    }
     const reason = reasonOf(error as ApiError);
-    if (items.length > 1) return { refusal: { error: error as ApiError, reason } };
+    if (items.length > 1) return { refusal: { error: error as ApiError, reason, readBack } };
     return { result: { accepted: [], answers: [], rejected: asFailed(error).map((reject) => ({ ...reject, reason })), unknown: [] } };
   }
 }
@@ -175,7 +191,7 @@ async function refine(
   const parts = [items.slice(0, middle), items.slice(middle)];
   const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
   const attempts: Attempt[] = [];
-  for (const [n, part] of parts.entries()) attempts.push(await sendWhole(client, operationId, part, half(n)));
+  for (const [n, part] of parts.entries()) attempts.push(await sendWhole(client, operationId, part, half(n), refusal.readBack));
   const agree = attempts.every((attempt) => 'refusal' in attempt && attempt.refusal.reason === refusal.reason);
   if (agree && agreeing + 1 >= LEVELS_AGREEING) {
     const error = `${refusal.error.message} (refused with its batch: every part of it tried was refused for this reason, so its rows were not tried one by one)`;
@@ -195,6 +211,41 @@ async function refine(
     rejected: results.flatMap((result) => result.rejected),
     unknown: results.flatMap((result) => result.unknown),
   };
+}
+
+/**
+ * After the service refused a batch of a state change (cancel, decommission,
+ * remove): each item is read back; those already as asked are done ("already
+ * cancelled", src/confirm/already-done.ts), the others are sent again, split as
+ * any refused batch when refused again. Undefined when none was: the batch splits,
+ * its halves not read again (a refusal for another cause costs its reads once).
+ */
+async function withAlreadyDone(
+  client: PlaClient,
+  operationId: OperationId,
+  items: SourceItem[],
+  error: unknown,
+  key: RequestKeys | undefined,
+): Promise<SendResult | undefined> {
+  const done: Array<{ item: SourceItem; record: Record<string, unknown> }> = [];
+  const rest: SourceItem[] = [];
+  for (const item of items) {
+    const already = await alreadyDone(client, operationId, item.value, error);
+    if (already) done.push({ item, record: already.record });
+    else rest.push(item);
+  }
+  if (done.length === 0) return undefined;
+  const sent: SendResult =
+    rest.length === 0
+      ? { accepted: [], answers: [], rejected: [], unknown: [] }
+      : await sendWithSplit(client, operationId, rest, key ? { ...key, part: `${key.part}.rest` } : undefined, undefined, true);
+  const answer: Accepted = {
+    items: done.map(({ item }) => item),
+    result: { status: (error as ApiError).status, data: null, message: `already ${String(operation(operationId).done ?? 'done')}`, headers: {} },
+    readBack: done.map(({ record }) => ({ record })),
+    already: true,
+  };
+  return { ...sent, accepted: [...answer.items, ...sent.accepted], answers: [answer, ...sent.answers] };
 }
 
 /** Where a refusal lists what it refused item by item. */

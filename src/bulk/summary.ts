@@ -43,7 +43,8 @@ function reasonLines(summary: BulkSummary): string[] {
  */
 export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
-  const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : '';
+  const already = summary.already > 0 ? ` (${count(summary.already)} of them already ${verb})` : '';
+  const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : already;
   const unknown = summary.unknown > 0 ? `, outcome unknown ${count(summary.unknown)}` : '';
   // Replays were carried out by an earlier run: not counted again as this run's.
   const replayed = summary.replayed > 0 ? `, replayed ${count(summary.replayed)}` : '';

@@ -113,6 +113,8 @@ export interface BulkSummary {
   failed: number;
   /** Records whose outcome is unknown: in the unknown-outcome file, neither sent again nor counted as done. */
   unknown: number;
+  /** Of `succeeded`: refused, and read back already as asked (a rerun's "already cancelled"). */
+  already: number;
   /** Of `succeeded`: confirmed by the service but not in the receipt (it could not be written): in the unknown-outcome file. */
   unrecorded: number;
   /**

@@ -222,6 +222,15 @@ export async function withContext<Args extends readonly unknown[], Opts extends 
     // A bad expression is refused before anything is sent.
     if (opts.query) await (await import('../io/output/query.js')).checkQuery(opts.query);
     await body(ctx);
+  } catch (error) {
+    // Refused on this machine: name the local servers the config knows (src/cli/local-servers-hint.ts).
+    const hints = await import('./local-servers-hint.js');
+    if (hints.refusedLocally(error))
+      await ctx.config().then(
+        (config) => hints.nameLocalServers(error, config),
+        () => undefined,
+      );
+    throw error;
   } finally {
     // A client that failed to be made has nothing to close; its error already surfaced.
     await Promise.all(

@@ -51,7 +51,7 @@ or --ids-file (one a line, or a column named by --id-field).
 
 Records go in batches (--batch-size, --concurrency); every row ends sent,
 unchanged, refused or unreadable, the last two in the rejects file. Exit 9 when
-some failed. Details: README "Bulk jobs".
+some failed. Details: README "Import a sheet, with rejects and a checkpoint".
 `,
   },
   plans: {
@@ -69,7 +69,7 @@ for, and stops if a record changed in between.
   pla runs undo last                     # a plan that puts the records back
 
 On a terminal a long plan opens in the pager ($PAGER, else less -FRX).
-Details: README "Working on production".
+Details: README "Change production safely: plan, review, apply, undo".
 `,
   },
   'exit-codes': { summary: 'what each exit status means', text: exitCodesText },

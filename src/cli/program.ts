@@ -41,14 +41,15 @@ function configureTree(command: CommandUnknownOpts, io: IOStreams): void {
   command.configureOutput({
     writeOut: (text) => holdOut(io, text),
     writeErr: (text) => io.stderr.write(text),
-    outputError: (text, write) => write(text),
+    // One wording for suggestions: commander's "(Did you mean list?)" as pla's own "hint: did you mean list?".
+    outputError: (text, write) => write(text.replace(/^\(Did you mean (.+)\?\)$/m, 'hint: did you mean $1?')),
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalColumns : undefined) ?? 80,
     getErrHelpWidth: () => (io.stderrIsTTY ? io.terminalColumns : undefined) ?? 80,
     getOutHasColors: () => false,
     getErrHasColors: () => false,
   });
-  // A verb's help lists -o, --fields and the rest too: they apply everywhere.
-  command.configureHelp({ showGlobalOptions: true });
+  // A command's help shows its own options and examples first; the ~30 global ones are a pointer away (as gh's "INHERITED FLAGS" are).
+  if (command.parent) command.addHelpText('after', '\nGlobal options (-e, -o, --fields, -q, --verbose …): pla help options');
   for (const sub of command.commands) configureTree(sub, io);
 }
 
@@ -62,17 +63,27 @@ function findCommand(root: CommandUnknownOpts, names: string[]): CommandUnknownO
   return current;
 }
 
+/** `pla help options`: the options every command takes, as commander words them. */
+function globalOptionsText(program: CommandUnknownOpts): string {
+  const help = program.createHelp();
+  const options = help.visibleOptions(program);
+  const width = Math.max(...options.map((option) => help.optionTerm(option).length));
+  const lines = options.map((option) => `  ${help.optionTerm(option).padEnd(width)}  ${help.optionDescription(option)}`);
+  return `Global options: every command takes them, before or after its name.\n\n${lines.join('\n')}\n`;
+}
+
 function addHelpCommand(program: CommandUnknownOpts, io: IOStreams): void {
   program.helpCommand(false);
   program
     .command('help [command...]')
-    .description('show help for a command, or a topic: environments, bulk-files, plans, exit-codes, local-server')
+    .description('show help for a command, or a topic: options, environments, bulk-files, plans, exit-codes, local-server')
     .addHelpText('after', '\nExamples:\n  pla help determinations decommission\n  pla help exit-codes\n  pla help local-server')
     .action(async (names) => {
       const { page } = await import('../io/pager.js');
       const { HELP_TOPICS, topicList } = await import('./help-topics.js');
       const topic = names.length === 1 ? HELP_TOPICS[names[0] as string] : undefined;
       if (topic) return page(topic.text(), io);
+      if (names.length === 1 && names[0] === 'options') return page(globalOptionsText(program), io);
       if (names.length === 0) return page(`${program.helpInformation()}\nTopics:\n${topicList()}\n`, io);
       const target = findCommand(program, names);
       if (!target)
@@ -122,7 +133,7 @@ Examples:
   pla server start --port 4010
 
 Exit codes: pla help exit-codes
-Topics: pla help environments | bulk-files | plans | exit-codes | local-server`,
+Topics: pla help options | environments | bulk-files | plans | exit-codes | local-server`,
   );
   program.hook('preAction', () => {
     if (program.getOptionValueSource('apiKey') === 'cli') {

@@ -4,7 +4,9 @@
  * read in one place:
  * - 429 is always retried: the service did not process the request.
  * - A failure before the request was sent (connection refused, DNS, connect
- *   timeout) is always retried: nothing reached the service.
+ *   timeout) is always retried: nothing reached the service. Except a connection
+ *   refused by this machine (`local`): nothing listens on that port, and waiting
+ *   will not start a server; the CLI names the local servers it knows instead.
  * - 5xx, timeouts and resets after the request was sent are retried only for calls
  *   that are safe to repeat: reads, searches, updates by id, deletes, cancels. Calls
  *   that create (see `createsRecords`) may have been carried out by then; repeating
@@ -92,6 +94,15 @@ export interface FailedAttempt {
   /** Retries allowed after the first attempt. */
   retries: number;
   retryAfter?: string | string[];
+  /** The service is on this machine (`isLoopbackOrigin`): a refused connection there is final. */
+  local?: boolean;
+}
+
+/** Whether `origin` (a base URL or `http://host:port`) is this machine: localhost, 127.x.x.x or ::1. */
+export function isLoopbackOrigin(origin: string): boolean {
+  if (!URL.canParse(origin)) return false;
+  const host = new URL(origin).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
 }
 
 /** The seconds a `Retry-After` asks for when longer than pla waits (the call then fails at once), else undefined. */
@@ -104,6 +115,7 @@ export function longWait(header: string | string[] | undefined): number | undefi
 export function retryDelay(failure: FailedAttempt): number | undefined {
   if (failure.attempt > failure.retries) return undefined;
   const { status, code, repeatable } = failure;
+  if (code === 'ECONNREFUSED' && failure.local === true) return undefined;
   const retryable =
     status === 429 ||
     // 501 and 505 say the service cannot do this at all: asking again will not help.

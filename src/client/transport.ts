@@ -22,7 +22,7 @@ import { createDispatcher } from './dispatcher.js';
 import type { BodySink, RawResponse } from './raw-response.js';
 import { transportError, type RequestLabel } from './error-mapping.js';
 import type { ProxyChoice } from './proxy.js';
-import { retryDelay } from './retry-policy.js';
+import { isLoopbackOrigin, retryDelay } from './retry-policy.js';
 import { retryLine, sendLine } from './trace.js';
 
 export type { BodySink, RawResponse };
@@ -87,6 +87,8 @@ function codeOf(error: Error): string | undefined {
 /** Creates the transport; an injected dispatcher is used as is and left open on close. */
 export function createTransport(options: TransportOptions): Transport {
   const owned = options.dispatcher === undefined;
+  // A connection refused on this machine is not retried: nothing listens there, and waiting will not start a server.
+  const local = isLoopbackOrigin(options.origin);
   const dispatcher =
     options.dispatcher ??
     createDispatcher({
@@ -186,6 +188,7 @@ export function createTransport(options: TransportOptions): Transport {
               ...(status !== undefined ? { status, retryAfter: answer?.headers['retry-after'] } : { code: codeOf(error) ?? '' }),
               attempt: attempts,
               retries: options.retries,
+              local,
             });
         if (delay === undefined) {
           callback(error);

@@ -22,8 +22,11 @@ export interface ListFilter {
   field: string;
   /** Help text. */
   description: string;
-  /** `--status A,B`: any of these values (upper-cased when `upper`); absent = a switch matching `equals`. */
-  values?: { placeholder: string; upper?: boolean };
+  /**
+   * `--status A,B`: any of these values (upper-cased when `upper`); absent = a switch matching `equals`.
+   * `known`: the values pla knows the service to use; another one is still applied, with a note naming these.
+   */
+  values?: { placeholder: string; upper?: boolean; known?: readonly string[] };
   /** The value a switch matches. */
   equals?: unknown;
 }
@@ -34,26 +37,32 @@ export interface ListFilters {
   search?: OperationId;
 }
 
-const status = (values: string): ListFilter => ({
+/** Said in the help of a filter pla applies itself: it reads pages until it has a page of matches. */
+const SCANS = ' (pla filters the pages itself: it reads pages until it has --size matches, every page with --all)';
+
+const status = (example: string, known: readonly string[], scanned: boolean): ListFilter => ({
   flag: 'status',
   field: 'status',
-  description: `only records with one of these statuses, e.g. ${values}`,
-  values: { placeholder: 'A,B', upper: true },
+  description: `only records with one of these statuses, e.g. ${example}${scanned ? SCANS : ''}`,
+  values: { placeholder: 'A,B', upper: true, known },
 });
+
+/** The task statuses pla knows (watch and plans use them too): PENDING → RUNNING → COMPLETED | FAILED, or CANCELLED. */
+const TASK_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 
 /** The filters of each list operation. */
 export const LIST_FILTERS: Partial<Record<OperationId, ListFilters>> = {
-  'tasks.list': { filters: [status('PENDING,RUNNING')], search: 'tasks.search' },
+  'tasks.list': { filters: [status('PENDING,RUNNING', TASK_STATUSES, false)], search: 'tasks.search' },
   'determinations.list': {
     filters: [
-      status('ACTIVE'),
-      { flag: 'company', field: 'companyCode', description: 'only records of these company codes, e.g. 1000,2000', values: { placeholder: 'codes' } },
+      status('ACTIVE', ['ACTIVE', 'DECOMMISSIONED'], true),
+      { flag: 'company', field: 'companyCode', description: `only records of these company codes, e.g. 1000,2000${SCANS}`, values: { placeholder: 'codes' } },
     ],
   },
   'notifications.list': {
     filters: [
-      { flag: 'read', field: 'read', description: 'only notifications already read', equals: true },
-      { flag: 'unread', field: 'read', description: 'only unread notifications', equals: false },
+      { flag: 'read', field: 'read', description: `only notifications already read${SCANS}`, equals: true },
+      { flag: 'unread', field: 'read', description: `only unread notifications${SCANS}`, equals: false },
     ],
   },
 };

@@ -135,20 +135,26 @@ function status(record: StoredRecordLike): string {
   return typeof record.status === 'string' ? record.status.toUpperCase() : '';
 }
 
-/** The entry of one id acted on by `verb`, refusing what the service would refuse. */
+/**
+ * The entry of one id acted on by `verb`, refusing what the service would refuse.
+ * A record already as the verb leaves it (decommissioned, cancelled) is unchanged,
+ * not refused: the real run counts it done ("already decommissioned"), so a plan
+ * made for a rerun converges (src/confirm/already-done.ts).
+ */
 function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordLike | undefined): PlanEntry {
   if (!before) return { action: 'refused', id, line, reason: `unknown id ${id}` };
   switch (verb) {
     case 'decommission':
-      if (isDecommissioned(before)) return { action: 'refused', id, line, before, reason: 'already decommissioned' };
+      if (isDecommissioned(before)) return { action: 'unchanged', id, line, before, reason: 'already decommissioned' };
       return { action: 'decommission', id, line, before };
     case 'cancel':
+      if (status(before) === 'CANCELLED') return { action: 'unchanged', id, line, before, reason: 'already cancelled' };
       if (FINISHED_TASK.has(status(before))) return { action: 'refused', id, line, before, reason: `task already finished (${status(before)})` };
       return { action: 'cancel', id, line, before };
     case 'remove':
       if (!removeKeeps(before)) return { action: 'remove', id, line, before, reason: 'not in use: deletes it' };
-      // In use, it is decommissioned instead: refused as a decommission would be.
-      if (isDecommissioned(before)) return { action: 'refused', id, line, before, reason: 'in use and already decommissioned' };
+      // In use, it is decommissioned instead: already so, it is unchanged as a decommission would be.
+      if (isDecommissioned(before)) return { action: 'unchanged', id, line, before, reason: 'in use and already decommissioned' };
       return { action: 'remove', id, line, before, reason: 'in use: decommissions it (kept, not deleted)' };
     case 'delete':
       return { action: 'delete', id, line, before };

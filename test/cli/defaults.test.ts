@@ -18,12 +18,19 @@ describe('defaults', () => {
     const config = await tempDir();
     try {
       const help = async (...args: string[]) => (await pla([...args, '--help'], { configDir: config.path })).stdout.replace(/\s+/g, ' ');
-      const [upsert, watch, start, log] = await Promise.all([help('det', 'upsert'), help('tasks', 'watch'), help('server', 'start'), help('server', 'log')]);
+      const [upsert, watch, start, log, global] = await Promise.all([
+        help('det', 'upsert'),
+        help('tasks', 'watch'),
+        help('server', 'start'),
+        help('server', 'log'),
+        // The global options (retries, timeout, answer size) are listed once, by `pla help options`.
+        (async () => (await pla(['help', 'options'], { configDir: config.path })).stdout.replace(/\s+/g, ' '))(),
+      ]);
       expect(upsert).toContain(`records or ids per bulk request (default ${BULK_DEFAULTS.batchSize})`);
       expect(upsert).toContain(`bulk requests in flight (default ${BULK_DEFAULTS.concurrency})`);
-      expect(upsert).toContain(`(default ${CLIENT_DEFAULTS.retries})`);
-      expect(upsert).toContain(`whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`);
-      expect(upsert).toContain(`(default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`);
+      expect(global).toContain(`(default ${CLIENT_DEFAULTS.retries})`);
+      expect(global).toContain(`whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`);
+      expect(global).toContain(`(default ${CLIENT_DEFAULTS.maxAnswerBytes / 1024 / 1024}MB)`);
       expect(watch).toContain(`seconds between polls (default ${WATCH_DEFAULTS.intervalSeconds})`);
       expect(start).toContain(`(default: "${DEFAULT_SERVER_OPTIONS.port}")`);
       expect(start).toContain(`(default: "${DEFAULT_SERVER_OPTIONS.host}")`);

@@ -72,7 +72,7 @@ describe('hints end to end', () => {
         env: { PLA_BASE_URL: `http://127.0.0.1:${port}`, PLA_API_KEY: 'some-key-000000' },
       });
       expect(result.exitCode).toBe(8);
-      expect(result.stderr).toMatch(/^error: cannot reach .*ECONNREFUSED.*\nhint: is the service up\? for the local one: `pla server start`/);
+      expect(result.stderr).toMatch(/^error: cannot reach .*ECONNREFUSED.*\nhint: no server listens there: start one with `pla server start`/);
     } finally {
       await config.remove();
     }

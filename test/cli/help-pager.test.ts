@@ -81,9 +81,10 @@ describe('the pager', () => {
   });
 
   it('long help goes through $PAGER on a terminal, not when piped or when it fits', async () => {
-    const paged = await runInTerminal(['help', 'determinations'], { columns: 100, rows: 20, env: { PAGER: MARKING_PAGER, PLA_CONFIG_DIR: config.path } });
+    // A tree's help is longer than 12 rows (its global options are a pointer away: pla help options).
+    const paged = await runInTerminal(['help', 'determinations'], { columns: 100, rows: 12, env: { PAGER: MARKING_PAGER, PLA_CONFIG_DIR: config.path } });
     expect(paged.lines[0]?.text).toBe('| Usage: pla determinations|det [options] [command]');
-    const flag = await runInTerminal(['determinations', '--help'], { columns: 100, rows: 20, env: { PAGER: MARKING_PAGER, PLA_CONFIG_DIR: config.path } });
+    const flag = await runInTerminal(['determinations', '--help'], { columns: 100, rows: 12, env: { PAGER: MARKING_PAGER, PLA_CONFIG_DIR: config.path } });
     expect(flag.exitCode).toBe(0);
     expect(flag.lines[0]?.text).toBe('| Usage: pla determinations|det [options] [command]');
     const short = await runInTerminal(['help', 'exit-codes'], { columns: 100, rows: 20, env: { PAGER: MARKING_PAGER, PLA_CONFIG_DIR: config.path } });

@@ -69,8 +69,10 @@ describe('filter flags', () => {
   });
 
   it('determinations by --status and --company, notifications by --read/--unread, filtered while streaming', async () => {
-    const dets = (await json(['det', 'list', '--status', 'ACTIVE', '--company', '1000,3000', '--size', '2'])) as Array<{ code: string }>;
+    const dets = (await json(['det', 'list', '--status', 'ACTIVE', '--company', '1000,3000', '--all', '--size', '2'])) as Array<{ code: string }>;
     expect(dets.map((d) => d.code)).toEqual(['ATD-ACQ', 'ATD-RET', 'ATD-IMP']);
+    const page = (await json(['det', 'list', '--status', 'ACTIVE', '--company', '1000,3000', '--size', '2'])) as Array<{ code: string }>;
+    expect(page.map((d) => d.code)).toEqual(['ATD-ACQ', 'ATD-RET']);
     const limited = (await json(['det', 'list', '--status', 'ACTIVE', '--max-items', '2', '--size', '1'])) as unknown[];
     expect(limited).toHaveLength(2);
     const unread = (await json(['notif', 'list', 'alice', '--unread'])) as Array<{ read: boolean }>;

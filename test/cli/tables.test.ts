@@ -39,8 +39,8 @@ describe('tables on a terminal', () => {
     const run = await runInTerminal(['det', 'list', '--size', '3'], { columns: 60, env: env() });
     expect(run.exitCode, screen(run.lines)).toBe(0);
     const end = bottom(run.lines);
-    const footer = run.lines.findIndex((l) => /^page 0 of \d+, \d+ records; --page 1 for more/.test(l.text));
-    const more = run.lines.findIndex((l) => /more columns?: --wide shows all/.test(l.text));
+    const footer = run.lines.findIndex((l) => /^page 1 of \d+ \(--page 0\), \d+ records; next: --page 1/.test(l.text));
+    const more = run.lines.findIndex((l) => /more columns? \([\w, ]+…?\): --wide shows all/.test(l.text));
     expect(end, screen(run.lines)).toBeGreaterThan(0);
     expect(footer, screen(run.lines)).toBeGreaterThan(end);
     expect(more, screen(run.lines)).toBeGreaterThan(end);
@@ -88,5 +88,47 @@ describe('tables on a terminal', () => {
     const one = await runInTerminal(['det', 'get', '1', '--wide'], { columns: 60, env: env() });
     expect(screen(one.lines)).toMatch(/^│ code +│ ATD-ACQ +│$/m);
     expect(one.raw).toContain('\x1b[36mcode\x1b[39m');
+  });
+});
+
+describe('tables for people', () => {
+  it('a status wider than the first rows’ is never cut: --all lays the table out anew', async () => {
+    const file = `${server.configDir}/many.json`;
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, JSON.stringify(Array.from({ length: 110 }, (_, i) => ({ code: `W-${i}`, name: `wide ${i}` }))));
+    expect((await server.pla(['det', 'create', '--file', file])).exitCode).toBe(0);
+    // ACTIVE sorts before DECOMMISSIONED: more than a layout's worth of ACTIVE rows come first.
+    const run = await runInTerminal(['det', 'list', '--all', '--sort', 'status,asc', '--fields', 'id,status,code'], { columns: 80, env: env() });
+    expect(run.exitCode, screen(run.lines)).toBe(0);
+    expect(screen(run.lines)).toMatch(/│ DECOMMISSIONED │/);
+    expect(screen(run.lines)).not.toMatch(/DECOMM[A-Z]*…/);
+  });
+
+  it('at 80 columns the fields a record is known by come before its timestamps, and hidden columns are named', async () => {
+    const run = await runInTerminal(['det', 'list', '--size', '5'], { columns: 80, env: env() });
+    const names = header(run.lines);
+    expect(names.indexOf('name'), screen(run.lines)).toBeGreaterThan(0);
+    for (const stamp of ['createdAt', 'updatedAt']) if (names.includes(stamp)) expect(names.indexOf(stamp)).toBeGreaterThan(names.indexOf('name'));
+    const note = run.lines.find((l) => /more columns? \(/.test(l.text))?.text ?? '';
+    const hidden = /\(([^)]+)\)/.exec(note)?.[1]?.split(', ') ?? [];
+    expect(hidden.length, screen(run.lines)).toBeGreaterThan(0);
+    for (const column of hidden) expect(names).not.toContain(column);
+  });
+
+  it('pages are counted from 1 for a person; the flag stays zero-based', async () => {
+    const run = await runInTerminal(['det', 'list', '--size', '2', '--page', '1'], { columns: 100, env: env() });
+    expect(screen(run.lines)).toMatch(/^page 2 of \d+ \(--page 1\), \d+ records; next: --page 2/m);
+  });
+
+  it('config show keeps the base URL whole, host and port', async () => {
+    const run = await runInTerminal(['config', 'show'], { columns: 60, env: env() });
+    expect(screen(run.lines)).toContain(server.url);
+  });
+
+  it('runs list keeps the command and its counts whole', async () => {
+    const run = await runInTerminal(['runs', 'list'], { columns: 80, env: env() });
+    expect(screen(run.lines)).toMatch(/│ det update 1 --data '\{"name/);
+    expect(screen(run.lines)).toMatch(/│ update 1 +│/);
+    expect(run.lines.every((l) => !l.wrapped)).toBe(true);
   });
 });

@@ -110,6 +110,18 @@ describe('network failures', () => {
     expect(error.hint).toBeUndefined();
   });
 
+  it('connection refused on this machine → failed at the first attempt, whatever --retries (nothing listens there)', async () => {
+    const closed = createServer();
+    const port = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const lines: string[] = [];
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retries: 3, trace: (line) => lines.push(line) });
+    const error = await rejectionOf(client.call('topics.list', { params: { service: 'x' } }));
+    await client.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(lines.filter((line) => /retry/i.test(line))).toEqual([]);
+  });
+
   it('an attempt that gets no answer in time → NetworkError after the retries', async () => {
     // Accepts connections and never answers.
     const sockets: import('node:net').Socket[] = [];

@@ -1,8 +1,9 @@
 /**
  * The package installs lean: `npm pack`, then `npm install -g` of the tarball into
  * a temporary prefix, installs at most 15 packages (dist/ bundles every
- * dependency, so none is needed at run time), and the installed `pla` works from
- * there: `--version`, and `pla server start` answering on its port. Slow (a pack
+ * dependency, so none is needed at run time) without an install-script warning
+ * (the package has none: it builds in `prepack`), and the installed `pla` works
+ * from there: `--version`, `--help`, and `pla server start` answering on its port. Slow (a pack
  * and an install); kept in this one file.
  */
 import { readdir } from 'node:fs/promises';
@@ -36,7 +37,11 @@ describe('the packed package', () => {
       const tarball = join(work.path, String(packed.stdout).trim().split('\n').at(-1) ?? '');
       const prefix = join(work.path, 'prefix');
       // No registry needed: nothing is left to fetch. Offline, so a dependency that crept back fails here.
-      await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { cwd: work.path });
+      const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { cwd: work.path });
+      // A published CLI carries no install script: npm 11 warns of any (prepare included), and none may be listed.
+      expect(`${String(install.stdout)}${String(install.stderr)}`).not.toMatch(/install-scripts|install scripts/i);
+      const manifest = JSON.parse(String((await execa('tar', ['-xOzf', tarball, 'package/package.json'])).stdout)) as { scripts?: Record<string, string> };
+      for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook], hook).toBeUndefined();
       const installed = await packagesIn(join(prefix, 'lib', 'node_modules'));
       expect(installed).toContain('pla');
       expect(installed.length, installed.join(', ')).toBeLessThanOrEqual(15);
@@ -45,6 +50,8 @@ describe('the packed package', () => {
       const env = { PATH: process.env.PATH ?? '', HOME: work.path, PLA_CONFIG_DIR: join(work.path, 'config') };
       const version = await execa(pla, ['--version'], { env, extendEnv: false });
       expect(String(version.stdout)).toMatch(/^\d+\.\d+\.\d+$/);
+      const help = await execa(pla, ['--help'], { env, extendEnv: false });
+      expect(String(help.stdout)).toMatch(/^Usage: pla /m);
 
       const server = execa(pla, ['server', 'start', '--port', '0', '--data', join(work.path, 'data'), '--no-seed', '--env-name', 'local'], {
         env,

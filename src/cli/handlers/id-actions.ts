@@ -125,9 +125,14 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, inp
   );
   await renderRows(rows, ctx.output);
   const refused = entries.filter((entry) => entry.action === 'refused' || entry.action === 'unreadable').length;
+  // Counted as the real run counts them: a record already as asked is done there too.
+  const already = entries.filter((entry) => entry.action === 'unchanged').length;
   const via = entries.length > 1 ? ` (${requestLine(spec.bulk as OperationId)})` : '';
+  const alreadyNote = already > 0 ? `, ${already} of them already ${spec.done}` : '';
   const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
-  ctx.note(`dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${refusals}; nothing was changed`);
+  ctx.note(
+    `dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${alreadyNote}${refusals}; nothing was changed`,
+  );
   if (refused > 0) throw wouldRefuse(refused, 'the note column');
 }
 

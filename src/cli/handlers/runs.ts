@@ -6,9 +6,11 @@ import { UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeOut } from '../../io/output/write-out.js';
 import type { RecordLine, ReceiptLine, SendingLine } from '../../runs/types.js';
+import type { RunSummary } from '../../runs/receipt-store.js';
 import type { PlanEntry } from '../../plan/types.js';
-import { withContext } from '../context.js';
+import { type CommandContext, withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
+import { chosenEnv } from '../chosen-env.js';
 import { confirmAndApply, refuseUndoneAgain } from './apply.js';
 import type { BulkOptions } from './bulk.js';
 import { type PlanOptions, planTarget, showPlan, wantsPlan } from './plan.js';
@@ -57,12 +59,33 @@ function unknownOutcomes(lines: readonly ReceiptLine[]): PlanEntry[] {
     });
 }
 
-/** `runs list`: one row per receipt, oldest first. */
-export function list(invocation: Invocation): Promise<void> {
+/**
+ * The run `id` names: `last` is the last run on the chosen environment (as `runs
+ * list` shows them), anything else a run id or its start, on any environment.
+ */
+async function chosenRun(ctx: CommandContext, id: string): Promise<RunSummary> {
+  const { findRun, listRuns, runsDir } = await import('../../runs/receipt-store.js');
+  if (id !== 'last') return findRun(id, runsDir(ctx.env));
+  const env = await chosenEnv(ctx);
+  const runs = await listRuns(runsDir(ctx.env));
+  const last = runs.filter((run) => run.header.env === env).at(-1);
+  if (last) return last;
+  const elsewhere = runs.at(-1)?.header.env;
+  throw new UsageError(`no run recorded on ${env}`, {
+    hint: elsewhere
+      ? `the last run was on ${elsewhere}: pla runs show last -e ${elsewhere}; pla runs list --all-envs lists them all`
+      : 'pla runs list --all-envs',
+  });
+}
+
+/** `runs list`: one row per receipt, oldest first, of the chosen environment (every one with `--all-envs`). */
+export function list(invocation: Invocation<[], { allEnvs?: boolean }>): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const { readRunsFolder, runsDir } = await import('../../runs/receipt-store.js');
-    const { runs, damaged } = await readRunsFolder(runsDir(ctx.env));
-    // A receipt that cannot be read is listed, never passed over: what depends on it is refused.
+    const env = ctx.opts.allEnvs ? undefined : await chosenEnv(ctx);
+    const { runs: every, damaged } = await readRunsFolder(runsDir(ctx.env));
+    const runs = env === undefined ? every : every.filter((run) => run.header.env === env);
+    // A receipt that cannot be read is listed (whatever its environment: it cannot be told), never passed over: what depends on it is refused.
     const rows = [
       ...runs.map(({ header, end, damaged: damage }) => ({
         run: header.run,
@@ -79,15 +102,17 @@ export function list(invocation: Invocation): Promise<void> {
     await renderRows(rows, ctx.output);
     for (const receipt of [...damaged, ...runs.filter((run) => run.damaged)])
       ctx.warn(`damaged receipt ${receipt.path}: applying its plan again and undoing its run are refused until it is restored or moved out of the folder`);
-    if (rows.length === 0) ctx.note('no runs recorded yet');
+    const hidden = every.length - runs.length;
+    if (hidden > 0) ctx.note(`${hidden} run(s) on other environments not shown: --all-envs shows them`);
+    else if (rows.length === 0) ctx.note(env === undefined ? 'no runs recorded yet' : `no runs recorded on ${env} yet`);
   });
 }
 
 /** `runs show ID`: the receipt; json an object, ndjson its lines as kept, csv and table one row per record. */
 export function show(invocation: Invocation<[run: string]>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const { findRun, receiptLines, runsDir } = await import('../../runs/receipt-store.js');
-    const run = await findRun(ctx.args[0], runsDir(ctx.env));
+    const { receiptLines } = await import('../../runs/receipt-store.js');
+    const run = await chosenRun(ctx, ctx.args[0]);
     const lines: ReceiptLine[] = [];
     for await (const line of receiptLines(run.path, 'it cannot be shown (look at the file itself)')) lines.push(line);
     const records = lines.filter((line): line is RecordLine => line.type === 'record');
@@ -131,18 +156,14 @@ export function prune(invocation: Invocation<[], { olderThan?: number; all?: boo
 /** `runs undo ID`: the inverse plan of a run; shown, confirmed and applied (with its own receipt). */
 export function undo(invocation: Invocation<[run: string], { yes?: boolean } & PlanOptions & BulkOptions>): Promise<void> {
   return withContext(invocation, async (ctx) => {
-    const [
-      { findRun, receiptLines, runsDir },
-      { idOfLine, inverseEntries, undoOperations, withinReach },
-      { probeWatermark, readCurrentState, stateOf },
-      { assemblePlan },
-    ] = await Promise.all([
-      import('../../runs/receipt-store.js'),
-      import('../../runs/undo.js'),
-      import('../../plan/current-state.js'),
-      import('../../plan/make-plan.js'),
-    ]);
-    const run = await findRun(ctx.args[0], runsDir(ctx.env));
+    const [{ receiptLines }, { idOfLine, inverseEntries, undoOperations, withinReach }, { probeWatermark, readCurrentState, stateOf }, { assemblePlan }] =
+      await Promise.all([
+        import('../../runs/receipt-store.js'),
+        import('../../runs/undo.js'),
+        import('../../plan/current-state.js'),
+        import('../../plan/make-plan.js'),
+      ]);
+    const run = await chosenRun(ctx, ctx.args[0]);
     // Refused before anything is read or shown; checked again under the environment's lock, just before sending.
     await refuseUndoneAgain(ctx, run.header.run);
     const { env, baseUrl } = await ctx.connection();

@@ -4,14 +4,16 @@
  * feeds (src/cli/server-environment.ts) and, on a first start, the admin key the
  * server minted (the server keeps only its hash and never touches the CLI's
  * config). `keys|health|log|reset` call the running server's `/_admin` endpoints
- * through the ordinary client, on the environment `-e` names (default `local`);
+ * through the ordinary client, on the chosen environment as every command
+ * chooses it (-e, PLA_ENV, else the one `pla config use` made current, which is
+ * also the one a new key is meant for);
  * `keys create --data DIR` writes a key into a stopped server's folder instead.
  */
 import { parseRecordId } from '../../contract/ids.js';
 import { UsageError } from '../../errors.js';
 import { renderRecord, renderRows } from '../../io/output/index.js';
 import type { StartFlags } from '../../server/start.js';
-import { DEFAULT_SERVER_OPTIONS } from '../../server/options.js';
+import { DEFAULT_SERVER_OPTIONS, REQUEST_LOG_LIMITS } from '../../server/options.js';
 import { withContext, type CommandContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmDestructive } from './safety.js';
@@ -37,11 +39,15 @@ export async function migrate(invocation: Invocation<[], { store?: string }>): P
  * environment it will feed is chosen (src/cli/server-environment.ts); once it
  * listens, that environment points at it, with the admin key of a first start.
  */
-export async function start(invocation: Invocation<[], StartFlags & { envName?: string }>): Promise<void> {
+export async function start(invocation: Invocation<[], StartFlags & { envName?: string; detach?: boolean }>): Promise<void> {
+  if (invocation.opts.detach) return (await import('./server-detached.js')).startDetached(invocation);
   const { runServerStart, storeOf } = await import('../../server/start.js');
   const { chooseServerEnvironment } = await import('../server-environment.js');
   const { openConfig } = await import('../../config/index.js');
-  const flags = invocation.opts;
+  // `-e X` names the environment the server feeds, as `--env-name X` does (kubectl's -n, docker's --context: one flag for where).
+  const { env: chosen, envName: named } = invocation.opts;
+  if (chosen && named && chosen !== named) throw new UsageError(`-e ${chosen} and --env-name ${named} name two environments`, { hint: 'give one of them' });
+  const flags = { ...invocation.opts, envName: named ?? chosen };
   const stored = await configuredStore(invocation);
   const note = (line: string): void => void invocation.io.stderr.write(`${line}\n`);
   const placement = await chooseServerEnvironment(await openConfig({ env: invocation.env, readOnly: true }), invocation.io, invocation.signal, {
@@ -80,16 +86,6 @@ export async function start(invocation: Invocation<[], StartFlags & { envName?: 
 }
 
 /**
- * The invocation aimed at the environment `-e` names (default `local`, not the
- * current one: the admin endpoints are the local server's); that environment is
- * also the one a new key is meant for.
- */
-function onLocal<Args extends readonly unknown[], Opts extends object>(invocation: Invocation<Args, Opts>): Invocation<Args, Opts & { keyEnv?: string }> {
-  const env = invocation.opts.env ?? 'local';
-  return { ...invocation, opts: { ...invocation.opts, keyEnv: env, env } };
-}
-
-/**
  * `pla server keys create --data DIR`: a new key (admin unless `--permissions`)
  * written straight into a stopped server's data folder; saved for the environment
  * that folder feeds (or `-e`) when that environment holds no key for other data.
@@ -125,8 +121,9 @@ async function admin(ctx: CommandContext, method: string, path: string, options:
 export function createKey(invocation: Invocation<[], { name: string; permissions?: string[]; data?: string }>): Promise<void> {
   const { data } = invocation.opts;
   if (data !== undefined) return createKeyOffline({ ...invocation, opts: { ...invocation.opts, data } });
-  return withContext(onLocal(invocation), async (ctx) => {
-    const { name, permissions, keyEnv } = ctx.opts;
+  return withContext(invocation, async (ctx) => {
+    const { name, permissions } = ctx.opts;
+    const keyEnv = (await ctx.connection()).env;
     const body = { name, ...(keyEnv ? { env: keyEnv } : {}), ...(permissions ? { permissions } : {}) };
     const { data, message } = await admin(ctx, 'POST', '/_admin/keys', { body });
     const created = data as { secret: string; id: number };
@@ -137,7 +134,7 @@ export function createKey(invocation: Invocation<[], { name: string; permissions
 }
 
 export function listKeys(invocation: Invocation): Promise<void> {
-  return withContext(onLocal(invocation), async (ctx) => {
+  return withContext(invocation, async (ctx) => {
     const { data } = await admin(ctx, 'GET', '/_admin/keys');
     await renderRows(
       (data as Array<Record<string, unknown>>).map((k) => ({ ...k, permissions: (k.permissions as string[]).join(',') })),
@@ -147,7 +144,7 @@ export function listKeys(invocation: Invocation): Promise<void> {
 }
 
 export function revokeKey(invocation: Invocation<[id: string]>): Promise<void> {
-  return withContext(onLocal(invocation), async (ctx) => {
+  return withContext(invocation, async (ctx) => {
     const [id] = ctx.args;
     if (parseRecordId(id) === undefined) throw new UsageError(`key id must be a number, got ${id}`, { hint: 'see the ids with `pla server keys list`' });
     const { message, data } = await admin(ctx, 'DELETE', `/_admin/keys/${id}`);
@@ -157,22 +154,62 @@ export function revokeKey(invocation: Invocation<[id: string]>): Promise<void> {
 }
 
 export function health(invocation: Invocation): Promise<void> {
-  return withContext(onLocal(invocation), async (ctx) => {
+  return withContext(invocation, async (ctx) => {
     const { body } = await admin(ctx, 'GET', '/_admin/health');
     await renderRecord(body, ctx.output);
   });
 }
 
-export function requestLog(invocation: Invocation<[], { limit?: string }>): Promise<void> {
-  return withContext(onLocal(invocation), async (ctx) => {
-    const { limit } = ctx.opts;
+export function requestLog(invocation: Invocation<[], { limit?: string; follow?: boolean }>): Promise<void> {
+  return withContext(invocation, async (ctx) => {
+    const { limit, follow } = ctx.opts;
+    if (follow) return followLog(ctx);
     const { data } = await admin(ctx, 'GET', '/_admin/requests', limit ? { query: { limit } } : {});
     await renderRows(data as unknown[], ctx.output);
   });
 }
 
+/** How often `server log --follow` asks the server for requests it has not shown. */
+const FOLLOW_EVERY_MS = 1000;
+
+/**
+ * `server log --follow`: the requests as they come, row by row, until Ctrl-C (as
+ * `docker logs -f`). Each poll reads the server's recent requests and writes those
+ * after the last one written; its own polls are left out.
+ */
+async function followLog(ctx: CommandContext): Promise<void> {
+  const [{ createRowWriter }, { asRow }, { setTimeout: sleep }] = await Promise.all([
+    import('../../io/output/index.js'),
+    import('../../io/output/fields.js'),
+    import('node:timers/promises'),
+  ]);
+  const table = ctx.output.format === 'table';
+  const writer = await createRowWriter(ctx.output);
+  let shown: string[] = [];
+  try {
+    for (;;) {
+      const { data } = await admin(ctx, 'GET', '/_admin/requests', { query: { limit: String(REQUEST_LOG_LIMITS.most) } });
+      const entries = (Array.isArray(data) ? data : []).filter((entry) => !String(asRow(entry).path).startsWith('/_admin/requests'));
+      const texts = entries.map((entry) => JSON.stringify(entry));
+      // The entries after the last one shown (the log is oldest first and keeps the newest).
+      const last = shown.at(-1);
+      const from = last === undefined ? 0 : texts.lastIndexOf(last) + 1;
+      for (const entry of entries.slice(from)) {
+        const row = asRow(entry);
+        // A table is sized over all its rows, so it waits for the end: following, each request is its own line instead.
+        if (table) ctx.output.stdout.write(`${String(row.at)}  ${String(row.method)} ${String(row.path)} ${String(row.status)} ${String(row.ms)} ms\n`);
+        else await writer.write(row);
+      }
+      shown = texts;
+      await sleep(FOLLOW_EVERY_MS, undefined, { signal: ctx.signal });
+    }
+  } finally {
+    await writer.end();
+  }
+}
+
 export function reset(invocation: Invocation<[], { yes?: boolean }>): Promise<void> {
-  return withContext(onLocal(invocation), async (ctx) => {
+  return withContext(invocation, async (ctx) => {
     await confirmDestructive(ctx, 'Delete all data of the local server', { dryRun: false });
     const { message } = await admin(ctx, 'POST', '/_admin/reset');
     ctx.note(message ?? 'reset');

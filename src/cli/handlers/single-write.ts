@@ -1,12 +1,13 @@
 /**
  * A single write as commands send it: confirmed by its answer or by reading back
- * (src/confirm), and, when neither tells, kept in the unknown-outcome file as a
+ * (src/confirm), a refusal of a change the record already shows counted as done
+ * (src/confirm/already-done.ts), and, when neither tells, kept in the unknown-outcome file as a
  * bulk run keeps its records of unknown outcome, so the admin can check them
  * before sending anything again.
  */
 import type { CallOptions, CallResult } from '../../client/types.js';
 import type { OperationId } from '../../contract/operations.js';
-import { PlaError } from '../../errors.js';
+import { ApiError, PlaError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import type { BulkOptions } from './bulk.js';
 
@@ -55,9 +56,14 @@ async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Prom
 /** Sends one write of `sent` (an id or a record) and returns what the service confirmed. */
 export async function confirmedWrite(ctx: WriteContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
   const { confirmedCall } = await import('../../confirm/confirmed-call.js');
+  const client = await ctx.client();
   try {
-    return await confirmedCall(await ctx.client(), operationId, { ...options, signal: ctx.signal }, sent);
+    return await confirmedCall(client, operationId, { ...options, signal: ctx.signal }, sent);
   } catch (error) {
+    // Refused because the record already is as asked (a rerun's cancel of a cancelled task): done, as read back.
+    const { alreadyDone } = await import('../../confirm/already-done.js');
+    const already = await alreadyDone(client, operationId, sent, error, ctx.signal);
+    if (already && error instanceof ApiError) return { status: error.status, data: undefined, message: already.how, headers: {} };
     // Sent, and neither its answer nor a read back tells whether it was carried out (a 5xx or a timeout on a create too).
     if (!(error instanceof PlaError) || !error.outcomeUnknown) throw error;
     // The file is a help, not the outcome: a folder that cannot take it leaves the error as it is.

@@ -56,7 +56,16 @@ export interface ColumnNeed {
   useless: boolean;
   /** Holds ISO dates: shortened to the minute or the day rather than cut (see `shortDate`). */
   dates: boolean;
+  /**
+   * What a row is known by in words (a name, a run's command): shown at READABLE
+   * columns at least, other columns (timestamps first, being last) left out before
+   * it is cut shorter.
+   */
+  readable?: boolean;
 }
+
+/** The least a readable column (`name`, `command`) is given: enough to tell rows apart by it. */
+const READABLE = 24;
 
 export interface Layout {
   /** Indexes of the shown columns, in their order. */
@@ -94,6 +103,7 @@ export function shortDate(text: string, width: number): string {
 /** The least width a column can be given. */
 function leastOf(column: ColumnNeed, wanted: number): number {
   if (column.keep) return wanted;
+  if (column.readable) return Math.min(wanted, READABLE);
   if (column.dates) return Math.min(wanted, DATE_LEAST);
   return wanted <= WHOLE ? wanted : MIN_CUT;
 }

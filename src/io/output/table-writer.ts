@@ -24,8 +24,22 @@ function cellFor(value: unknown, width: number, wide: boolean, dates = false): s
   return cut(dates ? shortDate(text, width) : text, width);
 }
 
-/** Columns a reader copies or reads a row by: never cut, never left out (`runs show <run>`, `tasks cancel <id>`). */
-const KEPT_COLUMNS = /^(id|run|runId|status|state|read)$/;
+/**
+ * Columns a reader copies or reads a row by: never cut, never left out (`runs show
+ * <run>`, `tasks cancel <id>`, a base URL's host and port, a run's counts).
+ */
+const KEPT_COLUMNS = /^(id|run|runId|status|state|read|baseUrl|counts)$/;
+
+/** Columns a row is known by in words: given room before other columns are (table-layout.ts). */
+const READABLE_COLUMNS = /^(name|command|title|description|message)$/;
+
+/** Timestamps (`createdAt`, `lastModifiedDate`): after the fields a record is known by (name, code, key), as gh and kubectl put AGE last. */
+const TIMESTAMP_COLUMNS = /(At|Date|Time)$/;
+
+/** The columns in the order shown: as first seen, timestamps moved after the others (`--fields` keeps its own order). */
+function ordered(columns: string[]): string[] {
+  return [...columns.filter((c) => !TIMESTAMP_COLUMNS.test(c)), ...columns.filter((c) => TIMESTAMP_COLUMNS.test(c))];
+}
 
 /** What the layout needs to know of `column`, from the rows held to lay the table out. */
 function columnNeed(column: string, rows: readonly Row[]): ColumnNeed {
@@ -34,6 +48,7 @@ function columnNeed(column: string, rows: readonly Row[]): ColumnNeed {
   return {
     natural: Math.max(displayWidth(flat(column)), ...texts.map(displayWidth)),
     keep: KEPT_COLUMNS.test(column),
+    readable: READABLE_COLUMNS.test(column),
     // One row says nothing about a column being the same everywhere, only about it being empty.
     useless: filled.length === 0 || (rows.length > 1 && texts.every((text) => text === texts[0])),
     dates: filled.length > 0 && filled.every(isIsoDateTime),
@@ -65,10 +80,15 @@ function newTable(options: OutputOptions, widths: number[], head?: string[]): Ta
   return table;
 }
 
-/** Says (after the table, on stderr) how many columns a fitted table left out, and how to see them. */
+/** Says (after the table, on stderr) which columns a fitted table left out, and how to see them. */
 function noteLeftOut(options: OutputOptions, columns: string[], layout: Layout): void {
-  const left = columns.length - layout.shown.length;
-  if (left > 0) options.warn?.(`${left} more column${left === 1 ? '' : 's'}: --wide shows all`);
+  const left = columns.filter((_, i) => !layout.shown.includes(i));
+  if (left.length === 0) return;
+  const start = `${left.length} more column${left.length === 1 ? '' : 's'} (`;
+  const end = '): --wide shows all';
+  // Named, as many as the terminal's line holds: the note is one line too.
+  const room = options.width === undefined ? Infinity : options.width - displayWidth(start + end);
+  options.warn?.(`${start}${cut(left.join(', '), Math.max(MIN_CUT, room))}${end}`);
 }
 
 /**
@@ -85,21 +105,39 @@ export function createTableWriter(options: OutputOptions): RowWriter {
   const cells = (row: Row, columns: string[], needs: ColumnNeed[], layout: Layout) =>
     layout.shown.map((c, k) => cellFor(fieldValue(row, columns[c] as string), layout.widths[k] ?? 0, wide, needs[c]?.dates));
 
-  const drawHeld = async () => {
-    const columns = options.fields ?? [...new Set(held.flatMap((r) => Object.keys(r)))];
-    const needs = columns.map((column) => columnNeed(column, held));
+  /** Rows the layout was last sized over: a re-flow sizes over them and the row that did not fit. */
+  let sizedOver: Row[] = [];
+
+  /** Draws a header laid out over `sizing`, then `rows` under it (the held rows; on a re-flow, the one row that did not fit). */
+  const draw = async (sizing: Row[], rows: readonly Row[], columnsGiven?: string[]) => {
+    const columns = columnsGiven ?? options.fields ?? ordered([...new Set(sizing.flatMap((r) => Object.keys(r)))]);
+    const needs = columns.map((column) => columnNeed(column, sizing));
     const layout = fitColumns(needs, options.width, wide);
     const table = newTable(
       options,
       layout.widths,
       layout.shown.map((c) => columns[c] as string),
     );
-    for (const row of held) table.push(cells(row, columns, needs, layout));
+    for (const row of rows) table.push(cells(row, columns, needs, layout));
     const lines = table.toString().split('\n');
     const bottom = lines.pop() ?? '';
     drawn = { columns, needs, layout, bottom };
-    held.length = 0;
+    sizedOver = sizing.slice(-LAYOUT_ROWS);
     await writeOut(options.stdout, `${lines.join('\n')}\n`);
+  };
+
+  const drawHeld = async () => {
+    const rows = held.splice(0);
+    await draw(rows, rows);
+  };
+
+  /** Whether a kept cell of `row` (an id, a status) is wider than its column: never cut, so the table is laid out anew. */
+  const outgrows = (row: Row): boolean => {
+    if (!drawn || wide) return false;
+    const { columns, needs, layout } = drawn;
+    return layout.shown.some(
+      (c, k) => needs[c]?.keep === true && displayWidth(flat(cellText(fieldValue(row, columns[c] as string)))) > (layout.widths[k] ?? 0),
+    );
   };
 
   return {
@@ -107,6 +145,12 @@ export function createTableWriter(options: OutputOptions): RowWriter {
       if (!drawn) {
         held.push(row);
         if (held.length >= LAYOUT_ROWS) await drawHeld();
+        return;
+      }
+      // Ids grow past the first page's (`--all`): the table ends and a new one, sized over them too, goes on.
+      if (outgrows(row)) {
+        await writeOut(options.stdout, `${drawn.bottom}\n`);
+        await draw([...sizedOver, row], [row], drawn.columns);
         return;
       }
       const table = newTable(options, drawn.layout.widths);
