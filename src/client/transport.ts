@@ -87,8 +87,11 @@ function codeOf(error: Error): string | undefined {
 /** Creates the transport; an injected dispatcher is used as is and left open on close. */
 export function createTransport(options: TransportOptions): Transport {
   const owned = options.dispatcher === undefined;
-  // A connection refused on this machine is not retried: nothing listens there, and waiting will not start a server.
-  const local = isLoopbackOrigin(options.origin);
+  // A connection refused on this machine before any answer is not retried: nothing
+  // listens there, and waiting will not start a server. Once the service answered,
+  // a refusal is a server restarting (kill -9, then started again): retried as anywhere.
+  const loopback = isLoopbackOrigin(options.origin);
+  let answeredOnce = false;
   const dispatcher =
     options.dispatcher ??
     createDispatcher({
@@ -149,7 +152,10 @@ export function createTransport(options: TransportOptions): Transport {
           maxBytes: options.maxAnswerBytes,
           deadlineMs: options.timeoutMs,
           sent: () => (state.sent = true),
-          answered: (answer) => (state.answer = answer),
+          answered: (answer) => {
+            state.answer = answer;
+            answeredOnce = true;
+          },
           ...(request.sink ? { sink: request.sink } : {}),
           ...(options.trace ? { trace: options.trace } : {}),
         });
@@ -188,7 +194,7 @@ export function createTransport(options: TransportOptions): Transport {
               ...(status !== undefined ? { status, retryAfter: answer?.headers['retry-after'] } : { code: codeOf(error) ?? '' }),
               attempt: attempts,
               retries: options.retries,
-              local,
+              local: loopback && !answeredOnce,
             });
         if (delay === undefined) {
           callback(error);

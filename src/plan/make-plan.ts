@@ -31,7 +31,7 @@ export function assemblePlan(
   entries: PlanEntry[],
   watermark: Watermark | undefined,
   createdAt: string,
-  extra: Pick<Plan, 'undoOf'> = {},
+  extra: Pick<Plan, 'undoOf' | 'input' | 'guessed' | 'dropped' | 'match'> = {},
 ): Plan {
   return withDigest({
     kind: 'pla-plan',
@@ -102,14 +102,13 @@ export async function planRecordWrite(
   const watermark = options.match !== undefined ? await probeWatermark(target.client, stateOf(target.resource).list, target.signal) : read.watermark;
   const sheet = await sheetReading(target, items, options.match);
   const entries = planRecords(verb, items, read.current, problems, repeats, sheet);
-  const plan = assemblePlan(target, recordOperations(target.resource, verb), entries, watermark, options.match !== undefined ? createdAt : read.createdAt);
-  return {
-    ...plan,
+  // The sheet's form and typing are part of what is reviewed: inside the digest.
+  return assemblePlan(target, recordOperations(target.resource, verb), entries, watermark, options.match !== undefined ? createdAt : read.createdAt, {
     ...(options.sheetForm ? { input: options.sheetForm } : {}),
     ...(sheet && sheet.guessed.size > 0 ? { guessed: [...sheet.guessed] } : {}),
     ...(sheet && sheet.dropped.size > 0 ? { dropped: [...sheet.dropped] } : {}),
     ...(options.match !== undefined ? { match: options.match } : {}),
-  };
+  });
 }
 
 /** The plan of a delete, remove, decommission or cancel of `items`' ids; the ids file's rows that name none are listed as refused. */

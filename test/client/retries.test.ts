@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { EXIT_CODES, InterruptedError, NetworkError, RateLimitError, ServerError } from '../../src/errors.js';
@@ -166,13 +167,21 @@ describe('retries on network failures: before the request was sent, and after', 
     }
   });
 
-  it('a refused connection (nothing sent) is retried, for a create too', async () => {
+  it('a refused connection (nothing sent) to a service elsewhere is retried, for a create too', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     await new Promise((resolve) => server.close(resolve));
+    // A service on another machine (a refusal on this one is final: test/client/errors.test.ts),
+    // reached through undici's documented custom connector at the closed port.
+    const dispatcher = new Agent({
+      connect: (_options, connected) => {
+        const socket = connect(port, '127.0.0.1', () => connected(null, socket));
+        socket.once('error', (error) => connected(error, null));
+      },
+    });
     const lines: string[] = [];
-    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 1, trace: (line) => lines.push(line) });
+    const client = createClient({ baseUrl: 'http://pla.invalid:1', dispatcher, retries: 1, trace: (line) => lines.push(line) });
     try {
       const error = await rejectionOf(client.call('determinations.create', { body: { code: 'Z' } }));
       expect(error).toBeInstanceOf(NetworkError);
@@ -180,6 +189,7 @@ describe('retries on network failures: before the request was sent, and after', 
       expect(lines.filter((line) => line.startsWith('↻ retry 1/1'))).toHaveLength(1);
     } finally {
       await client.close();
+      await dispatcher.close();
     }
   });
 });

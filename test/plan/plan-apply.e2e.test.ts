@@ -208,12 +208,15 @@ describe('pla apply', () => {
     expect((await pla(['determinations', 'update', String(kept), '--data', '{"inUse": true}'])).exitCode).toBe(0);
     expect((await pla(['determinations', 'decommission', String(kept), '--yes'])).exitCode).toBe(0);
     const plan = await pla(['determinations', 'remove', String(kept), String(loose), '--plan', '-o', 'json']);
-    expect(plan.exitCode, String(plan.stderr)).toBe(9);
+    // Nothing would be refused: the record already as asked is unchanged.
+    expect(plan.exitCode, String(plan.stderr)).toBe(0);
     const parsed = JSON.parse(String(plan.stdout)) as { counts: Row; entries: Row[] };
     expect(parsed.counts).toEqual({ unchanged: 1, remove: 1 });
     expect(parsed.entries).toEqual(
       expect.arrayContaining([expect.objectContaining({ action: 'unchanged', id: kept, reason: 'in use and already decommissioned' })]),
     );
+    // A record left in place is confirmed decommissioned only in the state the wire profile names (pla names none of its own).
+    expect((await pla(['config', 'set-wire', 'decommissioned=DECOMMISSIONED'])).exitCode).toBe(0);
     const real = await pla(['determinations', 'remove', String(kept), '--yes']);
     expect(real.exitCode, String(real.stderr)).toBe(0);
     expect(String(real.stderr)).toContain('decommissioned 1 (in use)');

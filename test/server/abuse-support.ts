@@ -15,7 +15,7 @@ export async function countRecords(server: LocalServer): Promise<number> {
 }
 
 /** A raw connection to the server. */
-async function rawSocket(server: LocalServer): Promise<Socket> {
+export async function rawSocket(server: LocalServer): Promise<Socket> {
   const { port, hostname } = new URL(server.url);
   const socket = connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => {

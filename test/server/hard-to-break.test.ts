@@ -6,7 +6,7 @@
  * assertion on how long anything took (times are printed for the record only).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,21 +14,11 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { procStatus } from '../support/proc-status.js';
+import { rawSocket } from './abuse-support.js';
 
 const DET = '/api/v1/asset-transaction-type-determinations';
 const TASKS = '/api/v1/batch/mass-inter-company-transfer/tasks';
 const MB = 1024 * 1024;
-
-/** A raw connection to the server. */
-async function rawSocket(server: LocalServer): Promise<Socket> {
-  const { port, hostname } = new URL(server.url);
-  const socket = connect(Number(port), hostname);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('error', reject);
-  });
-  return socket;
-}
 
 /** Everything the server sends on `socket` until it closes it. */
 function readUntilClosed(socket: Socket): Promise<Buffer> {
