@@ -4,19 +4,15 @@
 // and some decommissioned. The server adds id, createdAt, updatedAt and status (and
 // decommissionedAt), so a stored record is about 280 bytes of JSON.
 
-const KINDS = ['LEASE', 'SALE', 'TRANSFER', 'IMPAIRMENT'];
+import { determinationFields } from './server-records.mjs';
+
 const NOTES = ['Reclassé après l\'audit "Q3"', 'split 60/40 between entities', 'see ticket FIN-2211 — manual review', 'Übertrag aus Altanlage'];
 
 /** The body of determination number `i` (1-based) as a user would POST it. */
 export function userDetermination(i) {
   const body = {
     code: `DET-${String(i).padStart(7, '0')}`,
-    name: `Determination ${i}`,
-    transactionType: KINDS[i % KINDS.length],
-    companyCode: `C${String(i % 97).padStart(3, '0')}`,
-    debitAccount: `4${String(i % 10_000).padStart(5, '0')}`,
-    creditAccount: `2${String((i * 7) % 10_000).padStart(5, '0')}`,
-    amount: Math.round(i * 1.37 * 100) / 100,
+    ...determinationFields(i),
     inUse: i % 3 !== 0,
   };
   if (i % 10 === 0) body.note = NOTES[(i / 10) % NOTES.length];
