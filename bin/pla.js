@@ -2,7 +2,7 @@
 // Launches the bundled CLI (dist/, built by `npm run build`). `pla --version` is
 // answered here, from package.json; shell completion (`pla __complete`) and help
 // pages (`--help`, `pla help …`) by CommonJS bundles from data the build took from
-// the CLI (dist/completion-tree.json, dist/help.json), without loading the CLI or
+// the CLI (dist/completion-tree.json, dist/help/), without loading the CLI or
 // the ES module loader (docs/startup.md).
 'use strict';
 
@@ -33,7 +33,7 @@ function helpAnswered(words) {
     if (error?.code === 'MODULE_NOT_FOUND') return false;
     throw error;
   }
-  return help.answerHelp(`${dist}/help.json`, words);
+  return help.answerHelp(`${dist}/help`, words);
 }
 
 /**

@@ -8,7 +8,7 @@
 //
 // What start-up costs and what each remaining measure buys: docs/startup.md.
 import { build } from 'esbuild';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,8 +29,9 @@ const retired = `${out}.old-${process.pid}`;
  * CommonJS without splitting, each one file a `require` loads (on Node 22 the
  * ES module loader alone costs about 10 ms, a third of `node -e 0`), and the data
  * they read, taken from the CLI's program: `completion-tree.json` (declared, never
- * run) and `help.json` (every help page as commander prints it, with slots for
- * what depends on the width; src/cli/help-capture.ts).
+ * run) and `help/` (every help page as commander prints it, with slots for what
+ * depends on the width, a file each, and the index that finds them;
+ * src/cli/help-capture.ts).
  */
 async function launcherFastPaths(dir) {
   await build({
@@ -47,7 +48,8 @@ async function launcherFastPaths(dir) {
   });
   const { completionData, helpData } = await import(pathToFileURL(`${dir}/cli.js`).href);
   await writeFile(`${dir}/completion-tree.json`, JSON.stringify(completionData()));
-  await writeFile(`${dir}/help.json`, JSON.stringify(await helpData()));
+  await mkdir(`${dir}/help`);
+  for (const [file, data] of await helpData()) await writeFile(`${dir}/help/${file}`, JSON.stringify(data));
 }
 
 try {

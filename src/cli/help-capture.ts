@@ -5,13 +5,13 @@
  * with commander's `Help` configured (its public `configureHelp`) to leave a slot
  * where it would lay out an item or wrap a description. What is printed around
  * the slots (headings, usage, examples, topics) is kept as printed, so the pages
- * are exactly commander's, at any width. scripts/build.mjs writes the model to
- * dist/help.json; nothing here runs when pla does.
+ * are exactly commander's, at any width. scripts/build.mjs writes them to
+ * dist/help/; nothing here runs when pla does.
  */
 import { PassThrough } from 'node:stream';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createIOStreams } from '../io/streams.js';
-import type { HelpCommand, HelpModel, HelpPage, HelpSlot } from './help-layout.js';
+import { type HelpIndex, type HelpIndexCommand, type HelpPage, type HelpSlot, helpPageFile } from './help-layout.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 
@@ -56,31 +56,30 @@ async function capture(args: string[]): Promise<HelpPage> {
   return { parts: parts.filter((part) => part !== ''), ...(toStderr ? { stderr: true as const } : {}) };
 }
 
-async function commandPages(command: CommandUnknownOpts, path: string[]): Promise<HelpCommand> {
-  const commands: HelpCommand[] = [];
-  for (const sub of command.commands) commands.push(await commandPages(sub, [...path, sub.name()]));
-  return {
-    names: [command.name(), ...command.aliases()],
-    flag: await capture([...path, '--help']),
-    help: await capture(['help', ...path]),
-    commands,
-  };
+/**
+ * Captures the pages of `command` (at `path`) and of everything under it into
+ * `files`; returns its entry of the index.
+ */
+async function commandPages(command: CommandUnknownOpts, path: string[], files: Map<string, HelpPage>): Promise<HelpIndexCommand> {
+  files.set(helpPageFile('flag', path), await capture([...path, '--help']));
+  files.set(helpPageFile('help', path), await capture(['help', ...path]));
+  const commands: HelpIndexCommand[] = [];
+  for (const sub of command.commands) commands.push(await commandPages(sub, [...path, sub.name()], files));
+  return { names: [command.name(), ...command.aliases()], commands };
 }
 
-/** Every help page of the program, as the launcher answers them. */
-export async function captureHelp(): Promise<HelpModel> {
+/** Every help page of the program, as the files of dist/help/ the launcher reads: index.json and one a page. */
+export async function captureHelp(): Promise<Map<string, HelpIndex | HelpPage>> {
   const io = createIOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() });
   const program = createProgram(io);
-  const commands: HelpCommand[] = [];
-  for (const sub of program.commands) commands.push(await commandPages(sub, [sub.name()]));
-  const topics: Array<[string, HelpPage]> = [];
-  for (const topic of [...Object.keys(HELP_TOPICS), 'options']) topics.push([topic, await capture(['help', topic])]);
-  return {
-    minWidthToWrap: program.createHelp().minWidthToWrap,
-    bare: await capture([]),
-    top: await capture(['--help']),
-    helpTop: await capture(['help']),
-    topics,
-    commands,
-  };
+  const pages = new Map<string, HelpPage>();
+  pages.set(helpPageFile('bare'), await capture([]));
+  pages.set(helpPageFile('flag'), await capture(['--help']));
+  pages.set(helpPageFile('help'), await capture(['help']));
+  const topics = [...Object.keys(HELP_TOPICS), 'options'];
+  for (const topic of topics) pages.set(helpPageFile('topic', [topic]), await capture(['help', topic]));
+  const commands: HelpIndexCommand[] = [];
+  for (const sub of program.commands) commands.push(await commandPages(sub, [sub.name()], pages));
+  const index: HelpIndex = { minWidthToWrap: program.createHelp().minWidthToWrap, topics, commands };
+  return new Map<string, HelpIndex | HelpPage>([['index.json', index], ...pages]);
 }

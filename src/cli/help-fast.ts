@@ -1,8 +1,9 @@
 /**
  * `pla --help`, `pla <path> --help` (or -h), `pla help [<path> | <topic>]` and
- * `pla` alone, answered from dist/help.json without the CLI: bin/pla.js requires
+ * `pla` alone, answered from dist/help/ without the CLI: bin/pla.js requires
  * this (bundled as CommonJS, dist/help.cjs) before anything else, so a help page
- * costs Node's start-up, one small script and one file instead of the ES module
+ * costs Node's start-up, one small script and two small files (the index
+ * and the page) instead of the ES module
  * loader, commander and some sixteen chunks (on Node 22 about 2.2× `node -e 0`
  * before, docs/startup.md). Anything else (an unknown command, extra words or
  * options, a page longer than the terminal, which the CLI shows through the
@@ -10,62 +11,72 @@
  * It reads the process through system-io.ts, as the CLI does.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IOStreams } from '../io/streams.js';
-import { type HelpCommand, type HelpModel, type HelpPage, layOut } from './help-layout.js';
+import { type HelpIndex, type HelpIndexCommand, type HelpPage, helpPageFile, layOut } from './help-layout.js';
 import { systemIO } from './system-io.js';
 
-/** The commands `names` lead to, by name or alias, or undefined. */
-function commandAt(commands: readonly HelpCommand[], names: readonly string[]): HelpCommand | undefined {
-  let found: HelpCommand | undefined;
+/** The canonical names of the command `names` lead to (by name or alias), or undefined. */
+function canonicalPath(commands: readonly HelpIndexCommand[], names: readonly string[]): string[] | undefined {
+  const path: string[] = [];
   let level = commands;
   for (const name of names) {
-    found = level.find((command) => command.names.includes(name));
+    const found = level.find((command) => command.names.includes(name));
     if (!found) return undefined;
+    path.push(found.names[0] as string);
     level = found.commands;
   }
-  return found;
+  return path;
 }
 
-/** The page `words` (the command line after `pla`) ask for, or undefined when it is not one of the plain help forms. */
-export function helpPageFor(model: HelpModel, words: readonly string[]): HelpPage | undefined {
-  if (words.some((word) => word.startsWith('-') && word !== words.at(-1))) return undefined;
-  const last = words.at(-1);
-  if (words.length === 0) return model.bare;
+/** The file of the page `words` (the command line after `pla`) ask for, or undefined when it is not one of the plain help forms. */
+export function helpPageFileFor(index: HelpIndex, words: readonly string[]): string | undefined {
+  if (words.length === 0) return helpPageFile('bare');
+  const last = words.at(-1) as string;
+  if (words.slice(0, -1).some((word) => word.startsWith('-'))) return undefined;
   if (last === '--help' || last === '-h') {
-    const path = words.slice(0, -1);
-    return path.length === 0 ? model.top : commandAt(model.commands, path)?.flag;
+    const path = canonicalPath(index.commands, words.slice(0, -1));
+    return path && helpPageFile('flag', path);
   }
-  if (words[0] !== 'help' || last?.startsWith('-')) return undefined;
+  if (words[0] !== 'help' || last.startsWith('-')) return undefined;
   const names = words.slice(1);
-  if (names.length === 0) return model.helpTop;
-  const topic = names.length === 1 ? model.topics.find(([name]) => name === names[0]) : undefined;
-  return topic ? topic[1] : commandAt(model.commands, names)?.help;
+  if (names.length === 1 && index.topics.includes(names[0] as string)) return helpPageFile('topic', names);
+  const path = canonicalPath(index.commands, names);
+  return path && helpPageFile('help', path);
+}
+
+/** Reads a JSON file of dist/help/. */
+function readHelpFile<T>(dir: string, file: string): T {
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
 }
 
 /**
- * The text `pla <words>` prints on `io`, and whether on stderr (`pla` alone), laid
- * out as commander would: at the terminal's width on a terminal, else 80
- * (program.ts, configureTree). Undefined when the CLI must answer: not a plain
- * help form, or a page it shows through the pager (longer than the terminal).
+ * The text `pla <words>` prints on `io`, from the pages in `dir`, and whether on
+ * stderr (`pla` alone), laid out as commander would: at the terminal's width on a
+ * terminal, else 80 (program.ts, configureTree). Undefined when the CLI must
+ * answer: not a plain help form, or a page it shows through the pager (longer
+ * than the terminal).
  */
-export function helpText(model: HelpModel, words: readonly string[], io: IOStreams): { text: string; stderr: boolean } | undefined {
-  const page = helpPageFor(model, words);
-  if (!page) return undefined;
+export function helpText(dir: string, words: readonly string[], io: IOStreams): { text: string; stderr: boolean } | undefined {
+  const index = readHelpFile<HelpIndex>(dir, 'index.json');
+  const file = helpPageFileFor(index, words);
+  if (!file) return undefined;
+  const page = readHelpFile<HelpPage>(dir, file);
   const stderr = page.stderr === true;
   const terminal = stderr ? io.stderrIsTTY : io.stdoutIsTTY;
-  const text = layOut(page, (terminal ? io.terminalColumns : undefined) ?? 80, model.minWidthToWrap);
+  const text = layOut(page, (terminal ? io.terminalColumns : undefined) ?? 80, index.minWidthToWrap);
   const pager = io.pager.trim();
   const paged = !stderr && terminal && pager !== '' && pager !== 'cat' && io.terminalRows !== undefined && text.split('\n').length - 1 >= io.terminalRows;
   return paged ? undefined : { text, stderr };
 }
 
 /**
- * Prints the help page `words` ask for, from the model in `modelFile`, and returns
- * true; false (nothing printed) when the CLI must answer.
+ * Prints the help page `words` ask for, from the pages in `dir` (dist/help/), and
+ * returns true; false (nothing printed) when the CLI must answer.
  */
-export function answerHelp(modelFile: string, words: readonly string[]): boolean {
+export function answerHelp(dir: string, words: readonly string[]): boolean {
   const io = systemIO();
-  const answer = helpText(JSON.parse(readFileSync(modelFile, 'utf8')) as HelpModel, words, io);
+  const answer = helpText(dir, words, io);
   if (!answer) return false;
   const stream = answer.stderr ? io.stderr : io.stdout;
   // A reader gone (`pla --help | head -1`) is not an error.

@@ -30,28 +30,31 @@ export interface HelpPage {
   stderr?: true;
 }
 
-/** A command of the tree with the pages of `pla <path> --help` (`flag`) and `pla help <path>` (`help`). */
-export interface HelpCommand {
-  /** The name, then the aliases. */
+/** A command's names (the name, then the aliases) and its subcommands: what finds a page. */
+export interface HelpIndexCommand {
   names: string[];
-  flag: HelpPage;
-  help: HelpPage;
-  commands: HelpCommand[];
+  commands: HelpIndexCommand[];
 }
 
-/** Every page the launcher answers, as dist/help.json holds it. */
-export interface HelpModel {
+/** dist/help/index.json: what finds a page, without the pages (each its own file, so a run reads one). */
+export interface HelpIndex {
   /** Below this many columns commander leaves a text unwrapped (`Help.minWidthToWrap`). */
   minWidthToWrap: number;
-  /** `pla` alone. */
-  bare: HelpPage;
-  /** `pla --help` and `pla -h`. */
-  top: HelpPage;
-  /** `pla help`: the whole program and the topics. */
-  helpTop: HelpPage;
-  /** `pla help <topic>`, in order. */
-  topics: Array<[name: string, page: HelpPage]>;
-  commands: HelpCommand[];
+  /** The names of `pla help <topic>`. */
+  topics: string[];
+  commands: HelpIndexCommand[];
+}
+
+/**
+ * What a page shows: `bare` is `pla` alone, `flag` a command's `--help` (the
+ * program's with no path), `help` `pla help <path>` (with none, the program and
+ * the topics), `topic` `pla help <topic>`.
+ */
+export type HelpPageKind = 'bare' | 'flag' | 'help' | 'topic';
+
+/** The file in dist/help/ of a page: its kind, then the canonical names of its path (or the topic). */
+export function helpPageFile(kind: HelpPageKind, names: readonly string[] = []): string {
+  return `${[kind, ...names].join('.')}.json`;
 }
 
 /** `Help.boxWrap`: wraps at whitespace to `width`, keeping line breaks; nothing below `minWidthToWrap`. */

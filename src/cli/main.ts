@@ -11,7 +11,7 @@ import { type CompletionNode, completionTree } from '../completion/tree.js';
 import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
-import type { HelpModel } from './help-layout.js';
+import type { HelpIndex, HelpPage } from './help-layout.js';
 import type { Environment, RunSurroundings } from './invocation.js';
 import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
@@ -41,8 +41,8 @@ export function completionData(): CompletionNode {
   return completionTree(createProgram(systemIO()));
 }
 
-/** Every help page as data; the build writes it to dist/help.json for bin/pla.js (help-capture.ts, loaded only then). */
-export async function helpData(): Promise<HelpModel> {
+/** Every help page as data, by file name; the build writes them to dist/help/ for bin/pla.js (help-capture.ts, loaded only then). */
+export async function helpData(): Promise<Map<string, HelpIndex | HelpPage>> {
   return (await import('./help-capture.js')).captureHelp();
 }
 

@@ -1,6 +1,6 @@
 /**
  * Help pages answered by the launcher without the CLI (src/cli/help-fast.ts, from
- * the built dist/help.json) are commander's own, byte for byte: every command
+ * the pages the build wrote to dist/help/) are commander's own, byte for byte: every command
  * path of the program, by `--help` and by `pla help`, every topic, `pla`, `pla
  * --help` and `pla help`, at widths from 40 to 200 columns, against the program
  * run in this process on a terminal of that width; then the built CLI in a
@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { helpPageFor, helpText } from '../../src/cli/help-fast.js';
-import type { HelpModel } from '../../src/cli/help-layout.js';
+import { helpPageFileFor, helpText } from '../../src/cli/help-fast.js';
+import type { HelpIndex } from '../../src/cli/help-layout.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { fakeIO } from '../support/fake-io.js';
 import { BIN, tempDir } from './support.js';
@@ -28,11 +28,12 @@ const { runPla } = await import('../../src/cli/main.js');
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const WIDTHS = [40, 60, 80, 100, 132, 200];
 
-let model: HelpModel;
+const PAGES = join(DIST, 'help');
+let index: HelpIndex;
 let config: Awaited<ReturnType<typeof tempDir>>;
 
 beforeAll(async () => {
-  model = JSON.parse(await readFile(join(DIST, 'help.json'), 'utf8')) as HelpModel;
+  index = JSON.parse(await readFile(join(PAGES, 'index.json'), 'utf8')) as HelpIndex;
   config = await tempDir();
 });
 afterAll(async () => {
@@ -56,7 +57,7 @@ async function commanderPrints(words: string[], columns: number): Promise<{ code
 
 /** What the launcher prints for `pla <words>` from the model on a terminal `columns` wide. */
 function launcherPrints(words: string[], columns: number): { code: number; stdout: string; stderr: string } {
-  const answer = helpText(model, words, terminal(columns).io);
+  const answer = helpText(PAGES, words, terminal(columns).io);
   if (!answer) throw new Error(`no page for pla ${words.join(' ')}`);
   return answer.stderr ? { code: 2, stdout: '', stderr: answer.text } : { code: 0, stdout: answer.text, stderr: '' };
 }
@@ -80,7 +81,7 @@ describe('help pages from the model', () => {
 
   it('covers every command of the program', () => {
     expect(paths.length).toBeGreaterThan(60);
-    for (const path of paths) expect(helpPageFor(model, [...path, '--help']), path.join(' ')).toBeDefined();
+    for (const path of paths) expect(helpPageFileFor(index, [...path, '--help']), path.join(' ')).toBe(`flag.${path.join('.')}.json`);
   });
 
   it.each(WIDTHS)('are what commander prints, at %i columns', async (columns) => {
