@@ -29,6 +29,12 @@ function leaveSlots(command: CommandUnknownOpts, slots: HelpSlot[]): void {
   for (const sub of command.commands) leaveSlots(sub, slots);
 }
 
+function slotAt(slots: readonly HelpSlot[], index: string): HelpSlot {
+  const slot = slots[Number(index)];
+  if (!slot) throw new Error(`help text holds a stray slot mark (${index})`);
+  return slot;
+}
+
 /** Runs `pla <args>` as `runPla` does, with slots; returns the page it printed. */
 async function capture(args: string[]): Promise<HelpPage> {
   const argv = ['node', 'pla', ...args];
@@ -52,7 +58,7 @@ async function capture(args: string[]): Promise<HelpPage> {
   const toStderr = out.length === 0;
   if (code !== (toStderr ? 2 : 0)) throw new Error(`pla ${args.join(' ')} exited ${code}: not a help page`);
   const text = Buffer.concat(toStderr ? err : out).toString('utf8');
-  const parts = text.split(MARK).map((piece, i) => (i % 2 === 0 ? piece : (slots[Number(piece)] as HelpSlot)));
+  const parts = text.split(MARK).map((piece, i) => (i % 2 === 0 ? piece : slotAt(slots, piece)));
   return { parts: parts.filter((part) => part !== ''), ...(toStderr ? { stderr: true as const } : {}) };
 }
 

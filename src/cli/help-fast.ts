@@ -2,12 +2,12 @@
  * `pla --help`, `pla <path> --help` (or -h), `pla help [<path> | <topic>]` and
  * `pla` alone, answered from dist/help/ without the CLI: bin/pla.js requires
  * this (bundled as CommonJS, dist/help.cjs) before anything else, so a help page
- * costs Node's start-up, one small script and two small files (the index
- * and the page) instead of the ES module
- * loader, commander and some sixteen chunks (on Node 22 about 2.2× `node -e 0`
- * before, docs/startup.md). Anything else (an unknown command, extra words or
- * options, a page longer than the terminal, which the CLI shows through the
- * pager) is left to the CLI, which prints the same page or the error.
+ * costs Node's start-up, one small script and two small files (the index and the
+ * page) instead of the ES module loader, commander and some sixteen chunks (on
+ * Node 22 about 2.2× `node -e 0` before, docs/startup.md). Anything else (an
+ * unknown command, extra words or options, a page longer than the terminal,
+ * which the CLI shows through the pager) is left to the CLI, which prints the
+ * same page or the error.
  * It reads the process through system-io.ts, as the CLI does.
  */
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ function canonicalPath(commands: readonly HelpIndexCommand[], names: readonly st
   for (const name of names) {
     const found = level.find((command) => command.names.includes(name));
     if (!found) return undefined;
-    path.push(found.names[0] as string);
+    path.push(found.names[0] ?? name);
     level = found.commands;
   }
   return path;
@@ -32,7 +32,7 @@ function canonicalPath(commands: readonly HelpIndexCommand[], names: readonly st
 /** The file of the page `words` (the command line after `pla`) ask for, or undefined when it is not one of the plain help forms. */
 export function helpPageFileFor(index: HelpIndex, words: readonly string[]): string | undefined {
   if (words.length === 0) return helpPageFile('bare');
-  const last = words.at(-1) as string;
+  const last = words[words.length - 1] ?? '';
   if (words.slice(0, -1).some((word) => word.startsWith('-'))) return undefined;
   if (last === '--help' || last === '-h') {
     const path = canonicalPath(index.commands, words.slice(0, -1));
@@ -40,7 +40,7 @@ export function helpPageFileFor(index: HelpIndex, words: readonly string[]): str
   }
   if (words[0] !== 'help' || last.startsWith('-')) return undefined;
   const names = words.slice(1);
-  if (names.length === 1 && index.topics.includes(names[0] as string)) return helpPageFile('topic', names);
+  if (names.length === 1 && index.topics.includes(names[0] ?? '')) return helpPageFile('topic', names);
   const path = canonicalPath(index.commands, names);
   return path && helpPageFile('help', path);
 }

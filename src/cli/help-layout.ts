@@ -67,7 +67,7 @@ function boxWrap(text: string, width: number, minWidthToWrap: number): string {
       wrapped.push('');
       continue;
     }
-    let current = chunks[0] as string;
+    let current = chunks[0] ?? '';
     for (const chunk of chunks.slice(1)) {
       if (current.length + chunk.length <= width) {
         current += chunk;
