@@ -4,10 +4,10 @@
  * this (bundled as CommonJS, dist/help.cjs) before anything else, so a help page
  * costs Node's start-up, one small script and two small files (the index and the
  * page) instead of the ES module loader, commander and some sixteen chunks (on
- * Node 22 about 2.2× `node -e 0` before, docs/startup.md). Anything else (an
- * unknown command, extra words or options, a page longer than the terminal,
- * which the CLI shows through the pager) is left to the CLI, which prints the
- * same page or the error.
+ * Node 22 about 2.2× `node -e 0` before, docs/startup.md); a page longer than
+ * the terminal goes through the pager, as the CLI's does. Anything else (an
+ * unknown command, extra words or options) is left to the CLI, which prints the
+ * page or the error.
  * It reads the process through system-io.ts, as the CLI does.
  */
 import { readFileSync } from 'node:fs';
@@ -50,14 +50,21 @@ function readHelpFile<T>(dir: string, file: string): T {
   return JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
 }
 
+/** A help page as the run shows it. */
+export interface HelpAnswer {
+  text: string;
+  /** `pla` alone: on stderr, exit 2. */
+  stderr: boolean;
+  /** Longer than the terminal: through the pager, as the CLI shows it (program.ts, releaseHeldOutput; io/pager.ts). */
+  paged: boolean;
+}
+
 /**
- * The text `pla <words>` prints on `io`, from the pages in `dir`, and whether on
- * stderr (`pla` alone), laid out as commander would: at the terminal's width on a
- * terminal, else 80 (program.ts, configureTree). Undefined when the CLI must
- * answer: not a plain help form, or a page it shows through the pager (longer
- * than the terminal).
+ * What `pla <words>` shows on `io`, from the pages in `dir`, laid out as
+ * commander would: at the terminal's width on a terminal, else 80 (program.ts,
+ * configureTree). Undefined when the CLI must answer: not a plain help form.
  */
-export function helpText(dir: string, words: readonly string[], io: IOStreams): { text: string; stderr: boolean } | undefined {
+export function helpText(dir: string, words: readonly string[], io: IOStreams): HelpAnswer | undefined {
   const index = readHelpFile<HelpIndex>(dir, 'index.json');
   const file = helpPageFileFor(index, words);
   if (!file) return undefined;
@@ -67,12 +74,12 @@ export function helpText(dir: string, words: readonly string[], io: IOStreams): 
   const text = layOut(page, (terminal ? io.terminalColumns : undefined) ?? 80, index.minWidthToWrap);
   const pager = io.pager.trim();
   const paged = !stderr && terminal && pager !== '' && pager !== 'cat' && io.terminalRows !== undefined && text.split('\n').length - 1 >= io.terminalRows;
-  return paged ? undefined : { text, stderr };
+  return { text, stderr, paged };
 }
 
 /**
- * Prints the help page `words` ask for, from the pages in `dir` (dist/help/), and
- * returns true; false (nothing printed) when the CLI must answer.
+ * Shows the help page `words` ask for, from the pages in `dir` (dist/help/), and
+ * returns true; false (nothing shown) when the CLI must answer.
  */
 export function answerHelp(dir: string, words: readonly string[]): boolean {
   const io = systemIO();
@@ -81,8 +88,20 @@ export function answerHelp(dir: string, words: readonly string[]): boolean {
   const stream = answer.stderr ? io.stderr : io.stdout;
   // A reader gone (`pla --help | head -1`) is not an error.
   stream.on('error', () => {});
-  stream.write(answer.text);
+  if (answer.paged) void showPaged(answer.text, io);
+  else stream.write(answer.text);
   // `pla` alone is a usage error, as commander reports it.
   if (answer.stderr) process.exitCode = 2;
   return true;
+}
+
+/** Through the pager; its module (which starts a process) loads only for a page that needs it. */
+async function showPaged(text: string, io: IOStreams): Promise<void> {
+  const [{ page }, { EXIT_CODES, OutputClosedError }] = await Promise.all([import('../io/pager.js'), import('../errors.js')]);
+  // Ctrl-C reaches the pager too, which decides; pla waits for it to close (leaving it would leave the terminal to two readers), then ends interrupted as the CLI does.
+  process.on('SIGINT', () => (process.exitCode = EXIT_CODES.interrupted));
+  // The reader may quit the pager before the end: what it did not read is not an error.
+  await page(text, io).catch((error: unknown) => {
+    if (!(error instanceof OutputClosedError)) throw error;
+  });
 }

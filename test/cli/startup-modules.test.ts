@@ -134,7 +134,7 @@ describe('start-up modules', () => {
     }
   });
 
-  it('help on a terminal is laid out at its width, without the CLI', async () => {
+  it('help on a terminal is laid out at its width, and paged when longer, without the CLI', async () => {
     const dir = await tempDir();
     try {
       const { register, out } = await recorder(dir.path);
@@ -161,6 +161,14 @@ describe('start-up modules', () => {
         else printed.push(line.text);
       }
       expect(printed).toEqual(expected.map((line) => line.trimEnd()));
+      // A page longer than the terminal goes through the pager (a marking one here), still without the CLI.
+      const paged = await runInTerminal(['help', 'det'], {
+        columns: 72,
+        rows: 12,
+        env: { PLA_CONFIG_DIR: dir.path, PAGER: "sed 's/^/| /'", NODE_OPTIONS: `--import ${register}`, IMPORTS_OUT: out },
+      });
+      expect(paged.lines[0]?.text).toBe('| Usage: pla determinations|det [options] [command]');
+      expect(cliModules(await distFiles(out))).toEqual([]);
       // The recorder works there: a line the launcher leaves to the CLI loads it.
       await runInTerminal(['det', 'get', '7', '--help'], {
         columns: 72,
