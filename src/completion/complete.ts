@@ -3,8 +3,10 @@
  * one a line, for the shell scripts of `pla completion`. A first line `:files`
  * asks the shell to complete file names instead. Reads only the prebuilt tree
  * and the config file, so completing costs what `pla --version` costs: Node's
- * start-up and two small files. An entry point of its own (bin/pla.js), so like
- * src/cli/main.ts it reads the process's environment.
+ * start-up and two small files. An entry point of its own, bundled as CommonJS
+ * (dist/complete.cjs) that bin/pla.js requires: on Node 22 the ES module loader
+ * alone would add about 10 ms (docs/startup.md). Like src/cli/main.ts it reads
+ * the process's environment.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
