@@ -151,7 +151,7 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, input: IdRows
  */
 async function removeReporting(ctx: CommandContext<IdActionOptions>, client: PlaClient, spec: IdActionSpec, input: IdRows<RecordId | string>): Promise<void> {
   const ids = input.items.map((item) => item.value);
-  const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
+  const { removeOutcomes, outcomeCounts, notRemovedError, goneAlready } = await import('./remove-outcomes.js');
   const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined, readBack?: Accepted['readBack']) =>
     removeOutcomes(client, spec.lookup, sent, message, ctx.signal, readBack);
   // Refused rows of the ids file go the bulk way: to the rejects file, exit 9.
@@ -173,7 +173,8 @@ async function removeReporting(ctx: CommandContext<IdActionOptions>, client: Pla
           () => 'remove',
           async () => {
             const answer = await confirmedWrite(ctx, spec.single, { params: { id } }, id);
-            const outcome = await outcomesOf([id], answer.message);
+            const found = await outcomesOf([id], answer.message);
+            const outcome = answer.already ? goneAlready(found) : found;
             rows.push(...outcome);
             const notRemoved = notRemovedError(outcome);
             if (notRemoved) throw notRemoved;
@@ -201,11 +202,12 @@ async function removeReporting(ctx: CommandContext<IdActionOptions>, client: Pla
       total: ids.length,
       async onAnswers(answers) {
         for (const answer of answers) {
-          const removed = await outcomesOf(
+          const found = await outcomesOf(
             answer.items.map((item) => item.value as RecordId),
             answer.result.message,
             answer.readBack,
           );
+          const removed = answer.already ? goneAlready(found) : found;
           rows.push(...removed);
           for (const row of removed) await writer.write(asRow(row));
         }
