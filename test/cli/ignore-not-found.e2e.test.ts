@@ -108,6 +108,15 @@ describe('--ignore-not-found', () => {
     ]);
   });
 
+  it('where the service has no read by id (notifications), its 404 says the record is gone', async () => {
+    expect((await pla(['notifications', 'delete', '999999', '--yes'])).exitCode).toBe(4);
+    const one = await pla(['notifications', 'delete', '999999', '--yes', '--ignore-not-found']);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(one.stderr).toContain('already gone: the service answered not found');
+    const several = await pla(['notifications', 'delete', '999998', '999999', '--yes', '--ignore-not-found']);
+    expect(several.exitCode, several.stderr).toBe(0);
+  });
+
   it('is offered on the verbs that delete, and only there', async () => {
     for (const verb of [
       ['det', 'delete'],
