@@ -224,8 +224,9 @@ async function refine(
 
 /**
  * After the service refused a batch of a state change (cancel, decommission,
- * remove): each item is read back; those already as asked are done ("already
- * cancelled", src/confirm/already-done.ts), the others are sent again, split as
+ * remove), or of a delete whose `rules` let gone count: each item is read back;
+ * those already as asked are done ("already cancelled", "already gone",
+ * src/confirm/already-done.ts), the others are sent again, split as
  * any refused batch when refused again. Undefined when none was: the batch splits,
  * its halves not read again (a refusal for another cause costs its reads once).
  */
