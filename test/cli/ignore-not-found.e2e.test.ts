@@ -79,6 +79,11 @@ describe('--ignore-not-found', () => {
     const refused = await pla(['det', 'delete', a, b, '--yes']);
     expect(refused.exitCode).toBe(9);
     expect(refused.stderr).toMatch(/^deleted 1, failed 1/m);
+    // The dry run counts as the run will: the gone id is done already, not refused.
+    expect((await pla(['det', 'delete', a, c, '--dry-run'])).exitCode).not.toBe(0);
+    const dry = await pla(['det', 'delete', a, c, '--dry-run', '--ignore-not-found']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/would delete 2 determinations .*, 1 of them already deleted; nothing was changed/);
     const ignored = await pla(['det', 'delete', a, b, c, '--yes', '--ignore-not-found']);
     expect(ignored.exitCode, ignored.stderr).toBe(0);
     expect(ignored.stderr).toMatch(/^deleted 3 \(2 of them already deleted\), failed 0/m);
