@@ -13,6 +13,9 @@
 // BENCH_COMPARE=DIR[,DIR…] adds `--version`, `--help`, completion and `get` run by other checkouts (each built,
 // e.g. `git worktree add /tmp/before <commit> && cd /tmp/before && npm ci`),
 // interleaved with these runs: a before/after of a change on one busy machine.
+//
+// The last row is the floor of a `get` (bench/undici-floor.mjs): undici's public entry
+// point bundled as pla bundles it, one request, the record printed, nothing of pla.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -20,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from '../scripts/node-cache.mjs';
+import { buildUndiciFloor } from './undici-floor.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
@@ -48,6 +52,8 @@ delete storedEnv.PLA_API_KEY;
 execFileSync(process.execPath, [bin, 'config', 'set-url', env.PLA_BASE_URL], { env: storedEnv, stdio: 'ignore' });
 execFileSync(process.execPath, [bin, 'config', 'set-key'], { env: storedEnv, input: `${env.PLA_API_KEY}\n`, stdio: ['pipe', 'ignore', 'ignore'] });
 
+const floor = await buildUndiciFloor();
+
 const cases = [
   { name: 'node -e 0 (reference)', args: ['-e', '0'] },
   { name: 'pla --version', args: [bin, '--version'], target: 1.3 },
@@ -57,6 +63,7 @@ const cases = [
   { name: 'pla __complete -e "" (env names)', args: [bin, '__complete', '-e', ''], target: 1.3, env: storedEnv },
   { name: 'pla determinations get 1 -o json', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 4.0 },
   { name: '  same, URL and key from the config', args: [bin, 'determinations', 'get', '1', '-o', 'json'], target: 4.0, env: storedEnv },
+  { name: '  undici alone + one request (floor)', args: [floor.launcher] },
   ...(process.env.BENCH_COMPARE ?? '')
     .split(',')
     .filter(Boolean)
@@ -117,6 +124,7 @@ try {
   }
 } finally {
   server.close();
+  await floor.remove();
   await rm(configDir, { recursive: true, force: true });
   await rm(storedConfigDir, { recursive: true, force: true });
 }

@@ -21,7 +21,7 @@ const config = await mkdtemp(join(tmpdir(), 'pla-million-config-'));
 
 async function start() {
   let key;
-  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dir, '--no-seed', '--quiet'], {
+  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dir, '--no-seed', '--no-request-log'], {
     env: { PLA_CONFIG_DIR: config, NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
     watch: (line) => {

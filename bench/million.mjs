@@ -53,7 +53,7 @@ async function memoryMb(pid) {
 async function startPla({ name, root: plaRoot, data }) {
   const key = (await readFile(`${data}.key`, 'utf8')).trim();
   const started = performance.now();
-  const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed', '--quiet'], {
+  const server = await startNode([join(plaRoot, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', data, '--no-seed', '--no-request-log'], {
     env: { PLA_CONFIG_DIR: join(work, `config-${name}`), NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
     timeoutMs: 600_000,

@@ -62,7 +62,7 @@ async function prepare() {
 /** Starts `pla server start` on a data folder; returns it with its URL and the admin key it created. */
 async function startPla(dataDir) {
   let key;
-  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed', '--quiet'], {
+  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed', '--no-request-log'], {
     env: { PLA_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
     watch: (line) => {

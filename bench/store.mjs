@@ -53,7 +53,7 @@ async function fillPostgres(url) {
 /** Starts `pla server start` on the given store flags; resolves with its URL, key and start-up time. */
 async function startPla(name, flags, configDir, key) {
   let adminKey = key;
-  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--no-seed', '--quiet', ...flags], {
+  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--no-seed', '--no-request-log', ...flags], {
     cwd: root,
     env: { PLA_CONFIG_DIR: configDir },
     ready: /^pla local server listening on (http\S+)/,

@@ -47,7 +47,7 @@ export async function timed(label, command, args, env) {
 /** Starts `pla server start --no-seed` and resolves with its URL once it says it is listening. */
 export function startLocalServer(dataDir, configDir) {
   return new Promise((resolve, reject) => {
-    const child = spawn('node', [BIN, 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed', '--quiet', '--env-name', 'local'], {
+    const child = spawn('node', [BIN, 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed', '--no-request-log', '--env-name', 'local'], {
       cwd: ROOT,
       env: { ...process.env, PLA_CONFIG_DIR: configDir, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,7 +18,7 @@ export function addGlobalOptions<A extends unknown[], O extends OptionValues, G 
     .option('--fields <a,b,c>', 'fields/columns to show', commaList)
     .option('--query <jmespath>', `JMESPath expression applied to the output, as aws does, e.g. "[?status=='ACTIVE'].id"`)
     .option('--wide', 'tables: every column and every character (on a terminal they are fitted to its width)')
-    .option('-q, --quiet', 'print ids only, one per line')
+    .option('-q, --quiet', 'print ids only, one per line (server start: its URL)')
     .option('--retries <n>', `retries after the first attempt on 429/5xx/network errors (default ${CLIENT_DEFAULTS.retries})`, wholeNumber(0))
     .option('--retry-unsafe', 'also repeat calls that create after a 5xx, timeout or reset (may create twice unless the service honours Idempotency-Key)')
     .option('--timeout <seconds>', `deadline of each attempt, whole answer included (default ${CLIENT_DEFAULTS.timeoutSeconds})`, seconds)

@@ -110,6 +110,11 @@ export function addSafetyOptions<A extends unknown[], O extends OptionValues, G 
     .option('--dry-run', 'show what would change, change nothing');
 }
 
+/** `--ignore-not-found` on delete and remove: an id not found is done, "already gone" (as `kubectl delete --ignore-not-found`). */
+export function addIgnoreNotFoundOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
+  return command.option('--ignore-not-found', 'an id not found counts as done, "already gone" (exit 0), not as exit 4: for reruns; a mistyped id passes too');
+}
+
 /** The examples each command was given, for the help of the group above it. */
 const EXAMPLES = new WeakMap<CommandUnknownOpts, string[]>();
 

@@ -8,7 +8,7 @@
  * which the other trees reuse.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { operation, pastTense, type OperationId, type WritingOperationId } from '../src/contract/operations.js';
+import { operation, pastTense, removesRecords, type OperationId, type WritingOperationId } from '../src/contract/operations.js';
 import { NOUNS } from '../src/contract/wording.js';
 import type { IdActionSpec } from '../src/cli/handlers/id-actions.js';
 import { runs } from '../src/cli/invocation.js';
@@ -19,6 +19,7 @@ import {
   addRerunOption,
   addFilterOptions,
   addIdOptions,
+  addIgnoreNotFoundOption,
   addPagingOptions,
   addPlanOptions,
   addRecordInputOptions,
@@ -43,6 +44,7 @@ export function addIdVerbOptions<G extends OptionValues>(command: Command<[strin
   const withIds = addIdOptions(command);
   if (spec.bulk) addRerunOption(addBulkOptions(withIds));
   if (operation(spec.single).destructive) addSafetyOptions(withIds);
+  if (removesRecords(spec.single)) addIgnoreNotFoundOption(withIds);
   if (spec.bulk && spec.lookup) addPlanOptions(withIds);
   return withIds;
 }

@@ -57,15 +57,20 @@ function addStartCommand(tree: Tree): void {
       '--wire <profile>',
       `answer in another wire form of the real service: ${Object.keys(WIRE_PROFILES).join(', ')}, a JSON profile file, or settings such as soft-fail,envelope.key=result or page.shape=flat,page.base=1 (default pla; docs/real-service.md)`,
     )
-    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines (-q/--quiet: none)').choices(['text', 'json'] as const))
-    .option('-d, --detach', 'run in the background: prints its URL once it listens; its pid and log go where `pla server status` finds them');
+    .addOption(new Option('--log-format <format>', 'the line per request on stderr: text or json lines').choices(['text', 'json'] as const))
+    .option('--no-request-log', 'no line per request on stderr (pla server log still has them)')
+    .option('-d, --detach', 'run in the background: prints its URL once it listens; its pid and log go where `pla server status` finds them')
+    // The detached server is this command again with --no-detach last: the last of the two wins, whatever form -d took (-d, --detach).
+    .addOption(new Option('--no-detach', 'run in the foreground (the default)').hideHelp());
   examples(
     start,
     'pla server start',
     'pla server start --detach   # in the background: pla server status | stop | log --follow',
+    'URL=$(pla server start --detach -q --port 0)   # -q: the URL alone',
     'pla server start --port 0 --data /tmp/pla --no-seed   # feeds environment local-pla',
     'pla server start --port 4020 --data ./fin2 --env-name fin2',
     'pla server start --log-format json',
+    'pla server start --no-request-log',
     'pla server start --rate-limit 5 --fail-rate 0.1 --simulate-tasks',
     'pla server start --host 0.0.0.0 --store postgres://pla@db.internal:5432/pla',
     'pla server start --wire page.shape=flat,page.base=1,page.maxSize=100   # rehearse a one-indexed Spring service',

@@ -231,7 +231,10 @@ export async function runBulk(options: BulkOptions): Promise<BulkSummary> {
       const keys = { part: String(batch.index), keyOf: (part: string, values: unknown[]) => requestKey(runId, part, values) };
       const sent =
         screened.send.length > 0
-          ? await sendWithSplit(options.client, op.id, screened.send, keys, onSettled)
+          ? await sendWithSplit(options.client, op.id, screened.send, keys, onSettled, {
+              // Ids an earlier attempt sent and heard nothing back for: gone may be its doing.
+              goneIsDone: options.goneIsDone === true || checkpoint?.wasInFlight(batch.index) === true,
+            })
           : { accepted: [], answers: [], rejected: [], unknown: [] };
       settling -= settledEarly;
       // A create answered with an id another record of this run was answered with confirms nothing.

@@ -1,7 +1,7 @@
 import { type ApiError, PlaError, UnreadableAnswerError } from '../errors.js';
 import { confirmItems } from '../confirm/confirm-items.js';
 import { itemId } from '../confirm/read-back.js';
-import { alreadyDone, mayBeAlreadyDone } from '../confirm/already-done.js';
+import { alreadyDone, type DoneRules, mayBeAlreadyDone } from '../confirm/already-done.js';
 import { isObject } from '../client/objects.js';
 import { serviceMessage } from '../client/error-mapping.js';
 import type { CallResult, PlaClient } from '../client/types.js';
@@ -102,6 +102,16 @@ interface Refusal {
   readBack: boolean;
 }
 
+/**
+ * How a batch's refusals are read: `readBack`, its items were read back after a
+ * refusal already (already-done.ts), so they are not read again; `goneIsDone`, a
+ * delete's 404 read back as not found is done (`--ignore-not-found`, or a batch an
+ * earlier attempt of the run left in flight).
+ */
+export interface SendRules extends DoneRules {
+  readBack?: boolean;
+}
+
 /** One request's outcome: settled (a result per item), or refused whole. */
 type Attempt = { result: SendResult } | { refusal: Refusal };
 
@@ -126,19 +136,16 @@ export async function sendWithSplit(
   items: SourceItem[],
   key?: RequestKeys,
   onSettled?: OnSettled,
-  readBack = false,
+  rules: SendRules = {},
 ): Promise<SendResult> {
-  const attempt = await sendWhole(client, operationId, items, key, readBack);
+  const attempt = await sendWhole(client, operationId, items, key, rules);
   if ('result' in attempt) return settled(attempt.result, onSettled);
-  return refine(client, operationId, items, attempt.refusal, key, onSettled);
+  return refine(client, operationId, items, attempt.refusal, key, onSettled, rules);
 }
 
-/**
- * Sends `items` in one request: what the service confirmed item by item, or its
- * refusal of them all. `readBack`: the items were read back after a refusal already
- * (already-done.ts), so they are not read again.
- */
-async function sendWhole(client: PlaClient, operationId: OperationId, items: SourceItem[], key: RequestKeys | undefined, readBack: boolean): Promise<Attempt> {
+/** Sends `items` in one request: what the service confirmed item by item, or its refusal of them all (read by `rules`). */
+async function sendWhole(client: PlaClient, operationId: OperationId, items: SourceItem[], key: RequestKeys | undefined, rules: SendRules): Promise<Attempt> {
+  let readBack = rules.readBack === true;
   const body = items.map((item) => item.value);
   const asFailed = (error: unknown) => items.map((item) => ({ ...rejectOf(item), error: (error as Error).message }));
   try {
@@ -157,8 +164,8 @@ async function sendWhole(client: PlaClient, operationId: OperationId, items: Sou
     const named = namedRefusals(error as ApiError, items);
     if (named) return { result: await confirmed(client, operationId, items, named) };
     // A rerun's cancel of tasks already cancelled (and the like): those read back as done, the rest are sent again.
-    if (!readBack && mayBeAlreadyDone(operationId, error)) {
-      const done = await withAlreadyDone(client, operationId, items, error, key);
+    if (!readBack && mayBeAlreadyDone(operationId, error, rules)) {
+      const done = await withAlreadyDone(client, operationId, items, error, key, rules);
       if (done) return { result: done };
       readBack = true;
     }
@@ -185,13 +192,15 @@ async function refine(
   refusal: Refusal,
   key: RequestKeys | undefined,
   onSettled: OnSettled | undefined,
+  rules: SendRules,
   agreeing = 0,
 ): Promise<SendResult> {
   const middle = Math.ceil(items.length / 2);
   const parts = [items.slice(0, middle), items.slice(middle)];
   const half = (n: number) => (key ? { ...key, part: `${key.part}.${n}` } : undefined);
   const attempts: Attempt[] = [];
-  for (const [n, part] of parts.entries()) attempts.push(await sendWhole(client, operationId, part, half(n), refusal.readBack));
+  const partRules = { ...rules, readBack: refusal.readBack };
+  for (const [n, part] of parts.entries()) attempts.push(await sendWhole(client, operationId, part, half(n), partRules));
   const agree = attempts.every((attempt) => 'refusal' in attempt && attempt.refusal.reason === refusal.reason);
   if (agree && agreeing + 1 >= LEVELS_AGREEING) {
     const error = `${refusal.error.message} (refused with its batch: every part of it tried was refused for this reason, so its rows were not tried one by one)`;
@@ -203,7 +212,7 @@ async function refine(
     results.push(
       'result' in attempt
         ? settled(attempt.result, onSettled)
-        : await refine(client, operationId, parts[n] as SourceItem[], attempt.refusal, half(n), onSettled, agree ? agreeing + 1 : 0),
+        : await refine(client, operationId, parts[n] as SourceItem[], attempt.refusal, half(n), onSettled, rules, agree ? agreeing + 1 : 0),
     );
   return {
     accepted: results.flatMap((result) => result.accepted),
@@ -215,8 +224,9 @@ async function refine(
 
 /**
  * After the service refused a batch of a state change (cancel, decommission,
- * remove): each item is read back; those already as asked are done ("already
- * cancelled", src/confirm/already-done.ts), the others are sent again, split as
+ * remove), or of a delete whose `rules` let gone count: each item is read back;
+ * those already as asked are done ("already cancelled", "already gone",
+ * src/confirm/already-done.ts), the others are sent again, split as
  * any refused batch when refused again. Undefined when none was: the batch splits,
  * its halves not read again (a refusal for another cause costs its reads once).
  */
@@ -226,22 +236,26 @@ async function withAlreadyDone(
   items: SourceItem[],
   error: unknown,
   key: RequestKeys | undefined,
+  rules: DoneRules,
 ): Promise<SendResult | undefined> {
-  const done: Array<{ item: SourceItem; record: Record<string, unknown> }> = [];
+  const done: Array<{ item: SourceItem; record?: Record<string, unknown> }> = [];
   const rest: SourceItem[] = [];
+  let gone = 0;
   for (const item of items) {
-    const already = await alreadyDone(client, operationId, item.value, error);
-    if (already) done.push({ item, record: already.record });
+    const already = await alreadyDone(client, operationId, item.value, error, undefined, rules);
+    if (already && !already.record) gone += 1;
+    if (already) done.push({ item, ...(already.record ? { record: already.record } : {}) });
     else rest.push(item);
   }
   if (done.length === 0) return undefined;
   const sent: SendResult =
     rest.length === 0
       ? { accepted: [], answers: [], rejected: [], unknown: [] }
-      : await sendWithSplit(client, operationId, rest, key ? { ...key, part: `${key.part}.rest` } : undefined, undefined, true);
+      : await sendWithSplit(client, operationId, rest, key ? { ...key, part: `${key.part}.rest` } : undefined, undefined, { ...rules, readBack: true });
+  const state = gone === done.length ? 'gone' : String(operation(operationId).done ?? 'done');
   const answer: Accepted = {
     items: done.map(({ item }) => item),
-    result: { status: (error as ApiError).status, data: null, message: `already ${String(operation(operationId).done ?? 'done')}`, headers: {} },
+    result: { status: (error as ApiError).status, data: null, message: `already ${state}`, headers: {} },
     readBack: done.map(({ record }) => ({ record })),
     already: true,
   };

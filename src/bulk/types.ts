@@ -66,6 +66,12 @@ export interface BulkOptions {
   unknownPath?: string;
   /** The client repeats creates (--retry-unsafe): batches of unknown outcome from a resumed run are sent again too. */
   retryUnsafe?: boolean;
+  /**
+   * A delete's or remove's 404 read back as not found is done, "already gone"
+   * (`--ignore-not-found`). Without it, only ids of a batch an earlier attempt of
+   * the run left in flight count so (the run itself may have deleted them).
+   */
+  goneIsDone?: boolean;
   /** Once aborted, no new batch starts; batches in flight finish, the checkpoint is written. */
   signal?: AbortSignal;
   /** Starts a progress bar (progress.ts); it gives none where there is no terminal. */

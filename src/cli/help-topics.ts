@@ -80,11 +80,12 @@ Details: README "Change production safely: plan, review, apply, undo".
   pla server start                       # http://127.0.0.1:4010, data in ./pla-data
   pla server start --port 0 --data /tmp/fin2   # feeds environment local-fin2
   pla server start --env-name fin2 --lenient --log-format json
+  URL=$(pla server start --detach -q --port 0)   # -q: the URL alone
 
 The default folder and port feed environment local; any other folder or port
 gets an environment of its own and never takes over one holding another
-folder's key. It prints a line per request (--quiet: none) and keeps the last
-500 with their bodies, keys masked (pla server log). Record fields the demo
+folder's key. It prints a line per request (--no-request-log: none) and keeps
+the last 500 with their bodies, keys masked (pla server log). Record fields the demo
 data uses are typed: a wrong type is a 400, as the service would answer
 (--lenient accepts anything). http://127.0.0.1:4010/ names the API and
 /openapi.json. Lost the admin key? Stop the server and run

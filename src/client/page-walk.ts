@@ -115,6 +115,19 @@ export class PageWalk<T> implements PageWalker<T> {
     return this.settling;
   }
 
+  /**
+   * Whether page N can be asked for by number: the profile's or an earlier probe's
+   * word, else, where the pages read named a next link or cursor, the probe's (a
+   * service naming none pages by number: its later pages are read so).
+   */
+  async numbered(): Promise<boolean> {
+    if (this.facts.follow !== undefined || this.facts.base !== undefined) return this.facts.follow !== 'links';
+    const named = await Promise.all(this.nextOf.values());
+    if (named.every((next) => next === undefined)) return true;
+    await this.settle();
+    return this.facts.follow !== 'links';
+  }
+
   private learnBase(base: 0 | 1 | 'ignored'): void {
     if (base === 'ignored') {
       this.facts.follow = 'links';

@@ -154,6 +154,12 @@ export interface PageWalker<T> {
   settle(): Promise<void>;
   /** Page `index` (zero-based, as pla counts), checked; its records not handed out before in this walk. */
   read(index: number): Promise<Page<T>>;
+  /**
+   * Whether a later page can be asked for by its number (`--page N`), as far as the
+   * walk can tell: false on a service that ignores page numbers (it pages by links
+   * or cursors only), where `--page N` is refused.
+   */
+  numbered(): Promise<boolean>;
   /** Throws `PagingDriftError` when the records changed during the walk (unless allowed); `complete`: every page was read. */
   finish(options?: { complete?: boolean }): void;
 }

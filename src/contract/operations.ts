@@ -532,6 +532,12 @@ export function pastTense(id: WritingOperationId): string {
   return operation(id).done ?? id;
 }
 
+/** Whether an operation takes records away (delete, remove): a record gone is what it wants (`--ignore-not-found`). */
+export function removesRecords(id: OperationId): boolean {
+  const { done } = operation(id);
+  return done === 'deleted' || done === 'removed';
+}
+
 /**
  * Each resource's operations under the verbs commands, plans and undo know them
  * by. Explicit, so no code builds an id from a resource and a verb; their bulk

@@ -141,7 +141,9 @@ function status(record: StoredRecordLike): string {
  * not refused: the real run counts it done ("already decommissioned"), so a plan
  * made for a rerun converges (src/confirm/already-done.ts).
  */
-function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordLike | undefined): PlanEntry {
+function idEntry(verb: IdVerb, id: RecordId, line: number, before: StoredRecordLike | undefined, goneIsDone: boolean): PlanEntry {
+  // A delete or remove told `--ignore-not-found` counts an id not found as done, as the run does.
+  if (!before && goneIsDone && (verb === 'delete' || verb === 'remove')) return { action: 'unchanged', id, line, reason: 'already gone' };
   if (!before) return { action: 'refused', id, line, reason: `unknown id ${id}` };
   switch (verb) {
     case 'decommission':
@@ -170,20 +172,22 @@ export interface IdInputItem {
 /**
  * Entries for ids acted on by delete, remove, decommission or cancel, and for the
  * rows of the ids file that name no id (`problems`: refused, not sent), in line
- * order; an id named twice counts once.
+ * order; an id named twice counts once. `goneIsDone` (`--ignore-not-found`): a
+ * delete's or remove's id not found is unchanged, "already gone", not refused.
  */
 export function planIds(
   verb: IdVerb,
   items: readonly IdInputItem[],
   current: ReadonlyMap<RecordId, StoredRecordLike>,
   problems: readonly BadRow[] = [],
+  goneIsDone = false,
 ): PlanEntry[] {
   const seen = new Set<RecordId>();
   const entries: PlanEntry[] = [];
   for (const { value: id, line } of items) {
     if (seen.has(id)) continue;
     seen.add(id);
-    entries.push(idEntry(verb, id, line, current.get(id)));
+    entries.push(idEntry(verb, id, line, current.get(id), goneIsDone));
   }
   if (problems.length === 0) return entries;
   return [...entries, ...problems.map(problemEntry)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

@@ -111,11 +111,20 @@ export async function planRecordWrite(
   });
 }
 
-/** The plan of a delete, remove, decommission or cancel of `items`' ids; the ids file's rows that name none are listed as refused. */
-export async function planIdAction(target: PlanTarget, verb: IdVerb, items: readonly IdInputItem[], problems: readonly BadRow[] = []): Promise<Plan> {
+/**
+ * The plan of a delete, remove, decommission or cancel of `items`' ids; the ids
+ * file's rows that name none are listed as refused. `goneIsDone`: see `planIds`.
+ */
+export async function planIdAction(
+  target: PlanTarget,
+  verb: IdVerb,
+  items: readonly IdInputItem[],
+  problems: readonly BadRow[] = [],
+  goneIsDone = false,
+): Promise<Plan> {
   const { createdAt, watermark, current } = await readForPlan(
     target,
     items.map((item) => item.value),
   );
-  return assemblePlan(target, { [verb]: bulkOperation(target.resource, verb) }, planIds(verb, items, current, problems), watermark, createdAt);
+  return assemblePlan(target, { [verb]: bulkOperation(target.resource, verb) }, planIds(verb, items, current, problems, goneIsDone), watermark, createdAt);
 }

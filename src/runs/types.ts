@@ -58,6 +58,11 @@ export interface RecordLine {
    * Counted as replayed; undo treats it as the action it names.
    */
   replayed?: true;
+  /**
+   * Refused, and found already as the action wanted (a task already cancelled, a
+   * record already gone under `--ignore-not-found`): this run changed nothing of it.
+   */
+  already?: true;
 }
 
 /**

@@ -2,8 +2,9 @@
  * Running the local server in the foreground: turns the flags into server
  * options, starts the server, tells the caller where it listens (and the admin
  * key it minted on a first start) through `onListening`, prints the one ready
- * line on stdout, and on SIGINT/SIGTERM closes in order and returns (the process
- * then exits 0 by itself). What the CLI keeps of it (the `local` environment) is
+ * line on stdout (with `--quiet` the URL alone, as `docker run -d` prints only
+ * the id), and on SIGINT/SIGTERM closes in order and returns (the process then
+ * exits 0 by itself). What the CLI keeps of it (the `local` environment) is
  * the CLI's business: src/cli/handlers/server.ts.
  */
 import { ServerSetupError } from './errors.js';
@@ -22,8 +23,10 @@ export interface StartFlags {
   seed?: boolean;
   dropJournalFrom?: string;
   lenient?: boolean;
-  /** The global `--quiet`: no line per request. */
+  /** The global `--quiet`: the ready line on stdout is the URL alone, for `URL=$(pla server start -q …)`. */
   quiet?: boolean;
+  /** `--no-request-log` (false): no line per request on stderr; the request log (`pla server log`) still keeps them. */
+  requestLog?: boolean;
   logFormat?: 'text' | 'json';
   maxPageSize?: string;
   maxBulkItems?: string;
@@ -89,7 +92,7 @@ function toServerOptions(flags: StartFlags, store: StoreChoice): ServerOptions {
       ? {}
       : { dropJournalFrom: wholeNumber('drop-journal-from', flags.dropJournalFrom, 0, (n) => n >= 1, 'a line number of the journal (1 or more)') }),
     lenient: flags.lenient ?? d.lenient,
-    requestLines: flags.quiet ? 'off' : (flags.logFormat ?? d.requestLines),
+    requestLines: flags.requestLog === false ? 'off' : (flags.logFormat ?? d.requestLines),
     maxPageSize: wholeNumber('max-page-size', flags.maxPageSize, d.maxPageSize, (n) => n >= 1, 'a whole number of at least 1'),
     maxBulkItems: wholeNumber('max-bulk-items', flags.maxBulkItems, d.maxBulkItems, (n) => n >= 1, 'a whole number of at least 1'),
     maxBodyBytes: size('max-body', flags.maxBody, d.maxBodyBytes),
@@ -223,7 +226,7 @@ export async function runServerStart(flags: StartFlags, output: StartOutput, hoo
     flags.wire !== undefined ? `wire form ${describeWire(flags.wire)}` : '',
   ].filter(Boolean);
   note(`pla server: ${rehearsal.join(', ')}; Ctrl-C stops`);
-  output.stdout.write(`pla local server listening on ${server.url}\n`);
+  output.stdout.write(flags.quiet ? `${server.url}\n` : `pla local server listening on ${server.url}\n`);
 
   // Listeners stay registered until the store is closed: proper-lockfile's
   // signal-exit re-raises a signal that has no other listener, which would kill

@@ -17,6 +17,8 @@ import { BIN } from './support.js';
 let work: string;
 let env: Record<string, string>;
 let pid: number | undefined;
+/** Servers the -q tests started, killed at the end whatever happened. */
+const started: number[] = [];
 
 const alive = (id: number) => {
   try {
@@ -36,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // A failed test must not leave the server running.
-  if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
+  for (const id of [...(pid === undefined ? [] : [pid]), ...started]) if (alive(id)) process.kill(id, 'SIGKILL');
   await rm(work, { recursive: true, force: true });
 });
 
@@ -77,5 +79,41 @@ describe('pla server start --detach', () => {
     expect(after.stderr).toContain('none is running in the background');
     // Stopping again says so.
     expect((await pla(['-e', 'bg', 'server', 'stop'])).exitCode).toBe(2);
+  });
+
+  it('-q prints the URL alone (URL=$(…) works); the log file still gets the request lines, --no-request-log turns them off', async () => {
+    type Status = Array<{ env: string; pid: number; url: string; log: string }>;
+    const start = async (name: string, extra: string[]) => {
+      // -d, the short form: the server it starts runs in the foreground (it does not detach again).
+      const run = await pla(['server', 'start', '-d', '-q', '--port', '0', '--data', join(work, name), '--env-name', name, ...extra]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const row = (JSON.parse((await pla(['server', 'status', '-o', 'json'])).stdout) as Status).find((server) => server.env === name);
+      if (row) started.push(row.pid);
+      return { run, row };
+    };
+    const logged = await start('quiet', []);
+    expect(logged.run.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(logged.run.stderr).toBe('');
+    expect(logged.row?.url).toBe(logged.run.stdout);
+    const unlogged = await start('unlogged', ['--no-request-log']);
+    expect(unlogged.run.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const config = await openConfig({ env, readOnly: true });
+    const path = '/api/v1/asset-transaction-type-determinations/1';
+    for (const [name, url] of [
+      ['quiet', logged.run.stdout],
+      ['unlogged', unlogged.run.stdout],
+    ] as const)
+      expect((await fetch(`${url}${path}`, { headers: { 'x-api-key': config.get(name).apiKey ?? '' } })).status).toBe(200);
+    // The request line reaches the -q server's log file.
+    await eventually(async () => (await readFile(logged.row?.log ?? '', 'utf8')).includes(` GET ${path} 200 `));
+    // The other server answered its request log after the request: its line would be written by then, and is not.
+    const log = await pla(['-e', 'unlogged', 'server', 'log', '-o', 'json']);
+    expect((JSON.parse(log.stdout) as Array<{ path: string }>).map((entry) => entry.path)).toContain(path);
+    const unloggedFile = await readFile(unlogged.row?.log ?? '', 'utf8');
+    expect(unloggedFile).toContain(`pla local server listening on ${unlogged.run.stdout}`);
+    expect(unloggedFile).not.toContain(path);
+
+    for (const name of ['quiet', 'unlogged']) expect((await pla(['-e', name, 'server', 'stop'])).exitCode).toBe(0);
   });
 });

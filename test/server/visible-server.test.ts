@@ -1,6 +1,6 @@
 /**
  * A local server you can see: one console line per request (text, JSON lines with
- * `--log-format json`, none with `--quiet`), request bodies in the request log
+ * `--log-format json`, none with `--no-request-log`; `-q` prints the URL alone), request bodies in the request log
  * (secrets masked, size capped), `/` naming where the API and its OpenAPI are, and
  * the served OpenAPI document clean under `redocly lint` (0 errors, 0 warnings)
  * and valid for swagger-parser. Through the built CLI and a real server.
@@ -24,7 +24,11 @@ let json: LocalServer;
 let quiet: LocalServer;
 
 beforeAll(async () => {
-  [text, json, quiet] = await Promise.all([startLocalServer(), startLocalServer({ args: ['--log-format', 'json'] }), startLocalServer({ args: ['--quiet'] })]);
+  [text, json, quiet] = await Promise.all([
+    startLocalServer(),
+    startLocalServer({ args: ['--log-format', 'json'] }),
+    startLocalServer({ args: ['--no-request-log'] }),
+  ]);
 });
 
 afterAll(async () => {
@@ -61,11 +65,36 @@ describe('the console', () => {
     expect(line).not.toHaveProperty('body');
   });
 
-  it('--quiet shows no request lines, and the log still has them', async () => {
+  it('--no-request-log shows no request lines, and the log still has them', async () => {
     await quiet.pla(['det', 'get', '1', '-o', 'json']);
     const log = await quiet.pla(['server', 'log', '-o', 'json']);
     expect((JSON.parse(log.stdout) as Array<{ path: string }>).map((r) => r.path)).toContain(`${DET}/1`);
     expect(linesFor(quiet, DET)).toEqual([]);
+  });
+
+  it('-q prints the URL alone on stdout and keeps the request lines on stderr', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'pla-quiet-'));
+    const server = execa('node', [join(ROOT, 'bin', 'pla.js'), 'server', 'start', '-q', '--port', '0', '--data', join(folder, 'data'), '--env-name', 'quiet'], {
+      env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: join(folder, 'config'), NO_COLOR: '1' },
+      reject: false,
+      buffer: false,
+    });
+    let out = '';
+    let err = '';
+    server.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    try {
+      await eventually(async () => out.endsWith('\n'));
+      expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+      const answer = await fetch(`${out.trim()}${DET}/1`);
+      expect(answer.status).toBe(401);
+      await eventually(async () => err.includes(` GET ${DET}/1 401 `));
+      expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+    } finally {
+      server.kill('SIGTERM');
+      await server;
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown --log-format', async () => {

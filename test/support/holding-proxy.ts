@@ -22,9 +22,12 @@ export interface HoldingProxy {
 /** Headers of one hop only: never passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'proxy-connection', 'upgrade']);
 
-function passedOn(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+function passedOn(headers: IncomingHttpHeaders, options: HoldingProxyOptions = {}): Record<string, string | string[]> {
   const kept: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || (options.dropIdempotencyKey && name === 'idempotency-key')) continue;
+    kept[name] = value;
+  }
   return kept;
 }
 
@@ -34,8 +37,18 @@ async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** How the proxy passes requests on. */
+export interface HoldingProxyOptions {
+  /** Leave the `Idempotency-Key` header out (default: pass it on): the service behind then acts as one that ignores it. */
+  dropIdempotencyKey?: boolean;
+}
+
 /** Starts a proxy in front of `target`; `holds` picks the requests whose answers are held back (until `release`). */
-export async function startHoldingProxy(target: string, holds: (request: { method: string; path: string }) => boolean): Promise<HoldingProxy> {
+export async function startHoldingProxy(
+  target: string,
+  holds: (request: { method: string; path: string }) => boolean,
+  options: HoldingProxyOptions = {},
+): Promise<HoldingProxy> {
   const base = new URL(target);
   const requests: HoldingProxy['requests'] = [];
   let released = false;
@@ -51,7 +64,7 @@ export async function startHoldingProxy(target: string, holds: (request: { metho
       requests.push({ method, path, ...(typeof key === 'string' ? { idempotencyKey: key } : {}) });
       const answer = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         const out = httpRequest(
-          { host: base.hostname, port: base.port, method, path, headers: { ...passedOn(req.headers), 'content-length': String(body.length) } },
+          { host: base.hostname, port: base.port, method, path, headers: { ...passedOn(req.headers, options), 'content-length': String(body.length) } },
           (response) => void bodyOf(response).then((text) => resolve({ status: response.statusCode ?? 502, headers: response.headers, body: text }), reject),
         );
         out.on('error', reject);

@@ -31,6 +31,8 @@ export interface BulkOptions {
   checkpoint?: string;
   /** Run again a run its checkpoint says finished. */
   force?: boolean;
+  /** Of delete and remove: an id not found is done, "already gone" (as `kubectl delete --ignore-not-found`). */
+  ignoreNotFound?: boolean;
 }
 
 /** What a bulk run reads of its command's options: the bulk ones, and the input's file (records or ids) and format for the rejects file. */
@@ -169,6 +171,7 @@ function receiptHooks(ctx: CommandContext, operationId: OperationId, receipt: Ru
               ...(before ? { before } : {}),
               ...(after ? { after } : {}),
               ...(replayed ? { replayed: true as const } : {}),
+              ...(answer.already ? { already: true as const } : {}),
             };
           });
         }),
@@ -221,6 +224,7 @@ export async function runBulkCommand(
       runId: receipt.writer.run,
       unknownPath: opts.unknownOutcome,
       retryUnsafe: opts.retryUnsafe === true,
+      goneIsDone: opts.ignoreNotFound === true,
       signal: ctx.signal,
       warn: (line: string) => ctx.warn(line),
       progress: ctx.startProgress,

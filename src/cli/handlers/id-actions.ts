@@ -107,7 +107,7 @@ function planVerb(spec: IdActionSpec): IdVerb | undefined {
  * would refuse it, and counts that match what the real run would do. Without a
  * read operation, the call that would be made.
  */
-async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, input: IdRows<RecordId>): Promise<void> {
+async function dryRun(ctx: CommandContext<IdActionOptions>, spec: IdActionSpec, verb: IdVerb, input: IdRows<RecordId>): Promise<void> {
   const { env } = await ctx.connection();
   const ids = input.items.map((item) => item.value);
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
@@ -115,7 +115,7 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, inp
     signal: ctx.signal,
     progress: ctx.startProgress,
   });
-  const entries = planIds(verb, input.items, current, input.problems);
+  const entries = planIds(verb, input.items, current, input.problems, ctx.opts.ignoreNotFound === true);
   const rows = entries.map((entry) =>
     entry.action === 'refused' || entry.action === 'unreadable'
       ? entry.id === undefined
@@ -137,12 +137,13 @@ async function dryRun(ctx: CommandContext, spec: IdActionSpec, verb: IdVerb, inp
 }
 
 /** `--plan` / `--plan-out` of an id action: the plan against the records' current state. */
-async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, input: IdRows<RecordId> | undefined): Promise<void> {
+async function planIdVerb(ctx: CommandContext<IdActionOptions>, spec: IdActionSpec, input: IdRows<RecordId> | undefined): Promise<void> {
   const verb = planVerb(spec);
   if (!verb) throw new UsageError(`--plan is not available for ${spec.single}`, { hint: 'use --dry-run' });
   if (!input) throw new UsageError('--plan takes record ids (plain digits)', { hint: 'use --dry-run' });
   const { planIdAction } = await import('../../plan/make-plan.js');
-  await showPlan(ctx, await planIdAction(await planTarget(ctx, operation(spec.single).resource), verb, input.items, input.problems));
+  const target = await planTarget(ctx, operation(spec.single).resource);
+  await showPlan(ctx, await planIdAction(target, verb, input.items, input.problems, ctx.opts.ignoreNotFound === true));
 }
 
 /**
@@ -151,7 +152,7 @@ async function planIdVerb(ctx: CommandContext, spec: IdActionSpec, input: IdRows
  */
 async function removeReporting(ctx: CommandContext<IdActionOptions>, client: PlaClient, spec: IdActionSpec, input: IdRows<RecordId | string>): Promise<void> {
   const ids = input.items.map((item) => item.value);
-  const { removeOutcomes, outcomeCounts, notRemovedError } = await import('./remove-outcomes.js');
+  const { removeOutcomes, outcomeCounts, notRemovedError, goneAlready } = await import('./remove-outcomes.js');
   const outcomesOf = (sent: ReadonlyArray<RecordId | string>, message: string | undefined, readBack?: Accepted['readBack']) =>
     removeOutcomes(client, spec.lookup, sent, message, ctx.signal, readBack);
   // Refused rows of the ids file go the bulk way: to the rejects file, exit 9.
@@ -173,7 +174,8 @@ async function removeReporting(ctx: CommandContext<IdActionOptions>, client: Pla
           () => 'remove',
           async () => {
             const answer = await confirmedWrite(ctx, spec.single, { params: { id } }, id);
-            const outcome = await outcomesOf([id], answer.message);
+            const found = await outcomesOf([id], answer.message);
+            const outcome = answer.already ? goneAlready(found) : found;
             rows.push(...outcome);
             const notRemoved = notRemovedError(outcome);
             if (notRemoved) throw notRemoved;
@@ -201,11 +203,12 @@ async function removeReporting(ctx: CommandContext<IdActionOptions>, client: Pla
       total: ids.length,
       async onAnswers(answers) {
         for (const answer of answers) {
-          const removed = await outcomesOf(
+          const found = await outcomesOf(
             answer.items.map((item) => item.value as RecordId),
             answer.result.message,
             answer.readBack,
           );
+          const removed = answer.already ? goneAlready(found) : found;
           rows.push(...removed);
           for (const row of removed) await writer.write(asRow(row));
         }

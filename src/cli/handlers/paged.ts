@@ -2,7 +2,7 @@
  * Paged reads (list, search, notification lists): one page with a footer on a
  * terminal, or with `--all` / `--max-items` every page streamed row by row.
  */
-import type { CallOptions, PageRequest } from '../../client/types.js';
+import type { CallOptions, Page, PageRequest, PageWalker } from '../../client/types.js';
 import { isObject } from '../../client/objects.js';
 import { asRow } from '../../io/output/fields.js';
 import { createRowWriter } from '../../io/output/index.js';
@@ -64,7 +64,8 @@ export async function listPaged(ctx: CommandContext<PagingOptions>, operationId:
   }
 
   const spinner = await startSpinner('loading…', ctx.interactive, ctx.io.stderr);
-  const page = await client.page(operationId, options).finally(() => spinner.stop());
+  const walker = client.walk(operationId, options);
+  const page = await walker.read(options.paging.page ?? 0).finally(() => spinner.stop());
   check(page.items);
   for (const item of page.items) await writer.write(asRow(item));
   await writer.end();
@@ -72,7 +73,20 @@ export async function listPaged(ctx: CommandContext<PagingOptions>, operationId:
     const of = page.totalPages === undefined ? '' : ` of ${page.totalPages}`;
     const total = page.totalElements === undefined ? `${page.items.length} shown` : `${page.totalElements} records`;
     // Counted from 1 for a person; the flag stays zero-based, as the service's pages are.
-    const more = page.last ? '' : `; next: --page ${page.number + 1}, everything: --all`;
-    writeLine(ctx.io, `page ${page.number + 1}${of} (--page ${page.number}), ${total}${more}`);
+    writeLine(ctx.io, `page ${page.number + 1}${of} (--page ${page.number}), ${total}${page.last ? '' : await nextHint(walker, page)}`);
   }
+}
+
+/**
+ * The footer's way on after `page`: `--page N+1` where the service takes page
+ * numbers; where it ignores them (it pages by links or cursors, and `--page N` is
+ * refused), the records up to the next page's end read from the first
+ * (`--max-items`); `--all` always. A probe that fails leaves `--all` alone.
+ */
+async function nextHint(walker: PageWalker<unknown>, page: Page<unknown>): Promise<string> {
+  const numbered = await walker.numbered().catch(() => undefined);
+  if (numbered === true) return `; next: --page ${page.number + 1}, everything: --all`;
+  if (numbered === undefined) return '; everything: --all';
+  const upTo = (page.number + 2) * page.size;
+  return `; next: --max-items ${upTo} (pages by cursor, not --page), everything: --all`;
 }

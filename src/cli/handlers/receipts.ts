@@ -152,7 +152,7 @@ async function readOneBefore(ctx: CommandContext, resource: string, id: unknown)
  * the record before is read first. `actionOf` names what was done, once the
  * answer (the record after, where the service gives one) is known.
  */
-export async function callWithReceipt<T extends { data: unknown }>(
+export async function callWithReceipt<T extends { data: unknown; already?: unknown }>(
   ctx: CommandContext,
   resource: string,
   id: unknown,
@@ -175,7 +175,14 @@ export async function callWithReceipt<T extends { data: unknown }>(
     const after = asRecord(answer.data);
     const shownId = receiptId(after?.id) ?? receiptId(id);
     receipt.writer.records([
-      { action: actionOf(before, after), ...(shownId !== undefined ? { id: shownId } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) },
+      {
+        action: actionOf(before, after),
+        ...(shownId !== undefined ? { id: shownId } : {}),
+        ...(before ? { before } : {}),
+        ...(after ? { after } : {}),
+        // Refused, and already as asked (read back): this run changed nothing of it.
+        ...(answer.already ? { already: true as const } : {}),
+      },
     ]);
     return answer;
   });

@@ -23,7 +23,7 @@ import { outcomesNamed } from '../../confirm/remove-message.js';
  * neither). `unconfirmed`: it is there and no profile names what decommissioned
  * looks like on this service, so pla cannot tell (the spec does not show it).
  */
-export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed' | 'unconfirmed' | 'not removed';
+export type RemoveOutcome = 'deleted' | 'decommissioned (in use)' | 'removed' | 'gone (already)' | 'unconfirmed' | 'not removed';
 
 export interface RemovedRow {
   /** The id as sent (exact past 2^53; text on the notification side). */
@@ -90,6 +90,11 @@ export async function removeOutcomes(
   await pool.drain();
   if (failure) throw failure.error;
   return [...new Set(ids)].map((id) => ({ id, outcome: outcomes.get(id) as RemoveOutcome }));
+}
+
+/** The rows of ids found gone before this remove (`--ignore-not-found`, src/confirm/already-done.ts): "gone (already)", not deleted by it. */
+export function goneAlready(rows: readonly RemovedRow[]): RemovedRow[] {
+  return rows.map((row) => (row.outcome === 'deleted' ? { ...row, outcome: 'gone (already)' } : row));
 }
 
 /** "deleted 2, decommissioned 1 (in use)": the counts of a remove's outcomes. */

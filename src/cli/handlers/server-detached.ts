@@ -19,8 +19,11 @@ import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { chosenEnv } from '../chosen-env.js';
 
-/** The line the server prints once it listens, and the one naming the environment it feeds (src/cli/handlers/server.ts). */
-const READY = /^pla local server listening on (http:\/\/\S+)$/m;
+/**
+ * The line the server prints once it listens (the URL alone with -q, src/server/start.ts),
+ * and the one naming the environment it feeds (src/cli/handlers/server.ts).
+ */
+const READY = /^(?:pla local server listening on )?(http:\/\/\S+)$/m;
 const FEEDS = /environment (\S+) points at this server/;
 /** How long a detached server may take to listen, and to stop. */
 const START_WAIT_MS = 60_000;
@@ -52,12 +55,16 @@ async function tail(log: string): Promise<string> {
 
 /**
  * `pla server start --detach`: the same start, in the background. Prints the URL on
- * stdout; the pid, environment and log file on stderr.
+ * stdout; the pid, environment and log file on stderr (not with -q: the URL alone).
+ * The server's own lines, request lines included unless `--no-request-log`, go to
+ * its log file.
  */
 export async function startDetached(invocation: Invocation): Promise<void> {
   const log = await newLogFile(invocation.env);
   const out = await open(log, 'a', 0o600);
-  const args = invocation.argv.filter((arg) => arg !== '--detach');
+  // The same command in the foreground: `--no-detach` last outranks -d in any form (-d, --detach).
+  // -q is what this command prints; the log is a log, with the whole ready line.
+  const args = [...invocation.argv.filter((arg) => arg !== '-q' && arg !== '--quiet'), '--no-detach'];
   let exited: number | null | undefined;
   const child = spawn(process.execPath, [await launcher(), ...args], {
     detached: true,
@@ -85,6 +92,7 @@ export async function startDetached(invocation: Invocation): Promise<void> {
   child.unref();
   await recordServer(invocation.env, { pid, url, env, log, startedAt: new Date().toISOString() });
   invocation.io.stdout.write(`${url}\n`);
+  if (invocation.opts.quiet) return;
   writeLine(invocation.io, `pla server: running in the background, pid ${pid}, environment ${env}; log: ${log}`);
   writeLine(invocation.io, `stop it with: pla server stop -e ${env}   (pla server status lists the servers left running)`);
 }

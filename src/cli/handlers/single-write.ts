@@ -6,13 +6,19 @@
  * before sending anything again.
  */
 import type { CallOptions, CallResult } from '../../client/types.js';
+import type { AlreadyDone } from '../../confirm/already-done.js';
 import type { OperationId } from '../../contract/operations.js';
 import { ApiError, PlaError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import type { BulkOptions } from './bulk.js';
 
-/** The one option a single write reads: where its unknown outcomes go (`--unknown-outcome`, on commands that have it). */
-type WriteContext = CommandContext<Pick<BulkOptions, 'unknownOutcome'>>;
+/** The options a single write reads: where its unknown outcomes go (`--unknown-outcome`), whether not found is done (`--ignore-not-found`), on commands that have them. */
+type WriteContext = CommandContext<Pick<BulkOptions, 'unknownOutcome' | 'ignoreNotFound'>>;
+
+/** What the service confirmed of a write; `already`: it refused, and the record already was as asked (or gone, as allowed). */
+export interface WriteResult extends CallResult {
+  already?: AlreadyDone;
+}
 
 /** The unknown-outcome file of one command: its path, and the chain of writes to it (one at a time). */
 interface UnknownFile {
@@ -54,7 +60,7 @@ async function keepUnknown(ctx: WriteContext, sent: unknown, error: Error): Prom
 }
 
 /** Sends one write of `sent` (an id or a record) and returns what the service confirmed. */
-export async function confirmedWrite(ctx: WriteContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<CallResult> {
+export async function confirmedWrite(ctx: WriteContext, operationId: OperationId, options: CallOptions, sent: unknown): Promise<WriteResult> {
   const { confirmedCall } = await import('../../confirm/confirmed-call.js');
   const client = await ctx.client();
   try {
@@ -62,8 +68,8 @@ export async function confirmedWrite(ctx: WriteContext, operationId: OperationId
   } catch (error) {
     // Refused because the record already is as asked (a rerun's cancel of a cancelled task): done, as read back.
     const { alreadyDone } = await import('../../confirm/already-done.js');
-    const already = await alreadyDone(client, operationId, sent, error, ctx.signal);
-    if (already && error instanceof ApiError) return { status: error.status, data: undefined, message: already.how, headers: {} };
+    const already = await alreadyDone(client, operationId, sent, error, ctx.signal, { goneIsDone: ctx.opts.ignoreNotFound === true });
+    if (already && error instanceof ApiError) return { status: error.status, data: undefined, message: already.how, headers: {}, already };
     // Sent, and neither its answer nor a read back tells whether it was carried out (a 5xx or a timeout on a create too).
     if (!(error instanceof PlaError) || !error.outcomeUnknown) throw error;
     // The file is a help, not the outcome: a folder that cannot take it leaves the error as it is.
