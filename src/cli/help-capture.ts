@@ -29,6 +29,7 @@ function leaveSlots(command: CommandUnknownOpts, slots: HelpSlot[]): void {
   for (const sub of command.commands) leaveSlots(sub, slots);
 }
 
+/** The slot a mark names; a mark of anything else would mean the text held the mark itself. */
 function slotAt(slots: readonly HelpSlot[], index: string): HelpSlot {
   const slot = slots[Number(index)];
   if (!slot) throw new Error(`help text holds a stray slot mark (${index})`);
