@@ -3,12 +3,12 @@
  * `pla` alone, answered from dist/help/ without the CLI: bin/pla.js requires
  * this (bundled as CommonJS, dist/help.cjs) before anything else, so a help page
  * costs Node's start-up, one small script and two small files (the index and the
- * page) instead of the ES module loader, commander and some sixteen chunks (on
- * Node 22 about 2.2× `node -e 0` before, docs/startup.md); a page longer than
- * the terminal goes through the pager, as the CLI's does. Anything else (an
- * unknown command, extra words or options) is left to the CLI, which prints the
- * page or the error.
- * It reads the process through system-io.ts, as the CLI does.
+ * page) instead of the ES module loader, commander and some sixteen chunks:
+ * 1.1–1.2× `node -e 0` on Node 22 and later instead of 1.7–2.1× (20–23 ms of
+ * CPU, docs/startup.md); a page longer than the terminal goes through the
+ * pager, as the CLI's does. Anything else (an unknown command, extra words or
+ * options) is left to the CLI, which prints the page or the error. It reads the
+ * process through system-io.ts, as the CLI does.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
