@@ -122,6 +122,21 @@ describe('--ignore-not-found', () => {
     expect(several.exitCode, several.stderr).toBe(0);
   });
 
+  it('a base URL with a wrong path prefix (404 to every path, read back included) passes no id for gone', async () => {
+    const [id] = (await created('prefix', 1)) as [string];
+    const wrong = `${server.url}/wrong-prefix`;
+    const one = await pla(['det', 'delete', id, '--yes', '--ignore-not-found'], wrong);
+    expect(one.exitCode, one.stderr).toBe(4);
+    const several = await pla(['det', 'delete', id, '999999', '--yes', '--ignore-not-found'], wrong);
+    expect(several.exitCode, several.stderr).toBe(9);
+    expect(several.stderr).toMatch(/^deleted 0, failed 2/m);
+    expect((await pla(['det', 'remove', id, '--yes', '--ignore-not-found'], wrong)).exitCode).toBe(4);
+    const dry = await pla(['det', 'delete', id, '--dry-run', '--ignore-not-found'], wrong);
+    expect(dry.exitCode, dry.stderr).not.toBe(0);
+    expect(dry.stderr).not.toContain('already deleted');
+    expect(await exists(id)).toBe(true);
+  });
+
   it('is offered on the verbs that delete, and only there', async () => {
     for (const verb of [
       ['det', 'delete'],
