@@ -6,12 +6,14 @@
  * CLI, real processes, a temporary config and data folder.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/config/index.js';
 import { eventually } from '../support/eventually.js';
+import { listenLocal } from '../support/listen.js';
 import { BIN } from './support.js';
 
 let work: string;
@@ -115,5 +117,21 @@ describe('pla server start --detach', () => {
     expect(unloggedFile).not.toContain(path);
 
     for (const name of ['quiet', 'unlogged']) expect((await pla(['-e', name, 'server', 'stop'])).exitCode).toBe(0);
+  });
+
+  it('a server that stops before it listens: its own exit code, a bad flag 2 and a port in use 10 (not 1, a bug), no URL', async () => {
+    const bad = await pla(['server', 'start', '-d', '-q', '--port', 'abc', '--data', join(work, 'bad')]);
+    expect(bad.exitCode, bad.stderr).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('--port must be a port number');
+    const holder = await listenLocal(createServer());
+    try {
+      const port = new URL(holder.url).port;
+      const taken = await pla(['server', 'start', '-d', '-q', '--port', port, '--data', join(work, 'taken')]);
+      expect(taken.exitCode, taken.stderr).toBe(10);
+      expect(taken.stdout).toBe('');
+    } finally {
+      await holder.close();
+    }
   });
 });

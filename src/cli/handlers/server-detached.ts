@@ -11,7 +11,7 @@ import { access, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PlaError, UsageError } from '../../errors.js';
+import { ChildExitError, PlaError, UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
 import { writeLine } from '../../io/streams.js';
 import { type DetachedServer, detachedServers, forgetServer, isRunning, newLogFile, recordServer } from '../detached-servers.js';
@@ -81,7 +81,7 @@ export async function startDetached(invocation: Invocation): Promise<void> {
   let env: string | undefined;
   while (url === undefined || env === undefined) {
     if (exited !== undefined) {
-      throw new PlaError(`the server stopped before it listened (exit ${String(exited)}):\n${await tail(log)}`, { hint: `its log: ${log}` });
+      throw new ChildExitError(`the server stopped before it listened (exit ${String(exited)}):\n${await tail(log)}`, exited, { hint: `its log: ${log}` });
     }
     if (Date.now() > deadline) throw new PlaError(`the server did not listen within ${START_WAIT_MS / 1000} s (pid ${pid})`, { hint: `its log: ${log}` });
     await sleep(100, undefined, { signal: invocation.signal });
