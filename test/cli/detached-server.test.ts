@@ -57,6 +57,8 @@ describe('pla server start --detach', () => {
     expect(rows).toEqual([expect.objectContaining({ env: 'bg', state: 'running', url })]);
     pid = rows[0]?.pid;
     expect(pid !== undefined && alive(pid)).toBe(true);
+    // -q: the environment of each server running, what `server stop -e` takes.
+    expect((await pla(['server', 'status', '-q'])).stdout).toBe('bg');
     expect(await readFile(rows[0]?.log ?? '', 'utf8')).toContain(`pla local server listening on ${url}`);
 
     // Follow the log, then make a request: it shows up.
@@ -78,6 +80,7 @@ describe('pla server start --detach', () => {
     expect(alive(pid as number)).toBe(false);
     const after = await pla(['server', 'status', '-o', 'json']);
     expect(JSON.parse(after.stdout)).toEqual([]);
+    expect((await pla(['server', 'status', '-q'])).stdout).toBe('');
     expect(after.stderr).toContain('none is running in the background');
     // Stopping again says so.
     expect((await pla(['-e', 'bg', 'server', 'stop'])).exitCode).toBe(2);
