@@ -122,6 +122,33 @@ describe('--ignore-not-found', () => {
     expect(several.exitCode, several.stderr).toBe(0);
   });
 
+  it('a base URL with a wrong path prefix (404 to every path, read back included) passes no id for gone', async () => {
+    const [id] = (await created('prefix', 1)) as [string];
+    const wrong = `${server.url}/wrong-prefix`;
+    const one = await pla(['det', 'delete', id, '--yes', '--ignore-not-found'], wrong);
+    expect(one.exitCode, one.stderr).toBe(4);
+    const several = await pla(['det', 'delete', id, '999999', '--yes', '--ignore-not-found'], wrong);
+    expect(several.exitCode, several.stderr).toBe(9);
+    expect(several.stderr).toMatch(/^deleted 0, failed 2/m);
+    expect((await pla(['det', 'remove', id, '--yes', '--ignore-not-found'], wrong)).exitCode).toBe(4);
+    const dry = await pla(['det', 'delete', id, '--dry-run', '--ignore-not-found'], wrong);
+    expect(dry.exitCode, dry.stderr).not.toBe(0);
+    expect(dry.stderr).not.toContain('already deleted');
+    expect(await exists(id)).toBe(true);
+  });
+
+  it('an undo of the run leaves what it found gone already as unchanged, not "cannot be undone"', async () => {
+    const [a, b] = (await created('undo', 2)) as [string, string];
+    expect((await pla(['det', 'delete', a, '--yes'])).exitCode).toBe(0);
+    expect((await pla(['det', 'delete', a, b, '--yes', '--ignore-not-found'])).exitCode).toBe(0);
+    const undo = await pla(['runs', 'undo', 'last', '--plan', '-o', 'json']);
+    const plan = JSON.parse(undo.stdout) as { entries: Array<{ action: string; id?: number; reason?: string }> };
+    const entryOf = (id: string) => plan.entries.find((entry) => String(entry.id) === id);
+    expect(entryOf(a), undo.stderr).toEqual({ action: 'unchanged', id: Number(a), reason: 'the run found it already as asked and changed nothing of it' });
+    // The one it deleted: not recorded before on this unprotected environment, so it cannot be re-created.
+    expect(entryOf(b)?.action, undo.stderr).toBe('irreversible');
+  });
+
   it('is offered on the verbs that delete, and only there', async () => {
     for (const verb of [
       ['det', 'delete'],

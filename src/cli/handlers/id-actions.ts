@@ -111,11 +111,15 @@ async function dryRun(ctx: CommandContext<IdActionOptions>, spec: IdActionSpec, 
   const { env } = await ctx.connection();
   const ids = input.items.map((item) => item.value);
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
-  const current = await readCurrentState(await ctx.client(), { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
+  const client = await ctx.client();
+  const current = await readCurrentState(client, { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
     signal: ctx.signal,
     progress: ctx.startProgress,
   });
-  const entries = planIds(verb, input.items, current, input.problems, ctx.opts.ignoreNotFound === true);
+  // Not found is gone, as the run counts it: only where the listing answers (a wrong path prefix finds nothing either).
+  const { listingAnswers } = await import('../../confirm/already-done.js');
+  const goneIsDone = ctx.opts.ignoreNotFound === true && (ids.every((id) => current.has(id)) || (await listingAnswers(client, spec.single, ctx.signal)));
+  const entries = planIds(verb, input.items, current, input.problems, goneIsDone);
   const rows = entries.map((entry) =>
     entry.action === 'refused' || entry.action === 'unreadable'
       ? entry.id === undefined
