@@ -68,7 +68,8 @@ describe('--ignore-not-found', () => {
     expect(again.exitCode).toBe(4);
     const ignored = await pla(['det', 'delete', id, '--yes', '--ignore-not-found']);
     expect(ignored.exitCode, ignored.stderr).toBe(0);
-    expect(ignored.stderr).toContain(`deleted determination ${id} (already gone; read back: not found)`);
+    expect(ignored.stderr).toContain(`determination ${id} already gone; read back: not found`);
+    expect(ignored.stderr).not.toContain('deleted determination');
     expect(await lastReceiptRecords()).toEqual([expect.objectContaining({ action: 'delete', id: Number(id), already: true })]);
   });
 
@@ -83,10 +84,10 @@ describe('--ignore-not-found', () => {
     expect((await pla(['det', 'delete', a, c, '--dry-run'])).exitCode).not.toBe(0);
     const dry = await pla(['det', 'delete', a, c, '--dry-run', '--ignore-not-found']);
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(dry.stderr).toMatch(/would delete 2 determinations .*, 1 of them already deleted; nothing was changed/);
+    expect(dry.stderr).toMatch(/would delete 2 determinations .*, 1 of them already gone \(not found\); nothing was changed/);
     const ignored = await pla(['det', 'delete', a, b, c, '--yes', '--ignore-not-found']);
     expect(ignored.exitCode, ignored.stderr).toBe(0);
-    expect(ignored.stderr).toMatch(/^deleted 3 \(2 of them already deleted\), failed 0/m);
+    expect(ignored.stderr).toMatch(/^deleted 3 \(2 of them already gone \(not found\)\), failed 0/m);
     expect(await exists(c)).toBe(false);
     const lines = await lastReceiptRecords();
     expect(
@@ -133,7 +134,7 @@ describe('--ignore-not-found', () => {
     expect((await pla(['det', 'remove', id, '--yes', '--ignore-not-found'], wrong)).exitCode).toBe(4);
     const dry = await pla(['det', 'delete', id, '--dry-run', '--ignore-not-found'], wrong);
     expect(dry.exitCode, dry.stderr).not.toBe(0);
-    expect(dry.stderr).not.toContain('already deleted');
+    expect(dry.stderr).not.toContain('already gone');
     expect(await exists(id)).toBe(true);
   });
 
@@ -190,7 +191,7 @@ describe('a rerun with --checkpoint after a kill while a delete was in flight', 
 
     const rerun = await pla(args);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toMatch(/^deleted 20 \(10 of them already deleted\), failed 0/m);
+    expect(rerun.stderr).toMatch(/^deleted 20 \(10 of them already gone \(not found\)\), failed 0/m);
     for (const id of [ids[10], ids[19]]) expect(await exists(id as string)).toBe(false);
 
     // A 404 of an id no earlier attempt sent stays a failure (exit 9).
