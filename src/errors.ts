@@ -244,6 +244,21 @@ export class InUseError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.inUse;
 }
 
+/**
+ * Thrown when a pla process this one started and waited on (a detached server,
+ * before it listened) stopped by itself: its exit code, on pla's own mapping, is
+ * this one's (a bad flag stays 2, a port in use 10), so `URL=$(pla server start -d
+ * -q) || …` can tell them apart; killed by a signal (no code), 1.
+ */
+export class ChildExitError extends PlaError {
+  override readonly exitCode: number;
+
+  constructor(message: string, exitCode: number | null, options?: { hint?: string }) {
+    super(message, options);
+    this.exitCode = exitCode !== null && exitCode > 0 ? exitCode : EXIT_CODES.unexpected;
+  }
+}
+
 /** Thrown when the user interrupted the run (Ctrl-C) after it wound down cleanly (exit 130). */
 export class InterruptedError extends PlaError {
   override readonly exitCode: number = EXIT_CODES.interrupted;

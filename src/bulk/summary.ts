@@ -43,7 +43,9 @@ function reasonLines(summary: BulkSummary): string[] {
  */
 export function formatSummary(summary: BulkSummary): string {
   const verb = verbOf(summary.operationId);
-  const already = summary.already > 0 ? ` (${count(summary.already)} of them already ${verb})` : '';
+  // A delete's "already" is an id not found: said as found, not as a delete this run did.
+  const alreadyAs = verb === 'deleted' ? 'already gone (not found)' : `already ${verb}`;
+  const already = summary.already > 0 ? ` (${count(summary.already)} of them ${alreadyAs})` : '';
   const split = verb === 'upserted' ? ` (created ${count(summary.created)}, updated ${count(summary.updated)})` : already;
   const unknown = summary.unknown > 0 ? `, outcome unknown ${count(summary.unknown)}` : '';
   // Replays were carried out by an earlier run: not counted again as this run's.

@@ -5,6 +5,8 @@
  * the interface cannot reverse — a decommission, a cancel, anything whose record
  * before was not recorded — is listed as irreversible, never skipped silently.
  * Records changed by someone else since the run are refused, not overwritten.
+ * Records the run found already as asked (`already`: gone under
+ * `--ignore-not-found`, a task already cancelled) are unchanged: it did nothing to them.
  */
 import { type RecordId, toRecordId } from '../contract/ids.js';
 import { bulkOperation } from '../contract/operations.js';
@@ -19,6 +21,8 @@ interface Touched {
   actions: string[];
   before?: StoredRecordLike;
   after?: StoredRecordLike;
+  /** Every line of it says the run found it already as asked (`already`): the run changed nothing of it. */
+  already: boolean;
 }
 
 /** The record a receipt line is about: its id (exact past 2^53, or digits from an older receipt), else the id of the record after. */
@@ -33,11 +37,17 @@ export function touchedRecords(lines: readonly RecordLine[]): Touched[] {
   for (const line of lines) {
     const id = idOfLine(line);
     if (id === undefined) {
-      anonymous.push({ actions: [line.action], ...(line.before ? { before: line.before } : {}), ...(line.after ? { after: line.after } : {}) });
+      anonymous.push({
+        actions: [line.action],
+        ...(line.before ? { before: line.before } : {}),
+        ...(line.after ? { after: line.after } : {}),
+        already: line.already === true,
+      });
       continue;
     }
-    const touched = byId.get(id) ?? { id, actions: [] };
+    const touched = byId.get(id) ?? { id, actions: [], already: true };
     touched.actions.push(line.action);
+    touched.already &&= line.already === true;
     touched.before ??= line.before;
     if (line.after) touched.after = line.after;
     byId.set(id, touched);
@@ -61,6 +71,8 @@ function inverse(touched: Touched, current: StoredRecordLike | undefined): PlanE
   const first = touched.actions[0] ?? '';
   const last = touched.actions[touched.actions.length - 1] ?? '';
   const where = id === undefined ? {} : { id };
+  // Gone, cancelled or decommissioned before the run (a rerun, --ignore-not-found): there is nothing of the run's to undo.
+  if (touched.already) return { action: 'unchanged', ...where, reason: 'the run found it already as asked and changed nothing of it' };
   const irreversible = touched.actions.find((action) => IRREVERSIBLE[action]);
   if (irreversible) return { action: 'irreversible', ...where, reason: IRREVERSIBLE[irreversible] as string };
   const removedInUse = touched.actions.includes('remove') && touched.before?.inUse === true;

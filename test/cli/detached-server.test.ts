@@ -6,12 +6,14 @@
  * CLI, real processes, a temporary config and data folder.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/config/index.js';
 import { eventually } from '../support/eventually.js';
+import { listenLocal } from '../support/listen.js';
 import { BIN } from './support.js';
 
 let work: string;
@@ -55,6 +57,8 @@ describe('pla server start --detach', () => {
     expect(rows).toEqual([expect.objectContaining({ env: 'bg', state: 'running', url })]);
     pid = rows[0]?.pid;
     expect(pid !== undefined && alive(pid)).toBe(true);
+    // -q: the environment of each server running, what `server stop -e` takes.
+    expect((await pla(['server', 'status', '-q'])).stdout).toBe('bg');
     expect(await readFile(rows[0]?.log ?? '', 'utf8')).toContain(`pla local server listening on ${url}`);
 
     // Follow the log, then make a request: it shows up.
@@ -76,6 +80,7 @@ describe('pla server start --detach', () => {
     expect(alive(pid as number)).toBe(false);
     const after = await pla(['server', 'status', '-o', 'json']);
     expect(JSON.parse(after.stdout)).toEqual([]);
+    expect((await pla(['server', 'status', '-q'])).stdout).toBe('');
     expect(after.stderr).toContain('none is running in the background');
     // Stopping again says so.
     expect((await pla(['-e', 'bg', 'server', 'stop'])).exitCode).toBe(2);
@@ -115,5 +120,21 @@ describe('pla server start --detach', () => {
     expect(unloggedFile).not.toContain(path);
 
     for (const name of ['quiet', 'unlogged']) expect((await pla(['-e', name, 'server', 'stop'])).exitCode).toBe(0);
+  });
+
+  it('a server that stops before it listens: its own exit code, a bad flag 2 and a port in use 10 (not 1, a bug), no URL', async () => {
+    const bad = await pla(['server', 'start', '-d', '-q', '--port', 'abc', '--data', join(work, 'bad')]);
+    expect(bad.exitCode, bad.stderr).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('--port must be a port number');
+    const holder = await listenLocal(createServer());
+    try {
+      const port = new URL(holder.url).port;
+      const taken = await pla(['server', 'start', '-d', '-q', '--port', port, '--data', join(work, 'taken')]);
+      expect(taken.exitCode, taken.stderr).toBe(10);
+      expect(taken.stdout).toBe('');
+    } finally {
+      await holder.close();
+    }
   });
 });

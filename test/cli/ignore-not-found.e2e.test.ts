@@ -68,7 +68,8 @@ describe('--ignore-not-found', () => {
     expect(again.exitCode).toBe(4);
     const ignored = await pla(['det', 'delete', id, '--yes', '--ignore-not-found']);
     expect(ignored.exitCode, ignored.stderr).toBe(0);
-    expect(ignored.stderr).toContain(`deleted determination ${id} (already gone; read back: not found)`);
+    expect(ignored.stderr).toContain(`determination ${id} already gone; read back: not found`);
+    expect(ignored.stderr).not.toContain('deleted determination');
     expect(await lastReceiptRecords()).toEqual([expect.objectContaining({ action: 'delete', id: Number(id), already: true })]);
   });
 
@@ -83,10 +84,10 @@ describe('--ignore-not-found', () => {
     expect((await pla(['det', 'delete', a, c, '--dry-run'])).exitCode).not.toBe(0);
     const dry = await pla(['det', 'delete', a, c, '--dry-run', '--ignore-not-found']);
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(dry.stderr).toMatch(/would delete 2 determinations .*, 1 of them already deleted; nothing was changed/);
+    expect(dry.stderr).toMatch(/would delete 2 determinations .*, 1 of them already gone \(not found\); nothing was changed/);
     const ignored = await pla(['det', 'delete', a, b, c, '--yes', '--ignore-not-found']);
     expect(ignored.exitCode, ignored.stderr).toBe(0);
-    expect(ignored.stderr).toMatch(/^deleted 3 \(2 of them already deleted\), failed 0/m);
+    expect(ignored.stderr).toMatch(/^deleted 3 \(2 of them already gone \(not found\)\), failed 0/m);
     expect(await exists(c)).toBe(false);
     const lines = await lastReceiptRecords();
     expect(
@@ -120,6 +121,33 @@ describe('--ignore-not-found', () => {
     expect(one.stderr).toContain('already gone: the service answered not found');
     const several = await pla(['notifications', 'delete', '999998', '999999', '--yes', '--ignore-not-found']);
     expect(several.exitCode, several.stderr).toBe(0);
+  });
+
+  it('a base URL with a wrong path prefix (404 to every path, read back included) passes no id for gone', async () => {
+    const [id] = (await created('prefix', 1)) as [string];
+    const wrong = `${server.url}/wrong-prefix`;
+    const one = await pla(['det', 'delete', id, '--yes', '--ignore-not-found'], wrong);
+    expect(one.exitCode, one.stderr).toBe(4);
+    const several = await pla(['det', 'delete', id, '999999', '--yes', '--ignore-not-found'], wrong);
+    expect(several.exitCode, several.stderr).toBe(9);
+    expect(several.stderr).toMatch(/^deleted 0, failed 2/m);
+    expect((await pla(['det', 'remove', id, '--yes', '--ignore-not-found'], wrong)).exitCode).toBe(4);
+    const dry = await pla(['det', 'delete', id, '--dry-run', '--ignore-not-found'], wrong);
+    expect(dry.exitCode, dry.stderr).not.toBe(0);
+    expect(dry.stderr).not.toContain('already gone');
+    expect(await exists(id)).toBe(true);
+  });
+
+  it('an undo of the run leaves what it found gone already as unchanged, not "cannot be undone"', async () => {
+    const [a, b] = (await created('undo', 2)) as [string, string];
+    expect((await pla(['det', 'delete', a, '--yes'])).exitCode).toBe(0);
+    expect((await pla(['det', 'delete', a, b, '--yes', '--ignore-not-found'])).exitCode).toBe(0);
+    const undo = await pla(['runs', 'undo', 'last', '--plan', '-o', 'json']);
+    const plan = JSON.parse(undo.stdout) as { entries: Array<{ action: string; id?: number; reason?: string }> };
+    const entryOf = (id: string) => plan.entries.find((entry) => String(entry.id) === id);
+    expect(entryOf(a), undo.stderr).toEqual({ action: 'unchanged', id: Number(a), reason: 'the run found it already as asked and changed nothing of it' });
+    // The one it deleted: not recorded before on this unprotected environment, so it cannot be re-created.
+    expect(entryOf(b)?.action, undo.stderr).toBe('irreversible');
   });
 
   it('is offered on the verbs that delete, and only there', async () => {
@@ -163,7 +191,7 @@ describe('a rerun with --checkpoint after a kill while a delete was in flight', 
 
     const rerun = await pla(args);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toMatch(/^deleted 20 \(10 of them already deleted\), failed 0/m);
+    expect(rerun.stderr).toMatch(/^deleted 20 \(10 of them already gone \(not found\)\), failed 0/m);
     for (const id of [ids[10], ids[19]]) expect(await exists(id as string)).toBe(false);
 
     // A 404 of an id no earlier attempt sent stays a failure (exit 9).

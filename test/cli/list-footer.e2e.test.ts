@@ -13,9 +13,9 @@ import { runInTerminal } from '../support/terminal.js';
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
-/** The footer line of `pla det list --size 2` on a terminal 100 wide (where it fits on one line). */
-async function footer(server: LocalServer): Promise<string> {
-  const run = await runInTerminal(['det', 'list', '--size', '2', '--fields', 'id,code'], { columns: 100, env: { PLA_CONFIG_DIR: server.configDir } });
+/** The footer line of `pla det list --size N` (2 unless told) on a terminal 100 wide (where it fits on one line). */
+async function footer(server: LocalServer, size = '2'): Promise<string> {
+  const run = await runInTerminal(['det', 'list', '--size', size, '--fields', 'id,code'], { columns: 100, env: { PLA_CONFIG_DIR: server.configDir } });
   const screen = run.lines.map((line) => line.text).join('\n');
   expect(run.exitCode, screen).toBe(0);
   const line = run.lines.find((l) => l.text.startsWith('page 1 '))?.text;
@@ -25,16 +25,19 @@ async function footer(server: LocalServer): Promise<string> {
 
 let cursor: LocalServer;
 let link: LocalServer;
+/** Pages by cursor, and answers 3 records a page whatever size is asked (as Spring caps a size). */
+let capped: LocalServer;
 
 beforeAll(async () => {
-  [cursor, link] = await Promise.all([
+  [cursor, link, capped] = await Promise.all([
     startLocalServer({ args: ['--wire', 'bare,page.shape=cursor'] }),
     startLocalServer({ args: ['--wire', 'bare,page.shape=link'] }),
+    startLocalServer({ args: ['--wire', 'bare,page.shape=cursor,page.maxSize=3'] }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([cursor?.stop(), link?.stop()]);
+  await Promise.all([cursor?.stop(), link?.stop(), capped?.stop()]);
 });
 
 describe('the footer of one page', () => {
@@ -60,4 +63,11 @@ describe('the footer of one page', () => {
       expect(lines(next.stdout)).toEqual(['3', '4']);
     },
   );
+
+  it('counts the next page by the records a page held, not the size asked, where the service answers fewer', { timeout: 60_000 }, async () => {
+    expect(await footer(capped, '5')).toContain('; next: --max-items 6 (pages by cursor, not --page)');
+    const next = await capped.pla(['det', 'list', '--max-items', '6', '-q']);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(lines(next.stdout)).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
 });

@@ -70,7 +70,7 @@ describe('a rerun after an interrupt', () => {
   it('a single cancel of a cancelled task is done, exit 0', async () => {
     const again = await server.pla(['tasks', 'cancel', String(ids[0]), '--yes']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/already cancelled; read back: CANCELLED/);
+    expect(again.stderr).toMatch(/^task \d+ already cancelled; read back: CANCELLED$/m);
   });
 
   it('a task that cannot be cancelled is still refused, alone or among others', async () => {

@@ -111,11 +111,15 @@ async function dryRun(ctx: CommandContext<IdActionOptions>, spec: IdActionSpec, 
   const { env } = await ctx.connection();
   const ids = input.items.map((item) => item.value);
   const [{ readCurrentState }, { planIds }] = await Promise.all([import('../../plan/current-state.js'), import('../../plan/build.js')]);
-  const current = await readCurrentState(await ctx.client(), { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
+  const client = await ctx.client();
+  const current = await readCurrentState(client, { get: spec.lookup as OperationId, list: operation(spec.single).list as OperationId }, ids, {
     signal: ctx.signal,
     progress: ctx.startProgress,
   });
-  const entries = planIds(verb, input.items, current, input.problems, ctx.opts.ignoreNotFound === true);
+  // Not found is gone, as the run counts it: only where the listing answers (a wrong path prefix finds nothing either).
+  const { listingAnswers } = await import('../../confirm/already-done.js');
+  const goneIsDone = ctx.opts.ignoreNotFound === true && (ids.every((id) => current.has(id)) || (await listingAnswers(client, spec.single, ctx.signal)));
+  const entries = planIds(verb, input.items, current, input.problems, goneIsDone);
   const rows = entries.map((entry) =>
     entry.action === 'refused' || entry.action === 'unreadable'
       ? entry.id === undefined
@@ -128,7 +132,7 @@ async function dryRun(ctx: CommandContext<IdActionOptions>, spec: IdActionSpec, 
   // Counted as the real run counts them: a record already as asked is done there too.
   const already = entries.filter((entry) => entry.action === 'unchanged').length;
   const via = entries.length > 1 ? ` (${requestLine(spec.bulk as OperationId)})` : '';
-  const alreadyNote = already > 0 ? `, ${already} of them already ${spec.done}` : '';
+  const alreadyNote = already > 0 ? `, ${already} of them ${spec.done === 'deleted' ? 'already gone (not found)' : `already ${spec.done}`}` : '';
   const refusals = refused > 0 ? `, ${refused} would be refused (see the note column)` : '';
   ctx.note(
     `dry run: would ${spec.verb.toLowerCase()} ${counted(entries.length - refused, spec.noun)} on ${env}${via}${alreadyNote}${refusals}; nothing was changed`,
@@ -247,6 +251,8 @@ export function runIdAction(invocation: Invocation<[ids: string[]], IdActionOpti
       const action = spec.single.split('.')[1] ?? spec.single;
       // Operations of the record resources leave a receipt; the notification side's do not.
       const result = spec.bulk ? await callWithReceipt(ctx, single.resource, only, () => action, call) : await call();
+      // Found already as asked, this run changed nothing: said as found ("determination 9 already gone; read back: not found").
+      if (result.already) return ctx.note(`${spec.noun[0]} ${only} ${result.already.how}`);
       return present(ctx, spec.single, result, `${spec.done} ${spec.noun[0]} ${only}`);
     }
     if (spec.bulk) return runBulkPrinting(ctx, spec.bulk, await idSource(input), { total: ids.length });

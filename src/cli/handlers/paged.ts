@@ -87,6 +87,7 @@ async function nextHint(walker: PageWalker<unknown>, page: Page<unknown>): Promi
   const numbered = await walker.numbered().catch(() => undefined);
   if (numbered === true) return `; next: --page ${page.number + 1}, everything: --all`;
   if (numbered === undefined) return '; everything: --all';
-  const upTo = (page.number + 2) * page.size;
+  // A page not the last is full: what it held is the page size the service keeps to (it may answer fewer than asked).
+  const upTo = (page.number + 2) * page.items.length;
   return `; next: --max-items ${upTo} (pages by cursor, not --page), everything: --all`;
 }

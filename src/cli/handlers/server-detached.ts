@@ -11,8 +11,9 @@ import { access, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PlaError, UsageError } from '../../errors.js';
+import { ChildExitError, PlaError, UsageError } from '../../errors.js';
 import { renderRows } from '../../io/output/index.js';
+import { writeOut } from '../../io/output/write-out.js';
 import { writeLine } from '../../io/streams.js';
 import { type DetachedServer, detachedServers, forgetServer, isRunning, newLogFile, recordServer } from '../detached-servers.js';
 import { withContext } from '../context.js';
@@ -81,7 +82,7 @@ export async function startDetached(invocation: Invocation): Promise<void> {
   let env: string | undefined;
   while (url === undefined || env === undefined) {
     if (exited !== undefined) {
-      throw new PlaError(`the server stopped before it listened (exit ${String(exited)}):\n${await tail(log)}`, { hint: `its log: ${log}` });
+      throw new ChildExitError(`the server stopped before it listened (exit ${String(exited)}):\n${await tail(log)}`, exited, { hint: `its log: ${log}` });
     }
     if (Date.now() > deadline) throw new PlaError(`the server did not listen within ${START_WAIT_MS / 1000} s (pid ${pid})`, { hint: `its log: ${log}` });
     await sleep(100, undefined, { signal: invocation.signal });
@@ -101,10 +102,19 @@ export async function startDetached(invocation: Invocation): Promise<void> {
 export function status(invocation: Invocation): Promise<void> {
   return withContext(invocation, async (ctx) => {
     const servers = await detachedServers(ctx.env);
-    await renderRows(
-      servers.map((server) => ({ env: server.env, pid: server.pid, state: isRunning(server.pid) ? 'running' : 'stopped', url: server.url, log: server.log })),
-      ctx.output,
-    );
+    const rows = servers.map((server) => ({
+      env: server.env,
+      pid: server.pid,
+      state: isRunning(server.pid) ? 'running' : 'stopped',
+      url: server.url,
+      log: server.log,
+    }));
+    // -q: the environments of the servers running, one a line (what `pla server stop -e` takes), as `docker ps -q` lists ids.
+    if (ctx.output.quiet) {
+      for (const row of rows) if (row.state === 'running') await writeOut(ctx.output.stdout, `${row.env}\n`);
+      return;
+    }
+    await renderRows(rows, ctx.output);
     if (servers.length === 0) ctx.note('no server started with --detach: none is running in the background (pla server start --detach starts one)');
   });
 }
