@@ -1,19 +1,39 @@
 #!/usr/bin/env node
 // Launches the bundled CLI (dist/, built by `npm run build`). `pla --version` is
-// answered here, from package.json, and `pla __complete` (shell completion) from
-// dist/completion-tree.json, without loading the CLI (docs/startup.md).
+// answered here, from package.json; shell completion (`pla __complete`) and help
+// pages (`--help`, `pla help …`) by CommonJS bundles from data the build took from
+// the CLI (dist/completion-tree.json, dist/help/), without loading the CLI or
+// the ES module loader (docs/startup.md).
 'use strict';
 
 // Node 22.1+ caches compiled code between runs; Node 20 has no such cache.
 require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
+const dist = `${__dirname}/../dist`;
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (args[0] === '__complete') {
-  import('../dist/complete.js').then(({ complete }) => complete(`${__dirname}/../dist/completion-tree.json`, args.slice(1)));
-} else {
+  require('../dist/complete.cjs').complete(`${dist}/completion-tree.json`, args.slice(1));
+} else if (!(mayBeHelp(args) && helpAnswered(args))) {
   import('../dist/cli.js').then(({ main }) => main(process.argv), buildOnce);
+}
+
+/** Whether the command line has a help page's shape: `pla`, `pla … --help`/`-h`, `pla help …`. */
+function mayBeHelp(words) {
+  return words.length === 0 || words[0] === 'help' || words.at(-1) === '--help' || words.at(-1) === '-h';
+}
+
+/** Prints the help page asked for and returns true, or false for the CLI to answer (also when dist/ is not built yet). */
+function helpAnswered(words) {
+  let help;
+  try {
+    help = require('../dist/help.cjs');
+  } catch (error) {
+    if (error?.code === 'MODULE_NOT_FOUND') return false;
+    throw error;
+  }
+  return help.answerHelp(`${dist}/help`, words);
 }
 
 /**

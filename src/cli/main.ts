@@ -11,6 +11,7 @@ import { type CompletionNode, completionTree } from '../completion/tree.js';
 import { signalEchoExpected } from '../config/signal-echo.js';
 import { EXIT_CODES, InterruptedError, OutputClosedError, exitCodeOf } from '../errors.js';
 import type { IOStreams } from '../io/streams.js';
+import type { HelpIndex, HelpPage } from './help-layout.js';
 import type { Environment, RunSurroundings } from './invocation.js';
 import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
@@ -38,6 +39,11 @@ function stoppedAsAsked(signal: AbortSignal): boolean {
 /** The whole command tree as completion data; the build writes it to dist/completion-tree.json. */
 export function completionData(): CompletionNode {
   return completionTree(createProgram(systemIO()));
+}
+
+/** Every help page as data, by file name; the build writes them to dist/help/ for bin/pla.js (help-capture.ts, loaded only then). */
+export async function helpData(): Promise<Map<string, HelpIndex | HelpPage>> {
+  return (await import('./help-capture.js')).captureHelp();
 }
 
 /**

@@ -3,7 +3,9 @@
  * one a line, for the shell scripts of `pla completion`. A first line `:files`
  * asks the shell to complete file names instead. Reads only the prebuilt tree
  * and the config file, so completing costs what `pla --version` costs: Node's
- * start-up and two small files. An entry point of its own (bin/pla.js), so like
+ * start-up and two small files. An entry point of its own, bundled as CommonJS
+ * (dist/complete.cjs) that bin/pla.js requires: through the ES module loader
+ * it cost 6–8 ms more on Node 22 and later (docs/startup.md). Like
  * src/cli/main.ts it reads the process's environment.
  */
 import { readFileSync, readdirSync } from 'node:fs';
