@@ -9,8 +9,8 @@
  * That a help page loads nothing of the CLI, and is laid out at a terminal's
  * width, is startup-modules.test.ts.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -94,21 +94,26 @@ describe('help pages from the model', () => {
   });
 });
 
+/** Runs `node <args>` with pipes and the test's config folder: what it prints and its exit code. */
+async function runNode(args: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+  const result = await execa('node', args, {
+    env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: config.path },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    stdin: 'ignore',
+  });
+  return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
 describe('the launcher', () => {
   /** Runs `pla <words>` with bin/pla.js, or with the CLI alone (`cli`), as a process with pipes. */
-  async function run(words: string[], how: 'launcher' | 'cli') {
-    const args =
+  function run(words: string[], how: 'launcher' | 'cli') {
+    return runNode(
       how === 'launcher'
         ? [BIN, ...words]
-        : ['-e', `import(${JSON.stringify(join(DIST, 'cli.js'))}).then((m) => m.main(['node', 'pla', ...process.argv.slice(1)]))`, '--', ...words];
-    const result = await execa('node', args, {
-      env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: config.path },
-      extendEnv: false,
-      reject: false,
-      stripFinalNewline: false,
-      stdin: 'ignore',
-    });
-    return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+        : ['-e', `import(${JSON.stringify(join(DIST, 'cli.js'))}).then((m) => m.main(['node', 'pla', ...process.argv.slice(1)]))`, '--', ...words],
+    );
   }
 
   it.each([
@@ -129,5 +134,48 @@ describe('the launcher', () => {
   ])('pla %j prints what the CLI prints', async (words) => {
     const [launcher, cli] = await Promise.all([run(words, 'launcher'), run(words, 'cli')]);
     expect(launcher).toEqual(cli);
+  });
+});
+
+describe('a dist/ whose help pages are missing or damaged', () => {
+  /** A copy of the launcher and dist/ (its node_modules linked), whose help pages `damage` changes. */
+  async function damagedCopy(damage: (pages: string) => Promise<void>): Promise<string> {
+    const root = join(config.path, `copy-${Math.random().toString(36).slice(2)}`);
+    await mkdir(root);
+    await cp(dirname(BIN), join(root, 'bin'), { recursive: true });
+    await cp(join(DIST, '..', 'package.json'), join(root, 'package.json'));
+    await cp(DIST, join(root, 'dist'), { recursive: true });
+    await symlink(join(DIST, '..', 'node_modules'), join(root, 'node_modules'));
+    await damage(join(root, 'dist', 'help'));
+    return root;
+  }
+
+  it.each<[string, (pages: string) => Promise<void>, string[][]]>([
+    ['no help/ at all', (pages) => rm(pages, { recursive: true }), [[], ['--help'], ['det', '--help'], ['help', 'options']]],
+    ['an index cut short', (pages) => writeFile(join(pages, 'index.json'), '{"minWidthToWrap":40,"top'), [['--help'], ['help', 'det']]],
+    [
+      'an index of another shape',
+      (pages) => writeFile(join(pages, 'index.json'), '{}'),
+      [
+        ['det', '--help'],
+        ['help', 'exit-codes'],
+      ],
+    ],
+    [
+      'a page missing',
+      (pages) => rm(join(pages, 'flag.determinations.json')),
+      [
+        ['det', '--help'],
+        ['determinations', '-h'],
+      ],
+    ],
+    ['a page cut short', (pages) => writeFile(join(pages, 'topic.options.json'), '{"parts":["Glo'), [['help', 'options']]],
+  ])('with %s, the CLI answers: the page, not a crash', async (_, damage, lines) => {
+    const root = await damagedCopy(damage);
+    for (const words of lines) {
+      const [copy, whole] = await Promise.all([runNode([join(root, 'bin', 'pla.js'), ...words]), runNode([BIN, ...words])]);
+      expect(copy, `pla ${words.join(' ')}`).toEqual(whole);
+      expect(whole.code === 2 ? whole.stderr : whole.stdout).toMatch(/^Usage: pla|^Global options|^Exit codes/);
+    }
   });
 });
