@@ -112,9 +112,23 @@ export function answerHelp(dir: string, words: readonly string[]): boolean {
 
 /** Through the pager; its module (which starts a process) loads only for a page that needs it. */
 async function showPaged(text: string, io: IOStreams): Promise<void> {
-  const [{ page }, { EXIT_CODES, OutputClosedError }] = await Promise.all([import('../io/pager.js'), import('../errors.js')]);
-  // Ctrl-C reaches the pager too, which decides; pla waits for it to close (leaving it would leave the terminal to two readers), then ends interrupted as the CLI does.
-  process.on('SIGINT', () => (process.exitCode = EXIT_CODES.interrupted));
+  const [{ page }, { OutputClosedError }, { STOPPING_SIGNALS, STOPPING_SIGNAL_NAMES, stoppingNotice }] = await Promise.all([
+    import('../io/pager.js'),
+    import('../errors.js'),
+    import('./stopping-signals.js'),
+  ]);
+  // A stopping signal as the CLI takes it (main.ts): the first is said, and pla waits for the pager, which gets Ctrl-C
+  // too and decides (leaving it would leave the terminal to two readers); a second ends pla at once. Ctrl-C ends
+  // interrupted; SIGTERM and SIGHUP, stopped as asked, 0.
+  let stoppedBy: keyof typeof STOPPING_SIGNALS | undefined;
+  for (const signal of STOPPING_SIGNAL_NAMES) {
+    process.on(signal, () => {
+      if (stoppedBy) process.exit(STOPPING_SIGNALS[stoppedBy]);
+      stoppedBy = signal;
+      io.stderr.write(stoppingNotice(signal));
+      if (signal === 'SIGINT') process.exitCode = STOPPING_SIGNALS.SIGINT;
+    });
+  }
   // The reader may quit the pager before the end: what it did not read is not an error.
   await page(text, io).catch((error: unknown) => {
     if (!(error instanceof OutputClosedError)) throw error;

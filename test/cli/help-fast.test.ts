@@ -9,7 +9,7 @@
  * That a help page loads nothing of the CLI, and is laid out at a terminal's
  * width, is startup-modules.test.ts.
  */
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpPageFileFor, helpText } from '../../src/cli/help-fast.js';
 import type { HelpIndex } from '../../src/cli/help-layout.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
+import { eventually } from '../support/eventually.js';
 import { fakeIO } from '../support/fake-io.js';
 import { BIN, tempDir } from './support.js';
 
@@ -107,14 +108,55 @@ async function runNode(args: string[]): Promise<{ code: number | undefined; stdo
 }
 
 describe('the launcher', () => {
+  /** `node <these> <words>` runs `pla <words>` with bin/pla.js, or with the CLI alone (`cli`). */
+  const nodeArgs = (how: 'launcher' | 'cli'): string[] =>
+    how === 'launcher' ? [BIN] : ['-e', `import(${JSON.stringify(join(DIST, 'cli.js'))}).then((m) => m.main(['node', 'pla', ...process.argv.slice(1)]))`, '--'];
+
   /** Runs `pla <words>` with bin/pla.js, or with the CLI alone (`cli`), as a process with pipes. */
   function run(words: string[], how: 'launcher' | 'cli') {
-    return runNode(
-      how === 'launcher'
-        ? [BIN, ...words]
-        : ['-e', `import(${JSON.stringify(join(DIST, 'cli.js'))}).then((m) => m.main(['node', 'pla', ...process.argv.slice(1)]))`, '--', ...words],
-    );
+    return runNode([...nodeArgs(how), ...words]);
   }
+
+  const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+  /**
+   * `pla help det` on a terminal 5 rows high, through a pager that holds on until
+   * told, `signal` sent to pla meanwhile: what the terminal shows and the exit code.
+   */
+  async function pagedAndSignalled(how: 'launcher' | 'cli', signal: 'SIGINT' | 'SIGTERM') {
+    const dir = join(config.path, `pager-${how}-${signal}`);
+    await mkdir(dir);
+    const [pidFile, go] = [join(dir, 'pid'), join(dir, 'go')];
+    await execa('mkfifo', [go]);
+    // The pager's shell is pla's child: $PPID is pla.
+    const pager = `echo $PPID > ${quote(pidFile)}; cat > /dev/null; read -r _ < ${quote(go)}`;
+    const command = `stty cols 80 rows 5 && exec node ${[...nodeArgs(how), 'help', 'det'].map(quote).join(' ')}`;
+    const shown = execa('script', ['-qfec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', TERM: 'xterm-256color', PLA_CONFIG_DIR: config.path, PAGER: pager },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    let output = '';
+    let ended = false;
+    shown.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void shown.then(() => (ended = true));
+    await eventually(async () => (await readFile(pidFile, 'utf8')).trim() !== '');
+    process.kill(Number(await readFile(pidFile, 'utf8')), signal);
+    // pla has taken the signal (it says so), or ended by it; then the pager may end.
+    await eventually(async () => output.includes('finishing what is in flight') || ended, 20_000);
+    const fifo = await open(go, 'r+');
+    await fifo.write('\n');
+    await fifo.close();
+    const result = await shown;
+    return { code: result.exitCode, shown: String(result.stdout) };
+  }
+
+  it.each(['SIGINT', 'SIGTERM'] as const)("a page in the pager takes %s as the CLI's does: said, the pager waited for, the same exit code", async (signal) => {
+    const launcher = await pagedAndSignalled('launcher', signal);
+    expect(launcher).toEqual(await pagedAndSignalled('cli', signal));
+    expect(launcher.shown).toContain(signal === 'SIGINT' ? 'interrupted: finishing' : `interrupted by ${signal}: finishing`);
+  });
 
   it.each([
     [[]],
