@@ -85,6 +85,8 @@ describe('--ignore-not-found', () => {
     const dry = await pla(['det', 'delete', a, c, '--dry-run', '--ignore-not-found']);
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(dry.stderr).toMatch(/would delete 2 determinations .*, 1 of them already gone \(not found\); nothing was changed/);
+    const dryRows = (await pla(['det', 'delete', a, c, '--dry-run', '--ignore-not-found', '-o', 'json'])).stdout;
+    expect(JSON.parse(dryRows)).toEqual([{ id: Number(a), note: 'already gone' }, expect.objectContaining({ id: Number(c) })]);
     const ignored = await pla(['det', 'delete', a, b, c, '--yes', '--ignore-not-found']);
     expect(ignored.exitCode, ignored.stderr).toBe(0);
     expect(ignored.stderr).toMatch(/^deleted 3 \(2 of them already gone \(not found\)\), failed 0/m);

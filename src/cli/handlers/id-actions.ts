@@ -125,7 +125,8 @@ async function dryRun(ctx: CommandContext<IdActionOptions>, spec: IdActionSpec, 
       ? entry.id === undefined
         ? { id: entry.record?.id ?? entry.raw, note: `line ${entry.line ?? '?'}: ${entry.reason ?? entry.action}` }
         : { ...(entry.before ?? {}), id: entry.id, note: entry.reason }
-      : { ...(entry.before ?? {}), id: entry.id },
+      : // An id found gone says so: its row has nothing else to show.
+        { ...(entry.before ?? {}), id: entry.id, ...(entry.action === 'unchanged' && !entry.before ? { note: entry.reason } : {}) },
   );
   await renderRows(rows, ctx.output);
   const refused = entries.filter((entry) => entry.action === 'refused' || entry.action === 'unreadable').length;
