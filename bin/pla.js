@@ -12,6 +12,8 @@ require('node:module').enableCompileCache?.();
 const args = process.argv.slice(2);
 const dist = `${__dirname}/../dist`;
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // A reader gone (`pla --version | false`) is not an error, as for the CLI's output.
+  process.stdout.on('error', () => {});
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (args[0] === '__complete') {
   require('../dist/complete.cjs').complete(`${dist}/completion-tree.json`, args.slice(1));

@@ -45,9 +45,22 @@ export function helpPageFileFor(index: HelpIndex, words: readonly string[]): str
   return path && helpPageFile('help', path);
 }
 
-/** Reads a JSON file of dist/help/. */
-function readHelpFile<T>(dir: string, file: string): T {
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
+/**
+ * A JSON file of dist/help/, or undefined when it cannot be read as one: a
+ * dist/ half copied or swapped by a build under the run (the index of one
+ * build, the page of the next) leaves the CLI to answer rather than crash.
+ */
+function readHelpFile<T>(dir: string, file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `index` has the index's shape (a dist/help/ of another layout does not). */
+function isHelpIndex(index: HelpIndex | undefined): index is HelpIndex {
+  return Array.isArray(index?.commands) && Array.isArray(index.topics) && typeof index.minWidthToWrap === 'number';
 }
 
 /** A help page as the run shows it. */
@@ -62,13 +75,15 @@ export interface HelpAnswer {
 /**
  * What `pla <words>` shows on `io`, from the pages in `dir`, laid out as
  * commander would: at the terminal's width on a terminal, else 80 (program.ts,
- * configureTree). Undefined when the CLI must answer: not a plain help form.
+ * configureTree). Undefined when the CLI must answer: not a plain help form, or
+ * no page to read.
  */
 export function helpText(dir: string, words: readonly string[], io: IOStreams): HelpAnswer | undefined {
   const index = readHelpFile<HelpIndex>(dir, 'index.json');
+  if (!isHelpIndex(index)) return undefined;
   const file = helpPageFileFor(index, words);
-  if (!file) return undefined;
-  const page = readHelpFile<HelpPage>(dir, file);
+  const page = file === undefined ? undefined : readHelpFile<HelpPage>(dir, file);
+  if (page === undefined || !Array.isArray(page.parts)) return undefined;
   const stderr = page.stderr === true;
   const terminal = stderr ? io.stderrIsTTY : io.stdoutIsTTY;
   const text = layOut(page, (terminal ? io.terminalColumns : undefined) ?? 80, index.minWidthToWrap);
@@ -97,9 +112,23 @@ export function answerHelp(dir: string, words: readonly string[]): boolean {
 
 /** Through the pager; its module (which starts a process) loads only for a page that needs it. */
 async function showPaged(text: string, io: IOStreams): Promise<void> {
-  const [{ page }, { EXIT_CODES, OutputClosedError }] = await Promise.all([import('../io/pager.js'), import('../errors.js')]);
-  // Ctrl-C reaches the pager too, which decides; pla waits for it to close (leaving it would leave the terminal to two readers), then ends interrupted as the CLI does.
-  process.on('SIGINT', () => (process.exitCode = EXIT_CODES.interrupted));
+  const [{ page }, { OutputClosedError }, { STOPPING_SIGNALS, STOPPING_SIGNAL_NAMES, stoppingNotice }] = await Promise.all([
+    import('../io/pager.js'),
+    import('../errors.js'),
+    import('./stopping-signals.js'),
+  ]);
+  // A stopping signal as the CLI takes it (main.ts): the first is said, and pla waits for the pager, which gets Ctrl-C
+  // too and decides (leaving it would leave the terminal to two readers); a second ends pla at once. Ctrl-C ends
+  // interrupted; SIGTERM and SIGHUP, stopped as asked, 0.
+  let stoppedBy: keyof typeof STOPPING_SIGNALS | undefined;
+  for (const signal of STOPPING_SIGNAL_NAMES) {
+    process.on(signal, () => {
+      if (stoppedBy) process.exit(STOPPING_SIGNALS[stoppedBy]);
+      stoppedBy = signal;
+      io.stderr.write(stoppingNotice(signal));
+      if (signal === 'SIGINT') process.exitCode = STOPPING_SIGNALS.SIGINT;
+    });
+  }
   // The reader may quit the pager before the end: what it did not read is not an error.
   await page(text, io).catch((error: unknown) => {
     if (!(error instanceof OutputClosedError)) throw error;

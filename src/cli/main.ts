@@ -16,6 +16,7 @@ import type { Environment, RunSurroundings } from './invocation.js';
 import { CommanderError, commanderExitCode, createProgram, releaseHeldOutput } from './program.js';
 import { formatError } from './report-error.js';
 import { systemIO } from './system-io.js';
+import { STOPPING_SIGNALS, STOPPING_SIGNAL_NAMES, type StoppingSignal, stoppingNotice } from './stopping-signals.js';
 
 /** Keys (and proxy and store passwords) given on the command line or in the environment, to mask in error output. */
 function knownKeys(argv: string[], env: Environment): string[] {
@@ -73,15 +74,6 @@ export async function runPla(argv: string[], io: IOStreams, surroundings: RunSur
   }
 }
 
-/**
- * The signals that stop a run in order, each with the exit code a shell gives a
- * process it ended (128 + its number): Ctrl-C, a `kill`/CI cancel/container stop,
- * a closed terminal or SSH session. Each ends a run as Ctrl-C does: no new batch,
- * those in flight settled, the receipt closed as interrupted.
- */
-const STOPPING_SIGNALS = { SIGINT: EXIT_CODES.interrupted, SIGTERM: 143, SIGHUP: 129 } as const;
-type StoppingSignal = keyof typeof STOPPING_SIGNALS;
-
 /** Runs `pla` as the process: `argv` is `process.argv`. */
 export async function main(argv: string[]): Promise<void> {
   const io = systemIO();
@@ -100,11 +92,10 @@ export async function main(argv: string[]): Promise<void> {
     }
     stoppedBy = signal;
     echoPending = signalEchoExpected();
-    const what = signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}`;
-    io.stderr.write(`\n${what}: finishing what is in flight (Ctrl-C again to quit now)\n`);
+    io.stderr.write(stoppingNotice(signal));
     interrupt.abort(signal);
   };
-  const listeners = (Object.keys(STOPPING_SIGNALS) as StoppingSignal[]).map((signal) => {
+  const listeners = STOPPING_SIGNAL_NAMES.map((signal) => {
     const listener = () => onSignal(signal);
     process.on(signal, listener);
     return () => process.off(signal, listener);

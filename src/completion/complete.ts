@@ -11,18 +11,24 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/config-dir.js';
-import { BUILT_IN_ENVIRONMENTS } from '../config/types.js';
+import { BUILT_IN_ENVIRONMENTS, ENV_NAME } from '../config/types.js';
 import type { CompletionNode, CompletionOption, ValueKind } from './tree.js';
 
 /** The directive for "complete file names here". */
 export const FILES = ':files';
 
-/** Built-in environment names and those stored in the config file. */
+/**
+ * Built-in environment names and those stored in the config file that `-e`
+ * takes: a damaged file (environments a list or a string, a name with a line
+ * break) offers no index or piece of a name.
+ */
 function environmentNames(): string[] {
   let stored: string[] = [];
   try {
-    const config = JSON.parse(readFileSync(join(configDir(process.env), 'config.json'), 'utf8')) as { environments?: Record<string, unknown> };
-    stored = Object.keys(config.environments ?? {});
+    const config: unknown = JSON.parse(readFileSync(join(configDir(process.env), 'config.json'), 'utf8'));
+    const environments: unknown = typeof config === 'object' && config !== null && 'environments' in config ? config.environments : undefined;
+    if (typeof environments === 'object' && environments !== null && !Array.isArray(environments))
+      stored = Object.keys(environments).filter((name) => ENV_NAME.test(name));
   } catch {
     // No config yet, or unreadable: the built-in names still help.
   }

@@ -7,6 +7,9 @@ import type { WireProfile } from '../contract/wire-profile.js';
 
 export const BUILT_IN_ENVIRONMENTS = ['local', 'development', 'qa', 'production'] as const;
 
+/** What an environment's name may be: a lowercase letter, then a-z, 0-9 and "-" (checkEnvName in validate.ts). */
+export const ENV_NAME = /^[a-z][a-z0-9-]*$/;
+
 /** What one environment stores; every field is optional. */
 export interface EnvironmentConfig {
   baseUrl?: string;

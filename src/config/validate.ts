@@ -3,12 +3,10 @@
  * (before using a flag or env var): environment names and base URLs.
  */
 import { UsageError } from '../errors.js';
-import type { EnvironmentConfig } from './types.js';
+import { ENV_NAME, type EnvironmentConfig } from './types.js';
 import { LOCAL_BASE_URL } from '../server/options.js';
 import { maskUrl } from '../contract/secrets.js';
 import { refusedStoreUrl, storeUrlProblem } from '../store/store-url.js';
-
-const ENV_NAME = /^[a-z][a-z0-9-]*$/;
 
 /**
  * The stored environment `env`: an own entry of the file's environments, never

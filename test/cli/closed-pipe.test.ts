@@ -52,3 +52,18 @@ it('stops quietly with exit 0 when the reader of stdout closes the pipe', async 
   // It stopped early: far fewer pages were asked for than exist.
   expect(server.requests.length).toBeLessThan(PAGES);
 });
+
+it.each([['--version'], ['--help'], ['help', 'det']])('pla %s exits 0 quietly into a pipe its reader closed before the first write', async (...words) => {
+  const pla = join(process.cwd(), 'bin/pla.js');
+  // The reader closes its end, then lets pla start (a FIFO orders the two): every write of pla meets EPIPE.
+  const script = `
+mkfifo "$1/ready"
+{ read -r _ < "$1/ready"; node ${JSON.stringify(pla)} "\${@:2}"; echo "pla-exit=$?" >&2; } | { exec 0<&-; echo > "$1/ready"; }`;
+  const fifoDir = await mkdtemp(join(tmpdir(), 'pla-fifo-'));
+  try {
+    const result = await execa('bash', ['-c', script, 'closed-pipe', fifoDir, ...words], { env: { PLA_CONFIG_DIR: configDir }, reject: false });
+    expect(result.stderr).toBe('pla-exit=0');
+  } finally {
+    await rm(fifoDir, { recursive: true, force: true });
+  }
+});

@@ -75,6 +75,19 @@ describe('bash completion', () => {
     expect(await complete('pla config use p')).toEqual(['production']);
   });
 
+  it.each([
+    ['a list', '{"environments":["x","y"]}'],
+    ['a string', '{"environments":"abc"}'],
+    ['names -e refuses', '{"environments":{"a\\nb":{},"__proto__":{},"Upper":{},"ok-1":{}}}'],
+  ])('offers after -e only the names -e takes when the config holds environments as %s', async (_, config) => {
+    const damaged = join(dir.path, 'damaged-config');
+    await mkdir(damaged, { recursive: true });
+    await writeFile(join(damaged, 'config.json'), config);
+    const result = await execa('node', [BIN, '__complete', '-e', ''], { env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: damaged }, extendEnv: false });
+    const names = String(result.stdout).split('\n').sort();
+    expect(names).toEqual(['development', 'local', ...(config.includes('ok-1') ? ['ok-1'] : []), 'production', 'qa']);
+  });
+
   it('completes flags, the choices of enum flags, and file paths for --file', async () => {
     expect(await complete('pla det list --so')).toEqual(['--sort']);
     expect(await complete('pla det list -o ')).toEqual(['csv', 'json', 'ndjson', 'table', 'xlsx']);

@@ -9,8 +9,8 @@
  * That a help page loads nothing of the CLI, and is laid out at a terminal's
  * width, is startup-modules.test.ts.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpPageFileFor, helpText } from '../../src/cli/help-fast.js';
 import type { HelpIndex } from '../../src/cli/help-layout.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
+import { eventually } from '../support/eventually.js';
 import { fakeIO } from '../support/fake-io.js';
 import { BIN, tempDir } from './support.js';
 
@@ -94,22 +95,68 @@ describe('help pages from the model', () => {
   });
 });
 
+/** Runs `node <args>` with pipes and the test's config folder: what it prints and its exit code. */
+async function runNode(args: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+  const result = await execa('node', args, {
+    env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: config.path },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    stdin: 'ignore',
+  });
+  return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
 describe('the launcher', () => {
+  /** `node <these> <words>` runs `pla <words>` with bin/pla.js, or with the CLI alone (`cli`). */
+  const nodeArgs = (how: 'launcher' | 'cli'): string[] =>
+    how === 'launcher' ? [BIN] : ['-e', `import(${JSON.stringify(join(DIST, 'cli.js'))}).then((m) => m.main(['node', 'pla', ...process.argv.slice(1)]))`, '--'];
+
   /** Runs `pla <words>` with bin/pla.js, or with the CLI alone (`cli`), as a process with pipes. */
-  async function run(words: string[], how: 'launcher' | 'cli') {
-    const args =
-      how === 'launcher'
-        ? [BIN, ...words]
-        : ['-e', `import(${JSON.stringify(join(DIST, 'cli.js'))}).then((m) => m.main(['node', 'pla', ...process.argv.slice(1)]))`, '--', ...words];
-    const result = await execa('node', args, {
-      env: { PATH: process.env.PATH ?? '', PLA_CONFIG_DIR: config.path },
+  function run(words: string[], how: 'launcher' | 'cli') {
+    return runNode([...nodeArgs(how), ...words]);
+  }
+
+  const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+  /**
+   * `pla help det` on a terminal 5 rows high, through a pager that holds on until
+   * told, `signal` sent to pla meanwhile: what the terminal shows and the exit code.
+   */
+  async function pagedAndSignalled(how: 'launcher' | 'cli', signal: 'SIGINT' | 'SIGTERM') {
+    const dir = join(config.path, `pager-${how}-${signal}`);
+    await mkdir(dir);
+    const [pidFile, go] = [join(dir, 'pid'), join(dir, 'go')];
+    await execa('mkfifo', [go]);
+    // The pager's shell is pla's child: $PPID is pla.
+    const pager = `echo $PPID > ${quote(pidFile)}; cat > /dev/null; read -r _ < ${quote(go)}`;
+    const command = `stty cols 80 rows 5 && exec node ${[...nodeArgs(how), 'help', 'det'].map(quote).join(' ')}`;
+    const shown = execa('script', ['-qfec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', TERM: 'xterm-256color', PLA_CONFIG_DIR: config.path, PAGER: pager },
       extendEnv: false,
       reject: false,
-      stripFinalNewline: false,
       stdin: 'ignore',
     });
-    return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+    let output = '';
+    let ended = false;
+    shown.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void shown.then(() => (ended = true));
+    await eventually(async () => (await readFile(pidFile, 'utf8')).trim() !== '');
+    process.kill(Number(await readFile(pidFile, 'utf8')), signal);
+    // pla has taken the signal (it says so), or ended by it; then the pager may end.
+    await eventually(async () => output.includes('finishing what is in flight') || ended, 20_000);
+    const fifo = await open(go, 'r+');
+    await fifo.write('\n');
+    await fifo.close();
+    const result = await shown;
+    return { code: result.exitCode, shown: String(result.stdout) };
   }
+
+  it.each(['SIGINT', 'SIGTERM'] as const)("a page in the pager takes %s as the CLI's does: said, the pager waited for, the same exit code", async (signal) => {
+    const launcher = await pagedAndSignalled('launcher', signal);
+    expect(launcher).toEqual(await pagedAndSignalled('cli', signal));
+    expect(launcher.shown).toContain(signal === 'SIGINT' ? 'interrupted: finishing' : `interrupted by ${signal}: finishing`);
+  });
 
   it.each([
     [[]],
@@ -129,5 +176,48 @@ describe('the launcher', () => {
   ])('pla %j prints what the CLI prints', async (words) => {
     const [launcher, cli] = await Promise.all([run(words, 'launcher'), run(words, 'cli')]);
     expect(launcher).toEqual(cli);
+  });
+});
+
+describe('a dist/ whose help pages are missing or damaged', () => {
+  /** A copy of the launcher and dist/ (its node_modules linked), whose help pages `damage` changes. */
+  async function damagedCopy(damage: (pages: string) => Promise<void>): Promise<string> {
+    const root = join(config.path, `copy-${Math.random().toString(36).slice(2)}`);
+    await mkdir(root);
+    await cp(dirname(BIN), join(root, 'bin'), { recursive: true });
+    await cp(join(DIST, '..', 'package.json'), join(root, 'package.json'));
+    await cp(DIST, join(root, 'dist'), { recursive: true });
+    await symlink(join(DIST, '..', 'node_modules'), join(root, 'node_modules'));
+    await damage(join(root, 'dist', 'help'));
+    return root;
+  }
+
+  it.each<[string, (pages: string) => Promise<void>, string[][]]>([
+    ['no help/ at all', (pages) => rm(pages, { recursive: true }), [[], ['--help'], ['det', '--help'], ['help', 'options']]],
+    ['an index cut short', (pages) => writeFile(join(pages, 'index.json'), '{"minWidthToWrap":40,"top'), [['--help'], ['help', 'det']]],
+    [
+      'an index of another shape',
+      (pages) => writeFile(join(pages, 'index.json'), '{}'),
+      [
+        ['det', '--help'],
+        ['help', 'exit-codes'],
+      ],
+    ],
+    [
+      'a page missing',
+      (pages) => rm(join(pages, 'flag.determinations.json')),
+      [
+        ['det', '--help'],
+        ['determinations', '-h'],
+      ],
+    ],
+    ['a page cut short', (pages) => writeFile(join(pages, 'topic.options.json'), '{"parts":["Glo'), [['help', 'options']]],
+  ])('with %s, the CLI answers: the page, not a crash', async (_, damage, lines) => {
+    const root = await damagedCopy(damage);
+    for (const words of lines) {
+      const [copy, whole] = await Promise.all([runNode([join(root, 'bin', 'pla.js'), ...words]), runNode([BIN, ...words])]);
+      expect(copy, `pla ${words.join(' ')}`).toEqual(whole);
+      expect(whole.code === 2 ? whole.stderr : whole.stdout).toMatch(/^Usage: pla|^Global options|^Exit codes/);
+    }
   });
 });
