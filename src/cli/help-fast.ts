@@ -101,8 +101,10 @@ export function answerHelp(dir: string, words: readonly string[]): boolean {
   const answer = helpText(dir, words, io);
   if (!answer) return false;
   const stream = answer.stderr ? io.stderr : io.stdout;
-  // A reader gone (`pla --help | head -1`) is not an error.
-  stream.on('error', () => {});
+  // A reader gone (`pla --help | head -1`) is not an error; nor is a terminal closed under the pager (SIGHUP), whose
+  // notice then fails to write (as main.ts guards both).
+  io.stdout.on('error', () => {});
+  io.stderr.on('error', () => {});
   if (answer.paged) void showPaged(answer.text, io);
   else stream.write(answer.text);
   // `pla` alone is a usage error, as commander reports it.
