@@ -61,7 +61,9 @@ function addStartCommand(tree: Tree): void {
     .option('--no-request-log', 'no line per request on stderr (pla server log still has them)')
     .option('-d, --detach', 'run in the background: prints its URL once it listens; its pid and log go where `pla server status` finds them')
     // The detached server is this command again with --no-detach last: the last of the two wins, whatever form -d took (-d, --detach).
-    .addOption(new Option('--no-detach', 'run in the foreground (the default)').hideHelp());
+    .addOption(new Option('--no-detach', 'run in the foreground (the default)').hideHelp())
+    // Also added by --detach: the child's output is a log file, so a first start's admin key goes to the caller's terminal instead.
+    .addOption(new Option('--detached-child', 'started by --detach: no secret in the output').hideHelp());
   examples(
     start,
     'pla server start',

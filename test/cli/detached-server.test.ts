@@ -66,6 +66,12 @@ describe('pla server start --detach', () => {
     let followed = '';
     follow.stdout?.on('data', (chunk: Buffer) => (followed += chunk.toString()));
     const key = (await openConfig({ env, readOnly: true })).get('bg').apiKey ?? '';
+    // The first start's admin key: shown once to whoever started the server, never written to the log file.
+    expect(key).not.toBe('');
+    expect(started.stderr).toContain(`New admin key: ${key}`);
+    const logText = await readFile(rows[0]?.log ?? '', 'utf8');
+    expect(logText).not.toContain(key);
+    expect(logText).toContain(`New admin key: ••••${key.slice(-4)}`);
     const seen = async () => {
       await fetch(`${url}/api/v1/asset-transaction-type-determinations/1`, { headers: { 'x-api-key': key } });
       return followed.includes('"path":"/api/v1/asset-transaction-type-determinations/1"');

@@ -19,6 +19,7 @@ import { type DetachedServer, detachedServers, forgetServer, isRunning, newLogFi
 import { withContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { chosenEnv } from '../chosen-env.js';
+import { NEW_ADMIN_KEY, newAdminKeyLines } from './new-admin-key.js';
 
 /**
  * The line the server prints once it listens (the URL alone with -q, src/server/start.ts),
@@ -65,7 +66,7 @@ export async function startDetached(invocation: Invocation): Promise<void> {
   const out = await open(log, 'a', 0o600);
   // The same command in the foreground: `--no-detach` last outranks -d in any form (-d, --detach).
   // -q is what this command prints; the log is a log, with the whole ready line.
-  const args = [...invocation.argv.filter((arg) => arg !== '-q' && arg !== '--quiet'), '--no-detach'];
+  const args = [...invocation.argv.filter((arg) => arg !== '-q' && arg !== '--quiet'), '--no-detach', '--detached-child'];
   let exited: number | null | undefined;
   const child = spawn(process.execPath, [await launcher(), ...args], {
     detached: true,
@@ -80,13 +81,14 @@ export async function startDetached(invocation: Invocation): Promise<void> {
   const deadline = Date.now() + START_WAIT_MS;
   let url: string | undefined;
   let env: string | undefined;
+  let text = '';
   while (url === undefined || env === undefined) {
     if (exited !== undefined) {
       throw new ChildExitError(`the server stopped before it listened (exit ${String(exited)}):\n${await tail(log)}`, exited, { hint: `its log: ${log}` });
     }
     if (Date.now() > deadline) throw new PlaError(`the server did not listen within ${START_WAIT_MS / 1000} s (pid ${pid})`, { hint: `its log: ${log}` });
     await sleep(100, undefined, { signal: invocation.signal });
-    const text = await readFile(log, 'utf8');
+    text = await readFile(log, 'utf8');
     url = READY.exec(text)?.[1];
     env = FEEDS.exec(text)?.[1];
   }
@@ -94,6 +96,8 @@ export async function startDetached(invocation: Invocation): Promise<void> {
   await recordServer(invocation.env, { pid, url, env, log, startedAt: new Date().toISOString() });
   invocation.io.stdout.write(`${url}\n`);
   if (invocation.opts.quiet) return;
+  // A first start's admin key: the log has it masked; shown here once, from the config the server saved it in.
+  if (text.includes(NEW_ADMIN_KEY)) await showNewAdminKey(invocation, env);
   writeLine(invocation.io, `pla server: running in the background, pid ${pid}, environment ${env}; log: ${log}`);
   writeLine(invocation.io, `stop it with: pla server stop -e ${env}   (pla server status lists the servers left running)`);
 }
@@ -153,4 +157,12 @@ export function stop(invocation: Invocation): Promise<void> {
       await forgetServer(ctx.env, server.pid);
     }
   });
+}
+
+/** Shows the admin key a detached first start created and saved for `env`, as a foreground start shows it. */
+async function showNewAdminKey(invocation: Invocation, env: string): Promise<void> {
+  const { openConfig } = await import('../../config/index.js');
+  const key = (await openConfig({ env: invocation.env, readOnly: true })).get(env).apiKey;
+  if (key === undefined) return;
+  for (const line of ['', ...newAdminKeyLines(key, env), '']) writeLine(invocation.io, line);
 }

@@ -10,6 +10,7 @@
  * `keys create --data DIR` writes a key into a stopped server's folder instead.
  */
 import { parseRecordId } from '../../contract/ids.js';
+import { maskKey } from '../../contract/secrets.js';
 import { UsageError } from '../../errors.js';
 import { renderRecord, renderRows } from '../../io/output/index.js';
 import type { StartFlags } from '../../server/start.js';
@@ -17,6 +18,7 @@ import { DEFAULT_SERVER_OPTIONS, REQUEST_LOG_LIMITS } from '../../server/options
 import { withContext, type CommandContext } from '../context.js';
 import type { Invocation } from '../invocation.js';
 import { confirmDestructive } from './safety.js';
+import { NEW_ADMIN_KEY, newAdminKeyLines } from './new-admin-key.js';
 
 /**
  * The store URL kept in the pla config (`pla config set-store`), read only when
@@ -39,7 +41,7 @@ export async function migrate(invocation: Invocation<[], { store?: string }>): P
  * environment it will feed is chosen (src/cli/server-environment.ts); once it
  * listens, that environment points at it, with the admin key of a first start.
  */
-export async function start(invocation: Invocation<[], StartFlags & { envName?: string; detach?: boolean }>): Promise<void> {
+export async function start(invocation: Invocation<[], StartFlags & { envName?: string; detach?: boolean; detachedChild?: boolean }>): Promise<void> {
   if (invocation.opts.detach) return (await import('./server-detached.js')).startDetached(invocation);
   const { runServerStart, storeOf } = await import('../../server/start.js');
   const { chooseServerEnvironment } = await import('../server-environment.js');
@@ -65,11 +67,12 @@ export async function start(invocation: Invocation<[], StartFlags & { envName?: 
         const config = await openConfig({ env: invocation.env });
         const apiKey = createdAdminKey ?? placement.keptKey;
         await config.feedFromServer(env, { baseUrl: url, localData, ...(apiKey ? { apiKey } : {}) });
-        if (createdAdminKey) {
+        if (createdAdminKey && invocation.opts.detachedChild) {
+          // This output is a log file: the key is shown by the command that started the server (server-detached.ts), not here.
+          note(`${NEW_ADMIN_KEY} ${maskKey(createdAdminKey)}, saved for environment "${env}" in the pla config`);
+        } else if (createdAdminKey) {
           note('');
-          note(`  New admin key: ${createdAdminKey}`);
-          note(`  It is shown only this once and saved for environment "${env}" in the pla config.`);
-          note('  Keep it somewhere safe if you need it elsewhere; the server keeps only its hash.');
+          for (const line of newAdminKeyLines(createdAdminKey, env)) note(line);
           note('');
         }
         note(`pla server: environment ${env} points at this server${env === 'local' ? '' : ` (pla -e ${env} …)`}`);
