@@ -5,7 +5,7 @@
  *   rewriteUrl   the target read as the WHATWG URL parser reads it (dot segments,
  *                percent-encoding), so routing, logging and problems see one path
  *   route        the contract's 52 operations and the admin endpoints (routes.ts);
- *                every other method on their paths is a 405 naming the ones it takes
+ *                no route: 405 naming the methods the path takes, or 404
  *   onRequest    admission (pipeline/admission.ts): target, 405, store, key,
  *                permission, rate limit — nothing of the body read yet
  *   onRequest    faults (pipeline/faults.ts): --latency, --fail-rate
@@ -22,13 +22,13 @@
  * in `buildApp` below, with `config.target` set so admission knows what it needs;
  * docs/architecture.md walks through adding an operation and a fault kind.
  */
-import { METHODS as NODE_METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { runAdmin } from './admin.js';
 import { mediaType } from './body.js';
 import { HttpProblem } from './problem.js';
 import { parseTarget } from './request-target.js';
-import { MAX_PARAM_LENGTH, contractParams, routeEntries, type RouteTarget } from './routes.js';
+import { MAX_PARAM_LENGTH, contractParams, createRouter, routeEntries, type RouteTarget, type ServerRouter } from './routes.js';
 import type { Runtime } from './runtime.js';
 import { admission, type Arrival } from './pipeline/admission.js';
 import { answer } from './pipeline/answer.js';
@@ -65,6 +65,18 @@ function fastifyProblem(error: unknown, request: FastifyRequest, target: RouteTa
   return error;
 }
 
+/** Why no route took a request: 405 naming the methods its path takes, or 404. */
+function noRoute(request: FastifyRequest, lookup: ServerRouter): HttpProblem {
+  const path = request.pla?.instance ?? request.url.split('?')[0] ?? '/';
+  const match = lookup.match(request.method, path);
+  if ('allowed' in match && match.allowed.length) {
+    return new HttpProblem(405, `${request.method} is not allowed on ${path}; use ${match.allowed.join(', ')}`, {
+      headers: { allow: match.allowed.join(', ') },
+    });
+  }
+  return new HttpProblem(404, `no endpoint at ${path}`, { slug: 'no-endpoint' });
+}
+
 /**
  * The fastify app of one server; `serve` makes the node:http server it runs on (with
  * the connection guards, server.ts). Resolves once every route is registered.
@@ -99,10 +111,6 @@ export async function buildApp(runtime: Runtime, serve: (handler: RequestHandler
   });
   // Set by admission, the first hook of every request (null until then, as fastify wants a decoration's first value).
   app.decorateRequest('pla', null as unknown as RequestState);
-  // Every method node reads (but CONNECT: connection-guard.ts) reaches a route, so a path the server has answers 405, not 404.
-  for (const method of NODE_METHODS) {
-    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
-  }
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', parseBody(runtime));
   app.addHook('onRequest', admission(runtime, arrivals));
@@ -110,11 +118,9 @@ export async function buildApp(runtime: Runtime, serve: (handler: RequestHandler
   app.addHook('preParsing', readParameters(runtime));
   app.addHook('onSend', answer(runtime));
   app.setErrorHandler((error, request, reply) => send(reply, failureBody(runtime, request, error)));
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.pla?.instance ?? request.url;
-    return send(reply, errorReply(runtime, new HttpProblem(404, `no endpoint at ${path}`, { slug: 'no-endpoint' }), path));
-  });
-  for (const entry of routeEntries(app.supportedMethods)) {
+  const lookup = createRouter();
+  app.setNotFoundHandler((request, reply) => send(reply, errorReply(runtime, noRoute(request, lookup), request.pla?.instance ?? request.url)));
+  for (const entry of routeEntries()) {
     const { target, names } = entry;
     app.route({
       method: entry.method,
@@ -123,17 +129,13 @@ export async function buildApp(runtime: Runtime, serve: (handler: RequestHandler
       handler:
         target.kind === 'operation'
           ? operationRoute(runtime, target.op)
-          : target.kind === 'admin'
-            ? (request, reply) => {
-                const { target: url, key } = request.pla;
-                // Admission answers a request without a target: there is one here.
-                if (!url) throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
-                const params = contractParams(names, request.params as Record<string, string>);
-                return runAdmin(runtime, target.name, params, url, request.raw, key).then((settled) => prepared(reply, settled));
-              }
-            : () => {
-                throw new HttpProblem(405, 'not allowed'); // admission answers these before the handler
-              },
+          : (request, reply) => {
+              const { target: url, key } = request.pla;
+              // Admission answers a request without a target: there is one here.
+              if (!url) throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
+              const params = contractParams(names, request.params as Record<string, string>);
+              return runAdmin(runtime, target.name, params, url, request.raw, key).then((settled) => prepared(reply, settled));
+            },
     });
   }
   await app.ready();

@@ -18,11 +18,8 @@ import type { HttpMethod } from '../contract/types.js';
 
 export type AdminEndpoint = 'index' | 'health' | 'reset' | 'requests' | 'keys.list' | 'keys.create' | 'keys.revoke' | 'openapi';
 
-/** What a route leads to: a contract operation, one of the server's own endpoints, or a 405 naming the methods a path takes. */
-export type RouteTarget =
-  | { kind: 'operation'; op: Operation }
-  | { kind: 'admin'; name: AdminEndpoint }
-  | { kind: 'not-allowed'; allowed: ReadonlyArray<HttpMethod | 'HEAD'> };
+/** What a route leads to: a contract operation or one of the server's own endpoints. */
+export type RouteTarget = { kind: 'operation'; op: Operation } | { kind: 'admin'; name: AdminEndpoint };
 
 /** Longest path parameter the router matches (fastify's default is 100). */
 export const MAX_PARAM_LENGTH = 500;
@@ -43,8 +40,7 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string; nam
 
 /** One route as fastify takes it. */
 export interface RouteEntry {
-  /** A method of the service, or (for a 405) any other method fastify takes. */
-  method: string;
+  method: HttpMethod;
   /** fastify's form: `:p3` for the fourth segment. */
   url: string;
   target: RouteTarget;
@@ -67,29 +63,13 @@ function positional(template: string): { url: string; names: Record<string, stri
   return { url, names };
 }
 
-/**
- * Every route of the server: operations, admin endpoints, and for each of their paths
- * every other method of `methods` as a 405 naming the methods the path takes (HEAD
- * with GET: fastify answers HEAD for every GET route itself).
- */
-export function routeEntries(methods: readonly string[] = METHODS): RouteEntry[] {
+/** Every route of the server: the contract's operations and the admin endpoints. */
+export function routeEntries(): RouteEntry[] {
   const entries: RouteEntry[] = [];
   const add = (method: HttpMethod, template: string, target: RouteTarget) => entries.push({ method, target, ...positional(template) });
   for (const op of OPERATIONS) add(op.method, op.path, { kind: 'operation', op });
   for (const admin of ADMIN_ROUTES) add(admin.method, admin.path, { kind: 'admin', name: admin.name });
-  const byUrl = new Map<string, RouteEntry[]>();
-  for (const entry of entries) byUrl.set(entry.url, [...(byUrl.get(entry.url) ?? []), entry]);
-  const refusals: RouteEntry[] = [];
-  for (const [url, routes] of byUrl) {
-    const taken = new Set<string>(routes.map((route) => route.method));
-    const allowed = METHODS.filter((m) => taken.has(m));
-    const named = allowed.includes('GET') ? [...allowed, 'HEAD' as const] : allowed;
-    const { names } = routes[0] as RouteEntry;
-    for (const method of methods) {
-      if (!taken.has(method) && method !== 'HEAD') refusals.push({ method, url, names, target: { kind: 'not-allowed', allowed: named } });
-    }
-  }
-  return [...entries, ...refusals];
+  return entries;
 }
 
 /** What a lookup found: the target and the path parameters under the contract's names, percent-decoded. */
@@ -98,28 +78,29 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** The route table as a lookup of method and path. */
+/**
+ * The route table as a lookup of method and path. The server's not-found handler asks
+ * it which methods a path takes (405 and `Allow`, or 404): each method's routes are
+ * matched on their own, so `GET /api/notifications/workorder` is the listing of user
+ * `workorder`, whatever POST has at that path.
+ */
 export function createRouter() {
   const router = Router({ ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
-  for (const entry of routeEntries()) router.on(entry.method as HttpMethod, entry.url, () => undefined, entry);
+  for (const entry of routeEntries()) router.on(entry.method, entry.url, () => undefined, entry);
   return {
     /** The route for a method and path, or why there is none (unknown path, or the methods it allows). */
     match(method: string, path: string): RouteMatch | { allowed: Array<HttpMethod | 'HEAD'> } {
       // HEAD is GET without the body.
       const asked = method === 'HEAD' ? 'GET' : method;
       const found = METHODS.includes(asked as HttpMethod) ? router.find(asked as HttpMethod, path) : null;
-      const any = found ?? router.find('GET', path) ?? router.find('POST', path) ?? router.find('PUT', path) ?? router.find('DELETE', path);
-      if (!any) return { allowed: [] };
-      const entry = any.store as RouteEntry;
-      if (!found || entry.target.kind === 'not-allowed') return { allowed: entry.target.kind === 'not-allowed' ? [...entry.target.allowed] : allowedOf(router, path) };
-      return { target: entry.target, params: contractParams(entry.names, found.params) };
+      if (found) {
+        const entry = found.store as RouteEntry;
+        return { target: entry.target, params: contractParams(entry.names, found.params) };
+      }
+      const allowed = METHODS.filter((m) => router.find(m, path) !== null);
+      return { allowed: allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed };
     },
   };
-}
-
-function allowedOf(router: ReturnType<typeof Router>, path: string): Array<HttpMethod | 'HEAD'> {
-  const allowed = METHODS.filter((m) => (router.find(m, path)?.store as RouteEntry | undefined)?.target.kind !== 'not-allowed' && router.find(m, path));
-  return allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
 }
 
 /** Path parameters under the contract's names, from the positional names a route was registered with. */

@@ -1,7 +1,6 @@
 /**
  * onRequest, first: the request's state, its target (400 when no URL parser reads
- * it), the route (405 for a method its path does not take), the store (503 once it
- * lost its lock), the key (401), its permission (403) and the rate limit (429).
+ * it), the store (503 once it lost its lock), the key (401), its permission (403) and the rate limit (429).
  * Nothing of the body has been read yet: a refused request costs no body.
  *
  * A done-callback hook rather than an async one: a key checked within the last
@@ -24,8 +23,7 @@ export const PUBLIC_ADMIN: ReadonlySet<AdminEndpoint> = new Set(['index', 'healt
 /** The permission a route needs, or none. */
 function permissionOf(target: RouteTarget): string | undefined {
   if (target.kind === 'operation') return target.op.permission;
-  if (target.kind === 'admin') return PUBLIC_ADMIN.has(target.name) ? undefined : 'admin';
-  return undefined;
+  return PUBLIC_ADMIN.has(target.name) ? undefined : 'admin';
 }
 
 /** What `rewriteUrl` (app.ts) learnt of a request before routing: when it came and its target as URL reads it. */
@@ -56,13 +54,8 @@ export function admission(runtime: Runtime, arrivals: WeakMap<IncomingMessage, A
     try {
       if (!target) throw new HttpProblem(400, 'the request target is not a valid URL path', { slug: 'bad-request' });
       const route = request.routeOptions.config.target;
-      // No route: fastify's not-found handler answers (app.ts).
+      // No route: fastify's not-found handler answers 404 or 405 (app.ts).
       if (!route) return done();
-      if (route.kind === 'not-allowed') {
-        throw new HttpProblem(405, `${request.method} is not allowed on ${target.pathname}; use ${route.allowed.join(', ')}`, {
-          headers: { allow: route.allowed.join(', ') },
-        });
-      }
       // A store that lost its lock may hold stale records: nothing is read from it (health says why).
       const lost = runtime.storeLost();
       if (lost !== undefined && !(route.kind === 'admin' && PUBLIC_ADMIN.has(route.name))) throw storeUnavailable(lost);

@@ -4,11 +4,14 @@
  * - preParsing (`readParameters`): path parameters, paging and the query, checked with
  *   the contract's schemas before a byte of the body is read (1,500 `sort=` are
  *   answered with the sort-key limit, a bad id with its 400, whatever the body);
- * - the content-type parser (`parseBody`): the JSON body, under the size and item
- *   caps, every number exact (ids past 2^53 as BigInts: src/json). It is the one parser
- *   for every media type (`'*'`), because which body a request may carry is the
- *   route's to say, not the header's: a multipart upload and the admin endpoints read
- *   their own bodies, an operation without one has it discarded.
+ * - the content-type parser (`parseBody`): how the JSON body is read, under the size
+ *   and item caps, every number exact (ids past 2^53 as BigInts: src/json). It is the
+ *   one parser for every media type (`'*'`), because which body a request may carry is
+ *   the route's to say, not the header's: a multipart upload and the admin endpoints
+ *   read their own bodies, an operation without one has it discarded. It hands on a
+ *   `PendingBody`, read when the handler asks: a write carrying an `Idempotency-Key`
+ *   must look its key up first (a replay answers without reading the body again, and a
+ *   repeat arriving meanwhile waits for the first), which happens in the handler.
  *
  * `operationCall` then checks the parsed body against the row's schema.
  */
@@ -60,7 +63,12 @@ const PAGING_PARAMS = ['page', 'size', 'sort'] as const;
 
 /** preParsing: the operation's parameters, paging and query, checked before its body is read. */
 export function readParameters(runtime: Runtime) {
-  return function readOperationParameters(request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void): void {
+  return function readOperationParameters(
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    payload: RequestPayload,
+    done: (error: Error | null, payload?: RequestPayload) => void,
+  ): void {
     const target = request.routeOptions.config.target;
     const state = request.pla;
     if (target?.kind !== 'operation' || !state.target) return done(null, payload);
@@ -92,7 +100,19 @@ export function readParameters(runtime: Runtime) {
   };
 }
 
-/** The content-type parser of every media type: the JSON body of an operation that takes one. */
+/** A JSON body not read yet: `read()` reads it (once) under the server's caps. */
+export class PendingBody {
+  private reading: Promise<unknown> | undefined;
+
+  constructor(private readonly start: () => Promise<unknown>) {}
+
+  read(): Promise<unknown> {
+    this.reading ??= this.start();
+    return this.reading;
+  }
+}
+
+/** The content-type parser of every media type: how the JSON body of an operation that takes one is read. */
 export function parseBody(runtime: Runtime) {
   return function parseOperationBody(request: FastifyRequest, _payload: unknown, done: (error: Error | null, body?: unknown) => void): void {
     const target = request.routeOptions.config.target;
@@ -104,10 +124,7 @@ export function parseBody(runtime: Runtime) {
     }
     if (body.kind === 'image-upload') return done(null, undefined); // the handler streams the parts (handlers/images.ts)
     const maxItems = ITEM_LIST_BODIES.has(body.kind) ? runtime.options.maxBulkItems : undefined;
-    readJsonBody(request.raw, runtime.options.maxBodyBytes, maxItems).then(
-      (value) => done(null, value),
-      (error: Error) => done(error),
-    );
+    done(null, new PendingBody(() => readJsonBody(request.raw, runtime.options.maxBodyBytes, maxItems)));
   };
 }
 

@@ -7,33 +7,43 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../contract/operations.js';
 import type { Eventually, Store } from '../../store/types.js';
-import type { ServerContext } from '../context.js';
+import type { OperationCall, ServerContext } from '../context.js';
 import { HANDLERS } from '../handlers/index.js';
 import { isBulk, runPerItem } from '../per-item-bulk.js';
 import type { Reply } from '../reply.js';
 import type { Runtime } from '../runtime.js';
-import { operationCall } from './operation-input.js';
+import { PendingBody, operationCall } from './operation-input.js';
 import { operationErrorReply, prepared, send, shapeReply } from './replies.js';
 import type { RequestState } from './request-state.js';
 
 /** Runs an operation to its reply against `store` (a staging view for a request carrying an `Idempotency-Key`). */
 function runOperation(runtime: Runtime, op: Operation, state: RequestState, body: unknown, store: Store): Eventually<Reply> {
+  // Read by preParsing before the body; a failure there never reaches the handler.
+  const read = state.call as NonNullable<RequestState['call']>;
+  const ctx: ServerContext = store === runtime.store ? runtime : { ...runtime, store };
+  const failed = (error: unknown) => operationErrorReply(runtime, op, error, state.instance);
   try {
-    // Read by preParsing before the body; an error there never reaches the handler.
-    const call = operationCall(runtime, state.call as NonNullable<RequestState['call']>, body);
-    const ctx: ServerContext = store === runtime.store ? runtime : { ...runtime, store };
-    // Every operation has one: the handler map is checked against the contract by the compiler.
-    const handler = HANDLERS[op.id];
-    const perItem = runtime.options.wire.bulkItems === 'per-item' && isBulk(op) && Array.isArray(call.body);
-    const outcome = perItem ? runPerItem(handler, call, ctx) : handler(call, ctx);
-    if (!(outcome instanceof Promise)) return shapeReply(runtime, op, call, outcome, perItem);
-    return outcome.then(
-      (settled) => shapeReply(runtime, op, call, settled, perItem),
-      (error: unknown) => operationErrorReply(runtime, op, error, state.instance),
-    );
+    if (body instanceof PendingBody)
+      return body
+        .read()
+        .then((raw) => callReply(runtime, op, operationCall(runtime, read, raw), ctx))
+        .catch(failed);
+    const reply = callReply(runtime, op, operationCall(runtime, read, undefined), ctx);
+    return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (error) {
-    return operationErrorReply(runtime, op, error, state.instance);
+    return failed(error);
   }
+}
+
+/** The handler run on a read call, and its outcome shaped into the reply. */
+function callReply(runtime: Runtime, op: Operation, call: OperationCall, ctx: ServerContext): Eventually<Reply> {
+  // Every operation has one: the handler map is checked against the contract by the compiler.
+  const handler = HANDLERS[op.id];
+  const perItem = runtime.options.wire.bulkItems === 'per-item' && isBulk(op) && Array.isArray(call.body);
+  const outcome = perItem ? runPerItem(handler, call, ctx) : handler(call, ctx);
+  return outcome instanceof Promise
+    ? outcome.then((settled) => shapeReply(runtime, op, call, settled, perItem))
+    : shapeReply(runtime, op, call, outcome, perItem);
 }
 
 /** The route handler of `op`. */
