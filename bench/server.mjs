@@ -1,9 +1,14 @@
 // `npm run bench:server`: pla's local server against json-server 1.0.0-beta.3 and a
-// bare node:http server (the ceiling), all holding the same 100,000 determinations,
-// plus pla's start-up with 1,000,000. Load comes from autocannon in its own process.
-// Prints a table of figures and PASS/MISS per target. Needs `npm run build` first.
+// bare node:http server (the ceiling: the same bytes for a page and a get), all holding
+// the same 100,000 determinations, durable creates against an append+fdatasync loop on
+// the same disk (the disk's ceiling), plus pla's start-up with 1,000,000. Load comes from
+// autocannon in its own process. Prints a table of figures and PASS/MISS per target.
+// Needs `npm run build` first. BENCH_COMPARE=DIR (a checkout of another build, built)
+// runs that build's server on a copy of the same folder in the same rounds: the before
+// and after of a change, side by side. The PostgreSQL store's figures against bare
+// node:http + pg are bench/store.mjs's (`npm run bench:store`).
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +23,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const DETERMINATIONS = '/api/v1/asset-transaction-type-determinations';
 const work = await mkdtemp(join(tmpdir(), 'pla-bench-server-'));
 const log = (line) => process.stderr.write(`${line}\n`);
+
+const COMPARE = process.env.BENCH_COMPARE;
 
 async function load(options) {
   const out = await runNode([here('./server-load.mjs')], {
@@ -59,11 +66,11 @@ async function prepare() {
   await runNode([prepareScript, 'store', bundle, join(work, 'pla-1m'), String(BIG)]);
 }
 
-/** Starts `pla server start` on a data folder; returns it with its URL and the admin key it created. */
-async function startPla(dataDir) {
+/** Starts `pla server start` (of `checkout`) on a data folder; returns it with its URL and the admin key it created. */
+async function startPla(dataDir, checkout = root) {
   let key;
-  const server = await startNode([join(root, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed', '--no-request-log'], {
-    env: { PLA_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' },
+  const server = await startNode([join(checkout, 'bin/pla.js'), 'server', 'start', '--port', '0', '--data', dataDir, '--no-seed', '--no-request-log'], {
+    env: { PLA_CONFIG_DIR: join(work, checkout === root ? 'config' : 'config-compare'), NO_COLOR: '1' },
     ready: /listening on (http:\/\/\S+)/,
     watch: (line) => {
       key ??= /New admin key: (\S+)/.exec(line)?.[1];
@@ -73,7 +80,10 @@ async function startPla(dataDir) {
 }
 
 async function measureHttp() {
+  // The other build gets a copy made before either server starts (and holds its folder's lock).
+  if (COMPARE) await cp(join(work, 'pla-100k'), join(work, 'pla-100k-compare'), { recursive: true });
   const pla = await startPla(join(work, 'pla-100k'));
+  const before = COMPARE ? await startPla(join(work, 'pla-100k-compare'), COMPARE) : undefined;
   const jsonPort = await freePort();
   // json-server also serves ./public, and fails without one.
   await mkdir(join(work, 'public'), { recursive: true });
@@ -84,9 +94,12 @@ async function measureHttp() {
   const json = `http://127.0.0.1:${jsonPort}`;
   // The ceiling serves the very bytes pla answers a page with.
   const pagePath = `${DETERMINATIONS}?page=2500&size=20`;
-  const pageBody = await (await fetch(pla.url + pagePath, { headers: pla.headers })).text();
-  await writeFile(join(work, 'page.json'), pageBody);
-  const bare = await startNode([here('./server-bare.mjs'), join(work, 'page.json')], { ready: /listening on (http:\/\/\S+)/ });
+  const getPath = `${DETERMINATIONS}/50000`;
+  const bodies = {};
+  for (const path of [pagePath, getPath]) bodies[path] = await (await fetch(pla.url + path, { headers: pla.headers })).text();
+  await writeFile(join(work, 'bodies.json'), JSON.stringify(bodies));
+  const bare = await startNode([here('./server-bare.mjs'), join(work, 'bodies.json')], { ready: /listening on (http:\/\/\S+)/ });
+  const compare = (path, options = {}) => (before ? { before: { server: before.server, url: before.url + path, headers: before.headers, ...options } } : {});
 
   const figures = { loadBefore: await loadAverage() };
   // Three rounds of each target in turn, half of SECONDS each, with each server's CPU time per request.
@@ -103,25 +116,31 @@ async function measureHttp() {
   const page = await rounds({
     pla: { server: pla.server, url: pla.url + pagePath, headers: pla.headers },
     json: { server: jsonServer, url: `${json}/determinations?_page=2501&_per_page=20` },
-    bare: { server: bare, url: bare.match[1] },
+    bare: { server: bare, url: bare.match[1] + pagePath },
+    ...compare(pagePath),
   });
-  [figures.pagePla, figures.pageJson, figures.pageBare] = [page.pla, page.json, page.bare];
+  [figures.pagePla, figures.pageJson, figures.pageBare, figures.pageBefore] = [page.pla, page.json, page.bare, page.before];
   log('GET by id …');
   const get = await rounds({
-    pla: { server: pla.server, url: `${pla.url}${DETERMINATIONS}/50000`, headers: pla.headers },
+    pla: { server: pla.server, url: pla.url + getPath, headers: pla.headers },
     json: { server: jsonServer, url: `${json}/determinations/50000` },
+    bare: { server: bare, url: bare.match[1] + getPath },
+    ...compare(getPath),
   });
-  [figures.getPla, figures.getJson] = [get.pla, get.json];
+  [figures.getPla, figures.getJson, figures.getBare, figures.getBefore] = [get.pla, get.json, get.bare, get.before];
   log('POST create …');
   const body = JSON.stringify({ name: 'new', transactionType: 'LEASE', companyCode: 'C001', amount: 12.5 });
   figures.postPla = await load({ url: pla.url + DETERMINATIONS, method: 'POST', body, headers: pla.headers, connections: 32 });
+  if (before) figures.postBefore = await load({ url: before.url + DETERMINATIONS, method: 'POST', body, headers: before.headers, connections: 32 });
+  // The disk's ceiling for one writer: append a create's line and fdatasync it, one after the other, in the same folder.
+  figures.postDisk = JSON.parse(await runNode([here('./disk-bare.mjs'), work, String(SECONDS)]));
   // json-server rewrites its whole db.json per write, one after the other: one connection is its
   // best case (more only queue), and it needs a longer run to finish a meaningful number.
   figures.postJson = await load({ url: `${json}/determinations`, method: 'POST', body, connections: 1, duration: Math.max(SECONDS, 10) });
   log('bulk upsert of 1,000 records …');
   figures.bulkMs = await bulkUpsertMedian(pla);
   figures.loadAfter = await loadAverage();
-  await Promise.all([pla.server.stop(), jsonServer.stop(), bare.stop()]);
+  await Promise.all([pla.server.stop(), jsonServer.stop(), bare.stop(), before?.server.stop()]);
   return figures;
 }
 
@@ -173,9 +192,23 @@ function report(f, startup, storeOnly) {
     [
       'GET page of 20: pla / bare node:http',
       f.pagePla.perSecond / f.pageBare.perSecond,
-      '≥ 40%',
-      (r) => r >= 0.4,
+      '≥ 60%',
+      (r) => r >= 0.6,
       `${fmt(f.pagePla.perSecond)} vs ${fmt(f.pageBare.perSecond)} req/s`,
+    ],
+    [
+      'GET by id: pla / bare node:http',
+      f.getPla.perSecond / f.getBare.perSecond,
+      '≥ 60%',
+      (r) => r >= 0.6,
+      `${fmt(f.getPla.perSecond)} vs ${fmt(f.getBare.perSecond)} req/s`,
+    ],
+    [
+      'POST create (durable): pla / append+fdatasync loop',
+      f.postPla.perSecond / f.postDisk.perSecond,
+      '≥ 30%',
+      (r) => r >= 0.3,
+      `${fmt(f.postPla.perSecond)} vs ${fmt(f.postDisk.perSecond)} /s`,
     ],
     [
       'POST create (durable): pla / json-server',
@@ -215,6 +248,21 @@ function report(f, startup, storeOnly) {
     '',
     `${fmt(f.pagePla.cpuUs, 1)} vs ${fmt(f.pageBare.cpuUs, 1)} µs (json-server ${fmt(f.pageJson.cpuUs, 1)} µs)`,
   ]);
+  if (f.pageBefore) {
+    for (const [name, after, before] of [
+      ['page of 20', f.pagePla, f.pageBefore],
+      ['get by id', f.getPla, f.getBefore],
+      ['POST create', f.postPla, f.postBefore],
+    ]) {
+      lines.push([
+        `${name}: this build / BENCH_COMPARE build`,
+        `${fmt((after.perSecond / before.perSecond) * 100)}%`,
+        '',
+        '',
+        `${fmt(after.perSecond)} vs ${fmt(before.perSecond)} req/s${after.cpuUs ? `; CPU ${fmt(after.cpuUs, 1)} vs ${fmt(before.cpuUs, 1)} µs/req` : ''}`,
+      ]);
+    }
+  }
   lines.push(['GET by id, server CPU per request: pla', `${fmt(f.getPla.cpuUs, 1)} µs`, '', '', `json-server ${fmt(f.getJson.cpuUs, 1)} µs`]);
   lines.push(['store alone: page of 20 at offset 50,000', `${fmt(storeOnly.pageUs, 1)} µs`, '', '', 'in-process, no HTTP']);
   lines.push(['store alone: same, sorted by amount desc', `${fmt(storeOnly.sortedPageUs, 1)} µs`, '', '', 'cached sorted order']);

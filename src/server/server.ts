@@ -1,25 +1,25 @@
 /**
  * One local server: the store opened on the data folder, demo data and the first
- * admin key on a fresh folder, the request pipeline on node:http, and an orderly
+ * admin key on a fresh folder, the request pipeline (fastify, app.ts) on node:http, and an orderly
  * close (stop accepting, finish requests in flight, close the store).
  */
 import { createServer } from 'node:http';
 import { mkdir, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ServerSetupError } from './errors.js';
 import { openStore } from '../store/open.js';
 import { COLLECTIONS, type Store } from '../store/types.js';
 import { KeyRing, newKey } from './auth.js';
 import { guardConnections, refuseConnect, timeoutCheckInterval } from './connection-guard.js';
-import { createRequestListener, type Runtime } from './dispatch.js';
+import { buildApp } from './app.js';
+import type { Runtime } from './runtime.js';
 import { IDEMPOTENCY_COLLECTION, IdempotencyKeys, SCOPE_FIELD } from './idempotency.js';
 import { createImageFiles, createStoredImageFiles } from './image-files.js';
 import { createMailer } from './mailer.js';
 import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { ConsoleLines, RequestLog } from './request-log.js';
-import { createRouter } from './routes.js';
 import { resetStore } from './reset.js';
 import { seed } from './seed.js';
 import { startTaskSimulator } from './task-simulator.js';
@@ -134,7 +134,6 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
     options: { ...options, dataDir },
     mailer,
     images,
-    router: createRouter(),
     limiter: new RateLimiter(options.rateLimit, store.buckets),
     keys: new KeyRing(store),
     idempotency,
@@ -158,16 +157,19 @@ export async function createLocalServer(options: ServerOptions, warn: (message: 
   // Seed data and the first key are committed only once the port is ours: a
   // failed start must not leave a folder whose admin key nobody ever saw.
   let firstCommit: Promise<FirstStart> | undefined;
-  const listener = createRequestListener(runtime);
-  const server = createServer({ connectionsCheckingInterval: timeoutCheckInterval(options) }, (req, res) => {
-    if (refused(req.socket)) {
-      res.destroy(); // over a connection cap: already answered 503 on the socket
-      return;
-    }
-    if (firstCommit) void firstCommit.then(() => listener(req, res));
-    else void listener(req, res);
-  });
-  const refused = guardConnections(server, options);
+  let refused: (socket: Socket) => boolean = () => false;
+  const app = await buildApp(runtime, (handler) =>
+    createServer({ connectionsCheckingInterval: timeoutCheckInterval(options) }, (req, res) => {
+      if (refused(req.socket)) {
+        res.destroy(); // over a connection cap: already answered 503 on the socket
+        return;
+      }
+      if (firstCommit) void firstCommit.then(() => handler(req, res));
+      else handler(req, res);
+    }),
+  );
+  const { server } = app;
+  refused = guardConnections(server, options);
   refuseConnect(server);
   let url = '';
   try {

@@ -22,8 +22,8 @@ describe('rooms of the server and the store', () => {
   it('src/server and src/store import nothing from the CLI side', () => {
     const graph = importGraph(['src/server', 'src/store']);
     // The walk sees the rooms' real imports (so an empty answer is not an empty graph).
-    expect(graph.get('src/server/dispatch.ts')).toContain('src/store/types.ts');
-    expect(graph.get('src/server/dispatch.ts')).toContain('src/contract/operations.ts');
+    expect(graph.get('src/server/pipeline/operation-route.ts')).toContain('src/store/types.ts');
+    expect(graph.get('src/server/pipeline/operation-route.ts')).toContain('src/contract/operations.ts');
     expect(crossings(graph)).toEqual([]);
   });
 
